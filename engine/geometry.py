@@ -1,0 +1,68 @@
+"""How the two players' numberings of the 24 points relate: a property of the rule set, as data.
+
+Every player numbers the points 1..24 along their own route and bears off from 1..6. In a mirrored
+geometry (backgammon) the opponent's point ``q`` is my point ``25 - q``: we move towards each other.
+In a rotated geometry (long nardy) the opponent's route is mine shifted by half the board: both move the
+same way round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .position import BAR, POINTS, Position
+
+__all__ = ["Geometry"]
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """The map between my point numbers and the opponent's, and whether a bar exists."""
+
+    #: ``opposite[p]`` is the opponent's number for my point ``p`` (index 0 unused).
+    opposite: tuple[int, ...]
+    #: True when hit checkers go to a bar and re-enter in the opponent's home board.
+    has_bar: bool = True
+    #: A short description for documentation and renderers ("mirrored", "rotated by 12").
+    kind: str = "mirrored"
+
+    @classmethod
+    def mirrored(cls) -> Geometry:
+        """Players move towards each other: their point q is my point 25 - q."""
+        return cls(tuple([0] + [POINTS + 1 - p for p in range(1, POINTS + 1)]), True, "mirrored")
+
+    @classmethod
+    def rotated(cls, by: int = 12, *, has_bar: bool = False) -> Geometry:
+        """Both players move the same way round: their numbering is mine shifted by ``by`` points."""
+        return cls(
+            tuple([0] + [((p + by - 1) % POINTS) + 1 for p in range(1, POINTS + 1)]), has_bar, f"rotated by {by}"
+        )
+
+    def their_point(self, mine: int) -> int:
+        """The opponent's number for my point ``mine``."""
+        return self.opposite[mine]
+
+    def my_point(self, theirs: int) -> int:
+        """My number for the opponent's point ``theirs``."""
+        return self.opposite.index(theirs)
+
+    def flip(self, pos: Position) -> Position:
+        """The same board seen by the other player (the turn passes)."""
+        board = [0] * POINTS
+        for mine in range(1, POINTS + 1):
+            v = pos.board[mine - 1]
+            if v:
+                board[self.opposite[mine] - 1] = -v
+        return Position(tuple(board), (pos.bar[1], pos.bar[0]), (pos.off[1], pos.off[0]))
+
+    def pips(self, pos: Position) -> tuple[int, int]:
+        """Pip counts (roller, opponent): the distance every checker still has to travel."""
+        mine = BAR * pos.bar[0]
+        theirs = BAR * pos.bar[1]
+        for p in range(1, POINTS + 1):
+            v = pos.board[p - 1]
+            if v > 0:
+                mine += v * p
+            elif v < 0:
+                theirs -= v * self.opposite[p]
+        return mine, theirs

@@ -1,0 +1,28 @@
+"""Hook specifications of gammonbot plugins: only specs live here.
+
+A plugin is a module or object with functions marked ``@hookimpl`` (from :mod:`engine.plugins`) whose
+names match these specs. The built-in rule sets are plugins registered the same way outside packages
+are (entry-point group ``gammonbot``). Hooks are synchronous; implementations may accept fewer
+arguments than the spec lists, so specs can grow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .variant import Variant
+
+hookspec = pluggy.HookspecMarker("gammonbot")
+
+
+@hookspec
+def register_variants(register: Callable[[type[Variant]], None]) -> None:
+    """Called once when the plugin manager starts: call ``register(VariantSubclass)`` for each rule set.
+
+    Results are collected from every plugin (the return value is ignored). ``register`` rejects a name
+    or alias that another plugin already registered, and remembers which plugin registered what.
+    """

@@ -1,0 +1,137 @@
+"""Move notation: ``24/18 13/11``, ``13/7* 8/7``, ``bar/22``, ``6/off``, ``8/5(2)``, ``24/18/13``.
+
+Points are in the mover's own numbering; ``bar`` (or 25) and ``off`` (or 0) name the bar and bearing off;
+``*`` after a point marks a hit there; ``(n)`` repeats a move n times.
+
+:func:`format_play` writes a play the way GNU Backgammon does (``drawboard.c`` ``FormatMove``): submoves
+sorted by source, then destination, highest first; one checker's consecutive submoves joined into one
+move, keeping the intermediate point only where it hit; identical moves counted as ``(n)``.
+:func:`format_plain` writes the ``.mat`` form (every submove on its own, ``25`` and ``0``).
+:func:`parse_play` reads either form, tolerantly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .position import BAR, OFF
+
+__all__ = ["NotationError", "Segment", "parse_play", "format_play", "format_plain", "point_name"]
+
+Submove = tuple[int, int, bool]
+
+
+class NotationError(ValueError):
+    """Text that is not move notation; the message says what was expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One written move: the points one checker visits (highest first), hit marks, and a repeat count."""
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]
+    count: int = 1
+
+    def __str__(self) -> str:
+        text = "/".join(point_name(p) + ("*" if h else "") for p, h in zip(self.points, self.hits))
+        return text + (f"({self.count})" if self.count > 1 else "")
+
+
+def point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+_POINT = re.compile(r"^(bar|b|off|o|\d{1,2})(\*?)$")
+_COUNT = re.compile(r"^(.*?)\((\d)\)$")
+_ROLL_PREFIX = re.compile(r"^\s*[1-6]-?[1-6]\s*:\s*")
+
+
+def parse_play(text: str) -> list[Segment]:
+    """Read move notation into segments; raise :class:`NotationError` naming what is wrong."""
+    text = _ROLL_PREFIX.sub("", text.strip().lower())
+    if text in ("", "-", "pass", "no move", "no play", "dance", "fan", "cannot move"):
+        return []
+    segments: list[Segment] = []
+    for token in re.split(r"[\s,;]+", text):
+        if not token:
+            continue
+        count = 1
+        m = _COUNT.match(token)
+        if m:
+            token, count = m.group(1), int(m.group(2))
+            if not 1 <= count <= 4:
+                raise NotationError(f"a move can be repeated 1 to 4 times, not {count}")
+        parts = token.split("/")
+        if len(parts) < 2:
+            raise NotationError(f"cannot read {token!r}: write a move as FROM/TO, for example 13/7 or bar/22")
+        points: list[int] = []
+        hits: list[bool] = []
+        for part in parts:
+            pm = _POINT.match(part)
+            if not pm:
+                raise NotationError(f"cannot read {part!r} in {token!r}: a point is 1..24, bar or off")
+            name = pm.group(1)
+            if name in ("bar", "b"):
+                point = BAR
+            elif name in ("off", "o"):
+                point = OFF
+            else:
+                point = int(name)
+                if point > BAR:
+                    raise NotationError(f"there is no point {point}: points are 1..24 (25 = bar, 0 = off)")
+            points.append(point)
+            hits.append(bool(pm.group(2)))
+        for i in range(1, len(points)):
+            if points[i] >= points[i - 1]:
+                raise NotationError(
+                    f"{token}: checkers move from higher to lower points in your own numbering "
+                    f"({point_name(points[i - 1])} to {point_name(points[i])} goes the wrong way)"
+                )
+        segments.append(Segment(tuple(points), tuple(hits), count))
+    return segments
+
+
+def _merge(moves: Sequence[Submove]) -> list[tuple[list[int], list[bool]]]:
+    """GNU Backgammon's FormatMove grouping: sort, then join each checker's consecutive submoves."""
+    ordered = sorted(moves, key=lambda m: (m[0], m[1]), reverse=True)
+    paths: list[tuple[list[int], list[bool]] | None] = [([s, t], [False, h]) for s, t, h in ordered]
+    for i in range(len(paths)):
+        for j in range(i + 1, len(paths)):
+            pi, pj = paths[i], paths[j]
+            if pi is None or pj is None or pi[0][-1] != pj[0][0] or pi[0][-1] == OFF:
+                continue
+            if not pi[1][-1]:
+                # A non-hitting intermediate point is not written: 24/18 18/13 is 24/13.
+                pi[0].pop()
+                pi[1].pop()
+            pi[0].extend(pj[0][1:])
+            pi[1].extend(pj[1][1:])
+            paths[j] = None
+    return [p for p in paths if p is not None]
+
+
+def format_play(moves: Sequence[Submove]) -> str:
+    """The canonical notation of a play (GNU Backgammon's order and grouping); '' for no move."""
+    written: list[str] = []
+    counts: list[int] = []
+    for points, hits in _merge(moves):
+        text = "/".join(point_name(p) + ("*" if h else "") for p, h in zip(points, hits))
+        if written and written[-1] == text:
+            counts[-1] += 1
+        else:
+            written.append(text)
+            counts.append(1)
+    return " ".join(w + (f"({n})" if n > 1 else "") for w, n in zip(written, counts))
+
+
+def format_plain(moves: Sequence[Submove]) -> str:
+    """The ``.mat`` form: every submove separately, 25 for the bar and 0 for off, ``*`` on hits."""
+    ordered = sorted(moves, key=lambda m: (m[0], m[1]), reverse=True)
+    return " ".join(f"{s}/{t}{'*' if h else ''}" for s, t, h in ordered)

@@ -1,0 +1,173 @@
+"""The plugin manager: built-in rule sets and outside packages, registered the same way.
+
+* Built-in plugins are the modules in :data:`DEFAULT_PLUGINS`.
+* Outside packages declare an entry point in the ``gammonbot`` group, for example in ``pyproject.toml``::
+
+      [project.entry-points.gammonbot]
+      nackgammon = "gammonbot_nackgammon"
+
+* ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
+  unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
+* Start-up runs ``check_pending()``, so a misspelled hook name is an error instead of silence.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .variant import Variant
+
+__all__ = [
+    "hookimpl",
+    "DEFAULT_PLUGINS",
+    "ENTRY_POINT_GROUP",
+    "UnknownVariant",
+    "PluginError",
+    "Registry",
+    "build_plugin_manager",
+    "registry",
+    "find_variant",
+    "get_variant",
+]
+
+hookimpl = pluggy.HookimplMarker("gammonbot")
+
+#: Built-in plugins: (plugin name, module).
+DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (("backgammon", "variants.backgammon"),)
+ENTRY_POINT_GROUP = "gammonbot"
+ENV_PLUGINS = "GAMMONBOT_PLUGINS"
+ENV_TRACE = "GAMMONBOT_TRACE_HOOKS"
+
+
+class PluginError(RuntimeError):
+    """A plugin that cannot be loaded or registers something twice."""
+
+
+class UnknownVariant(LookupError):
+    """No registered rule set has that name or alias; the message lists those that exist."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown variant"
+
+
+@dataclass
+class Registry:
+    """What the plugins registered: rule sets by name, their aliases, and who registered each."""
+
+    variants: dict[str, type[Variant]] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)
+    _names: dict[str, str] = field(default_factory=dict)
+
+    def register_variant(self, cls: type[Variant], owner: str) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, Variant)):
+            raise PluginError(f"plugin {owner!r} registered {cls!r}, which is not a Variant subclass")
+        if not cls.name or cls.name != cls.name.lower():
+            raise PluginError(f"plugin {owner!r}: variant {cls.__name__} needs a lower-case name")
+        for label in (cls.name, *cls.aliases):
+            key = label.lower()
+            if key in self._names:
+                other = self._names[key]
+                raise PluginError(
+                    f"plugin {owner!r} registers {label!r}, but plugin {self.owners[other]!r} "
+                    f"already registered it for {other!r}"
+                )
+        self.variants[cls.name] = cls
+        self.owners[cls.name] = owner
+        for label in (cls.name, *cls.aliases):
+            self._names[label.lower()] = cls.name
+
+    def find(self, name: str) -> type[Variant]:
+        key = name.strip().lower()
+        if key in self._names:
+            return self.variants[self._names[key]]
+        have = ", ".join(sorted(self.variants)) or "none"
+        raise UnknownVariant(f"no rule set called {name!r}; available: {have}")
+
+    def get(self, name: str, **options: Any) -> Variant:
+        return self.find(name)(**options)
+
+    def names(self) -> list[str]:
+        return sorted(self.variants)
+
+
+def _wanted() -> set[str] | None:
+    raw = os.environ.get(ENV_PLUGINS, "").strip()
+    if not raw:
+        return None
+    return {part.strip() for part in raw.split(",") if part.strip()}
+
+
+def build_plugin_manager(
+    extra: Iterable[tuple[str, object]] = (), *, load_entry_points: bool = True
+) -> tuple[pluggy.PluginManager, Registry]:
+    """A fresh plugin manager with the built-in plugins, entry points and ``extra`` (name, plugin) pairs."""
+    pm = pluggy.PluginManager("gammonbot")
+    pm.add_hookspecs(hookspecs)
+    wanted = _wanted()
+
+    def allowed(name: str) -> bool:
+        return wanted is None or name in wanted
+
+    for name, module in DEFAULT_PLUGINS:
+        if allowed(name):
+            pm.register(importlib.import_module(module), name=name)
+    if load_entry_points:
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if not allowed(ep.name) or pm.has_plugin(ep.name):
+                continue
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # an outside package failing to import must say which one
+                raise PluginError(f"cannot load plugin {ep.name!r} ({ep.value}): {exc}") from exc
+            pm.register(plugin, name=ep.name)
+    for name, plugin in extra:
+        if allowed(name):
+            pm.register(plugin, name=name)
+    pm.check_pending()
+    if os.environ.get(ENV_TRACE, "").strip() not in ("", "0"):
+        pm.trace.root.setwriter(lambda text: sys.stderr.write(text))
+        pm.enable_tracing()
+
+    reg = Registry()
+    for name, plugin in pm.list_name_plugin():
+        others = [p for p in pm.get_plugins() if p is not plugin]
+        caller = pm.subset_hook_caller("register_variants", remove_plugins=others)
+        caller(register=_registrar(reg, name))
+    return pm, reg
+
+
+def _registrar(reg: Registry, owner: str) -> Callable[[type[Variant]], None]:
+    def register(cls: type[Variant]) -> None:
+        reg.register_variant(cls, owner)
+
+    return register
+
+
+_default: Registry | None = None
+
+
+def registry() -> Registry:
+    """The process-wide registry, built on first use."""
+    global _default
+    if _default is None:
+        _default = build_plugin_manager()[1]
+    return _default
+
+
+def find_variant(name: str) -> type[Variant]:
+    """The rule-set class registered under ``name`` or an alias; :class:`UnknownVariant` lists what exists."""
+    return registry().find(name)
+
+
+def get_variant(name: str, **options: Any) -> Variant:
+    """An instance of the rule set ``name`` with ``options``."""
+    return registry().get(name, **options)

@@ -1,0 +1,207 @@
+"""Checking a submitted play and saying which rule it breaks.
+
+A play typed by a player is accepted when its moves can be made one die at a time, each submove legal
+in the position reached so far, and the result is one of the legal plays (rules.md §1.5 "Engine API
+note"). Moves may be written in any order that is legal; a move written through an intermediate point
+(``24/21/20``) is made in exactly that order, while ``24/20`` may use the dice either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .movegen import Play, PlaySet, Submove, board_list
+from .notation import NotationError, Segment, format_play, parse_play, point_name
+from .position import BAR, OFF, Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .variant import Variant
+
+__all__ = ["IllegalPlay", "check_play"]
+
+
+class IllegalPlay(ValueError):
+    """A submitted play that is not legal; ``str()`` names the rule it breaks."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Hop:
+    src: int
+    dst: int
+    chain: int
+    index: int  # position within its chain: hop k may only be made after hop k - 1
+    hit_marked: bool
+
+
+def _dice_text(dice: tuple[int, int]) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+def check_play(
+    variant: Variant,
+    pos: Position,
+    dice: tuple[int, int],
+    text: str | Sequence[Segment],
+    first_move: bool = False,
+    plays: PlaySet | None = None,
+) -> Play:
+    """Return the legal play ``text`` describes, or raise :class:`IllegalPlay` with the reason."""
+    if plays is None:
+        plays = variant.legal_plays(pos, dice, first_move)
+    try:
+        segments = parse_play(text) if isinstance(text, str) else list(text)
+    except NotationError as exc:
+        raise IllegalPlay(str(exc)) from None
+
+    if not segments:
+        if plays.no_move:
+            return plays[0]
+        example = plays[0].notation
+        raise IllegalPlay(f"you have a legal play with {_dice_text(dice)} (for example {example}); you must move")
+
+    if not variant.geometry.has_bar and any(BAR in s.points for s in segments):
+        raise IllegalPlay(f"{variant.display_name} has no bar")
+
+    hops: list[_Hop] = []
+    for chain_no, seg in enumerate(s for s in segments for _ in range(s.count)):
+        for k in range(len(seg.points) - 1):
+            hops.append(_Hop(seg.points[k], seg.points[k + 1], chain_no, k, seg.hits[k + 1]))
+
+    search = _Search(variant, pos, dice, hops, plays, first_move)
+    search.run()
+    if search.accepted:
+        return search.best()
+    if plays.no_move:
+        raise IllegalPlay(
+            f"no legal play with {_dice_text(dice)}: {search.reason or 'nothing can move'}; the turn passes"
+        )
+    if search.complete:
+        raise IllegalPlay(_maximal_usage_reason(plays, dice, search.complete))
+    raise IllegalPlay(search.reason or "that play cannot be made with these dice")
+
+
+def _maximal_usage_reason(plays: PlaySet, dice: tuple[int, int], made: list[tuple[int, int]]) -> str:
+    example = plays[0].notation or "no move"
+    used, pips = max(made)
+    hi, lo = max(dice), min(dice)
+    if used < plays.max_dice:
+        if hi == lo:
+            return f"you must play {plays.max_dice} of your four {hi}s when you can (for example {example})"
+        return f"you must use both dice when you can (for example {example})"
+    if pips < plays.max_pips:
+        return f"when only one die can be played it must be the higher one, the {hi} (for example {example})"
+    return f"that play breaks a rule of the game; legal plays include {example}"
+
+
+class _Search:
+    """Depth-first search for an order of the written moves and a die for each submove."""
+
+    def __init__(
+        self, variant: Variant, pos: Position, dice: tuple[int, int], hops: list[_Hop], plays: PlaySet, first_move: bool
+    ) -> None:
+        self.variant = variant
+        self.pos = pos
+        self.dice = dice
+        self.hops = hops
+        self.plays = plays
+        self.rules = variant.turn_rules(pos, dice, first_move)
+        self.b = board_list(pos)
+        self.done = [False] * len(hops)
+        self.path: list[Submove] = []
+        self.accepted: list[tuple[int, Play]] = []  # (mismatched hit marks, play)
+        self.complete: list[tuple[int, int]] = []  # (dice used, pips) of complete but non-maximal plays
+        self.reason: str | None = None
+        self.reason_depth = -1
+        self.steps = 0
+
+    def run(self) -> None:
+        remaining = [self.dice[0]] * 4 if self.dice[0] == self.dice[1] else list(self.dice)
+        self._next(remaining, 0, 0)
+
+    def best(self) -> Play:
+        self.accepted.sort(key=lambda item: item[0])
+        return self.accepted[0][1]
+
+    def _fail(self, reason: str, depth: int) -> None:
+        if depth > self.reason_depth:
+            self.reason = reason
+            self.reason_depth = depth
+
+    def _next(self, remaining: list[int], made: int, pips: int) -> None:
+        self.steps += 1
+        if self.steps > 20000:
+            return
+        if all(self.done):
+            final = Position(
+                tuple(self.b[1:25]),
+                (self.b[BAR], self.pos.bar[1] + sum(h for _, _, h in self.path)),
+                (self.b[OFF], self.pos.off[1]),
+            )
+            play = self.plays.find(final)
+            if play is not None:
+                marks = {h.dst for h in self.hops if h.hit_marked}
+                hit_points = {t for _, t, h in self.path if h}
+                self.accepted.append((len(marks ^ hit_points), play))
+            else:
+                self.complete.append((made, pips))
+            return
+        for i, hop in enumerate(self.hops):
+            if self.done[i]:
+                continue
+            if hop.index and not self.done[i - 1]:
+                continue  # the earlier part of this written chain comes first
+            self.done[i] = True
+            self._cover(hop, hop.src, remaining, made, pips)
+            self.done[i] = False
+            if len(self.accepted) >= 4:
+                return
+
+    def _cover(self, hop: _Hop, at: int, remaining: list[int], made: int, pips: int) -> None:
+        """Move the checker from ``at`` towards ``hop.dst`` with one or more of the remaining dice."""
+        move_text = f"{point_name(hop.src)}/{point_name(hop.dst)}"
+        if not remaining:
+            self._fail(f"{move_text}: no dice left for it (you rolled {_dice_text(self.dice)})", made)
+            return
+        stepped = False
+        for k, d in enumerate(remaining):
+            if d in remaining[:k]:
+                continue  # the same number again gives the same submove
+            to = at - d
+            if hop.dst != OFF and to < hop.dst:
+                continue
+            stepped = True
+            error = self.variant.submove_error(self.b, at, d, self.rules)
+            if error:
+                self._fail(f"{point_name(at)}/{point_name(max(to, OFF))} with a {d}: {error}", made)
+                continue
+            b = self.b
+            dst = to if to > 0 else OFF
+            before_dst = b[dst]
+            b[at] -= 1
+            hit = False
+            if dst == OFF:
+                b[OFF] += 1
+            elif before_dst < 0:
+                b[dst] = 1
+                hit = True
+            else:
+                b[dst] = before_dst + 1
+            self.path.append((at, dst, hit))
+            rest = remaining[:k] + remaining[k + 1 :]
+            if dst == hop.dst:
+                self._next(rest, made + 1, pips + d)
+            else:
+                self._cover(hop, dst, rest, made + 1, pips + d)
+            self.path.pop()
+            b[dst] = before_dst
+            b[at] += 1
+        if not stepped:
+            dice_left = ", ".join(map(str, remaining))
+            self._fail(f"{move_text}: {at - hop.dst} pips cannot be made with the dice left ({dice_left})", made)
+
+
+def describe(plays: PlaySet) -> list[str]:
+    """Every legal play in notation (for error messages and listings)."""
+    return [format_play(p.moves) for p in plays]

@@ -1,0 +1,1 @@
+"""Rule sets, each a pluggy plugin registering :class:`engine.variant.Variant` subclasses."""
