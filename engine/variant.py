@@ -50,6 +50,8 @@ class Variant:
     mat_variation: ClassVar[str | None] = None
     #: Whether GNU Backgammon Position IDs mean the same board in GNU Backgammon itself.
     gnubg_compatible: ClassVar[bool] = True
+    #: Members per side: 1 for individual play, 2 for team rule sets where one member acts per game.
+    team_size: ClassVar[int] = 1
     #: Options this rule set accepts, with their defaults.
     option_defaults: ClassVar[Mapping[str, Any]] = {}
 
