@@ -1,0 +1,191 @@
+"""Board snapshots: everything a renderer needs to draw one board, derived by the caller from the rules.
+
+A :class:`BoardSnapshot` is a frozen, hashable value. It is always written **from the viewer's side**:
+
+* ``position`` is in the frame of the viewer, the player sitting at the bottom of the picture: positive
+  counts are the viewer's checkers, negative counts the opponent's, ``board[i]`` is the viewer's point
+  ``i + 1`` in the viewer's own numbering, ``bar``/``off`` are ``(viewer, opponent)``. When the viewer is
+  the player on roll this is exactly the engine's roller frame; otherwise the caller flips it once
+  (:func:`snapshot_of` does this).
+* Every pair (``names``, ``pips``, ``score``, ``team_names``) is ``(viewer, opponent)``, and every "side"
+  field (``on_roll``, ``cube_owner``, ``cube_offered_by``, ``last_play_by``) is :data:`VIEWER` (0),
+  :data:`OPPONENT` (1) or ``None``.
+
+The layout comes from the rule set's description only (its :class:`~engine.geometry.Geometry` and
+checker count), so a plugin rule set is drawn without any renderer change. Nothing here imports PIL.
+
+Each player gets their own snapshot (each sees their own home board at the bottom); ``home`` picks
+whether that home board is drawn on the right (the usual way) or the left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Literal
+
+from .geometry import Geometry
+from .movegen import Submove
+from .position import BAR, OFF, POINTS, Position, PositionError
+from .positionid import encode_position_id
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .variant import Variant
+
+__all__ = ["VIEWER", "OPPONENT", "BoardSnapshot", "snapshot_of"]
+
+#: Side index of the viewer: the player at the bottom whose checkers are positive in ``position``.
+VIEWER: Final = 0
+#: Side index of the viewer's opponent, at the top of the picture.
+OPPONENT: Final = 1
+
+Side = Literal[0, 1]
+Home = Literal["right", "left"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSnapshot:
+    """One board to draw, seen by one viewer (see the module docstring for frames and sides)."""
+
+    #: The board in the viewer's frame (positive = the viewer's checkers).
+    position: Position
+    #: The rule set's geometry: how the opponent numbers the points and whether there is a bar.
+    geometry: Geometry
+    #: Checkers per player in this rule set (15, or 3 in Sprintgammon ...).
+    checkers: int
+    #: The rule set's registered name ("backgammon") and the name shown to players ("Backgammon").
+    variant_name: str
+    display_name: str
+    #: Player names (viewer, opponent); in team play the **acting member** of each team.
+    names: tuple[str, str] = ("You", "Opponent")
+    #: Team names (viewer's team, opponent's team) in team play, else None.
+    team_names: tuple[str, str] | None = None
+    #: Pip counts (viewer, opponent), computed by the rule set.
+    pips: tuple[int, int] = (0, 0)
+    #: Who is to act: VIEWER, OPPONENT, or None (opening roll, game over).
+    on_roll: Side | None = VIEWER
+    #: The dice rolled by the player on roll, as rolled; None before the roll.
+    dice: tuple[int, int] | None = None
+    #: The opening roll, one die per player: (viewer's die, opponent's die); None otherwise.
+    opening_dice: tuple[int, int] | None = None
+    #: Whether the rule set / match uses the doubling cube at all.
+    uses_cube: bool = True
+    #: The cube's value (1, 2, 4 ...) and owner (None = centred, else the side that owns it).
+    cube_value: int = 1
+    cube_owner: Side | None = None
+    #: The side that has just offered a double (the cube is shown at twice ``cube_value``), or None.
+    cube_offered_by: Side | None = None
+    #: Why the cube cannot be used this game ("Crawford"), or None.
+    cube_unavailable: str | None = None
+    #: Match score (viewer, opponent) and match length in points (0 = money game).
+    score: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    #: The last play as submoves ``(src, dst, hit)`` in the **mover's** numbering (25 = bar, 0 = off).
+    last_play: tuple[Submove, ...] = ()
+    #: Who made ``last_play``: VIEWER, OPPONENT or None when there is none.
+    last_play_by: Side | None = None
+    #: Where the viewer's home board is drawn: "right" (usual) or "left".
+    home: Home = "right"
+    #: The Position ID (from the side on roll) when the rule set's IDs mean something to GNU Backgammon.
+    position_id: str | None = None
+
+    def __post_init__(self) -> None:
+        for label in ("on_roll", "cube_owner", "cube_offered_by", "last_play_by"):
+            if getattr(self, label) not in (None, VIEWER, OPPONENT):
+                raise ValueError(f"{label} must be 0 (viewer), 1 (opponent) or None")
+        for label in ("dice", "opening_dice"):
+            dice = getattr(self, label)
+            if dice is not None and (len(dice) != 2 or not all(1 <= d <= 6 for d in dice)):
+                raise ValueError(f"{label} must be two numbers from 1 to 6, got {dice!r}")
+        if self.cube_value < 1 or self.cube_value & (self.cube_value - 1):
+            raise ValueError(f"the cube shows a power of two, got {self.cube_value}")
+        if self.home not in ("right", "left"):
+            raise ValueError(f"home is 'right' or 'left', got {self.home!r}")
+        if len(self.geometry.opposite) != POINTS + 1:
+            raise ValueError("the geometry must map all 24 points")
+        if self.match_length < 0:
+            raise ValueError("match_length is 0 (money) or a number of points")
+        if self.last_play and self.last_play_by is None:
+            raise ValueError("last_play needs last_play_by (who made it)")
+        for src, dst, _hit in self.last_play:
+            if not (1 <= src <= BAR and OFF <= dst < BAR):
+                raise ValueError(f"bad submove {src}/{dst} in last_play")
+
+    def to_viewer(self, side: Side, point: int) -> int:
+        """The viewer's number for ``point`` in ``side``'s numbering (25 = bar and 0 = off kept as they are)."""
+        if side == VIEWER or point in (BAR, OFF):
+            return point
+        return self.geometry.my_point(point)
+
+    def last_play_for_viewer(self) -> tuple[Submove, ...]:
+        """``last_play`` translated to the viewer's numbering (bar and off stay 25 and 0)."""
+        if self.last_play_by is None:
+            return ()
+        by = self.last_play_by
+        return tuple((self.to_viewer(by, s), self.to_viewer(by, d), h) for s, d, h in self.last_play)
+
+
+def snapshot_of(
+    variant: Variant,
+    position: Position,
+    *,
+    viewer_on_roll: bool = True,
+    on_roll: bool = True,
+    dice: tuple[int, int] | None = None,
+    opening_dice: tuple[int, int] | None = None,
+    names: tuple[str, str] = ("You", "Opponent"),
+    team_names: tuple[str, str] | None = None,
+    cube_value: int = 1,
+    cube_owner: Side | None = None,
+    cube_offered_by: Side | None = None,
+    cube_unavailable: str | None = None,
+    uses_cube: bool | None = None,
+    score: tuple[int, int] = (0, 0),
+    match_length: int = 0,
+    last_play: Sequence[Submove] = (),
+    last_play_by: Side | None = None,
+    home: Home = "right",
+) -> BoardSnapshot:
+    """Build a snapshot from a rule set and a position **in the engine's roller frame**.
+
+    ``viewer_on_roll`` says whether the viewer is the roller of ``position`` (otherwise the board is
+    flipped to the viewer's side). ``on_roll`` False means nobody is to act (opening roll, game over);
+    the Position ID is then written from the viewer's side. Every other argument is as in
+    :class:`BoardSnapshot`, already in (viewer, opponent) order. Pips and the Position ID are computed
+    here; ``uses_cube`` defaults to the rule set's.
+    """
+    viewer_pos = position if viewer_on_roll else variant.flip(position)
+    roller_pos = position if on_roll else viewer_pos
+    pid: str | None = None
+    if variant.gnubg_compatible:
+        try:
+            pid = encode_position_id(variant, roller_pos)
+        except PositionError:
+            pid = None
+    side: Side | None = None
+    if on_roll:
+        side = VIEWER if viewer_on_roll else OPPONENT
+    return BoardSnapshot(
+        position=viewer_pos,
+        geometry=variant.geometry,
+        checkers=variant.checkers,
+        variant_name=variant.name,
+        display_name=variant.display_name or variant.name,
+        names=names,
+        team_names=team_names,
+        pips=variant.pips(viewer_pos),
+        on_roll=side,
+        dice=dice,
+        opening_dice=opening_dice,
+        uses_cube=variant.uses_cube if uses_cube is None else uses_cube,
+        cube_value=cube_value,
+        cube_owner=cube_owner,
+        cube_offered_by=cube_offered_by,
+        cube_unavailable=cube_unavailable,
+        score=score,
+        match_length=match_length,
+        last_play=tuple(last_play),
+        last_play_by=last_play_by,
+        home=home,
+        position_id=pid,
+    )
