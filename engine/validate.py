@@ -69,6 +69,16 @@ def check_play(
         for k in range(len(seg.points) - 1):
             hops.append(_Hop(seg.points[k], seg.points[k + 1], chain_no, k, seg.hits[k + 1]))
 
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    sums = _subset_sums(pool)
+    for hop in hops:
+        need = hop.src - hop.dst
+        if (hop.dst != OFF and need not in sums) or (hop.dst == OFF and max(sums) < need and need not in sums):
+            raise IllegalPlay(
+                f"{point_name(hop.src)}/{point_name(hop.dst)} is {need} pips, which your dice "
+                f"{_dice_text(dice)} cannot make"
+            )
+
     search = _Search(variant, pos, dice, hops, plays, first_move)
     search.run()
     if search.accepted:
@@ -80,6 +90,14 @@ def check_play(
     if search.complete:
         raise IllegalPlay(_maximal_usage_reason(plays, dice, search.complete))
     raise IllegalPlay(search.reason or "that play cannot be made with these dice")
+
+
+def _subset_sums(pool: list[int]) -> set[int]:
+    sums = {0}
+    for d in pool:
+        sums |= {s + d for s in sums}
+    sums.discard(0)
+    return sums
 
 
 def _maximal_usage_reason(plays: PlaySet, dice: tuple[int, int], made: list[tuple[int, int]]) -> str:
@@ -109,6 +127,7 @@ class _Search:
         self.rules = variant.turn_rules(pos, dice, first_move)
         self.b = board_list(pos)
         self.done = [False] * len(hops)
+        self.at = [h.src for h in hops]
         self.path: list[Submove] = []
         self.accepted: list[tuple[int, Play]] = []  # (mismatched hit marks, play)
         self.complete: list[tuple[int, int]] = []  # (dice used, pips) of complete but non-maximal plays
@@ -124,82 +143,78 @@ class _Search:
         self.accepted.sort(key=lambda item: item[0])
         return self.accepted[0][1]
 
-    def _fail(self, reason: str, depth: int) -> None:
-        if depth > self.reason_depth:
+    def _fail(self, reason: str, depth: int, rule: bool = False) -> None:
+        """Remember the most telling failure: a broken rule beats dice arithmetic, then the deepest wins."""
+        rank = (2 * depth + 1) if rule else 2 * depth
+        rank += 100 if rule else 0
+        if rank > self.reason_depth:
             self.reason = reason
-            self.reason_depth = depth
+            self.reason_depth = rank
 
     def _next(self, remaining: list[int], made: int, pips: int) -> None:
+        """Make one more submove: any unfinished written move may advance by any remaining die."""
         self.steps += 1
-        if self.steps > 20000:
+        if self.steps > 20000 or len(self.accepted) >= 4:
             return
         if all(self.done):
-            final = Position(
-                tuple(self.b[1:25]),
-                (self.b[BAR], self.pos.bar[1] + sum(h for _, _, h in self.path)),
-                (self.b[OFF], self.pos.off[1]),
-            )
-            play = self.plays.find(final)
-            if play is not None:
-                marks = {h.dst for h in self.hops if h.hit_marked}
-                hit_points = {t for _, t, h in self.path if h}
-                self.accepted.append((len(marks ^ hit_points), play))
-            else:
-                self.complete.append((made, pips))
+            self._finish(made, pips)
             return
+        b = self.b
         for i, hop in enumerate(self.hops):
-            if self.done[i]:
+            if self.done[i] or (hop.index and not self.done[i - 1]):
+                continue  # finished, or the earlier part of its written chain comes first
+            at = self.at[i]
+            move_text = f"{point_name(hop.src)}/{point_name(hop.dst)}"
+            if not remaining:
+                self._fail(f"{move_text}: no dice left for it (you rolled {_dice_text(self.dice)})", made)
                 continue
-            if hop.index and not self.done[i - 1]:
-                continue  # the earlier part of this written chain comes first
-            self.done[i] = True
-            self._cover(hop, hop.src, remaining, made, pips)
-            self.done[i] = False
-            if len(self.accepted) >= 4:
-                return
+            stepped = False
+            for k, d in enumerate(remaining):
+                if d in remaining[:k]:
+                    continue  # the same number again gives the same submove
+                to = at - d
+                if hop.dst != OFF and to < hop.dst:
+                    continue
+                stepped = True
+                error = self.variant.submove_error(b, at, d, self.rules)
+                if error:
+                    self._fail(f"{point_name(at)}/{point_name(max(to, OFF))} with a {d}: {error}", made, rule=True)
+                    continue
+                dst = to if to > 0 else OFF
+                before_dst = b[dst]
+                b[at] -= 1
+                hit = False
+                if dst == OFF:
+                    b[OFF] += 1
+                elif before_dst < 0:
+                    b[dst] = 1
+                    hit = True
+                else:
+                    b[dst] = before_dst + 1
+                self.path.append((at, dst, hit))
+                self.at[i] = dst
+                self.done[i] = dst == hop.dst
+                self._next(remaining[:k] + remaining[k + 1 :], made + 1, pips + d)
+                self.done[i] = False
+                self.at[i] = at
+                self.path.pop()
+                b[dst] = before_dst
+                b[at] += 1
+            if not stepped:
+                dice_left = ", ".join(map(str, remaining))
+                self._fail(f"{move_text}: {at - hop.dst} pips cannot be made with the dice left ({dice_left})", made)
 
-    def _cover(self, hop: _Hop, at: int, remaining: list[int], made: int, pips: int) -> None:
-        """Move the checker from ``at`` towards ``hop.dst`` with one or more of the remaining dice."""
-        move_text = f"{point_name(hop.src)}/{point_name(hop.dst)}"
-        if not remaining:
-            self._fail(f"{move_text}: no dice left for it (you rolled {_dice_text(self.dice)})", made)
+    def _finish(self, made: int, pips: int) -> None:
+        b = self.b
+        hits = sum(h for _, _, h in self.path)
+        final = Position(tuple(b[1:25]), (b[BAR], self.pos.bar[1] + hits), (b[OFF], self.pos.off[1]))
+        play = self.plays.find(final)
+        if play is None:
+            self.complete.append((made, pips))
             return
-        stepped = False
-        for k, d in enumerate(remaining):
-            if d in remaining[:k]:
-                continue  # the same number again gives the same submove
-            to = at - d
-            if hop.dst != OFF and to < hop.dst:
-                continue
-            stepped = True
-            error = self.variant.submove_error(self.b, at, d, self.rules)
-            if error:
-                self._fail(f"{point_name(at)}/{point_name(max(to, OFF))} with a {d}: {error}", made)
-                continue
-            b = self.b
-            dst = to if to > 0 else OFF
-            before_dst = b[dst]
-            b[at] -= 1
-            hit = False
-            if dst == OFF:
-                b[OFF] += 1
-            elif before_dst < 0:
-                b[dst] = 1
-                hit = True
-            else:
-                b[dst] = before_dst + 1
-            self.path.append((at, dst, hit))
-            rest = remaining[:k] + remaining[k + 1 :]
-            if dst == hop.dst:
-                self._next(rest, made + 1, pips + d)
-            else:
-                self._cover(hop, dst, rest, made + 1, pips + d)
-            self.path.pop()
-            b[dst] = before_dst
-            b[at] += 1
-        if not stepped:
-            dice_left = ", ".join(map(str, remaining))
-            self._fail(f"{move_text}: {at - hop.dst} pips cannot be made with the dice left ({dice_left})", made)
+        marks = {h.dst for h in self.hops if h.hit_marked}
+        hit_points = {t for _, t, h in self.path if h}
+        self.accepted.append((len(marks ^ hit_points), play))
 
 
 def describe(plays: PlaySet) -> list[str]:
