@@ -1,0 +1,91 @@
+"""`gammonbot plays`: the listing, the JSONL mode over the oracle corpus, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bot.cli import main
+from engine import Position
+from tests.conftest import ORACLE, oracle_rows
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out), out.getvalue()
+
+
+def test_plays_lists_every_opening_31_play_with_the_id_it_leaves() -> None:
+    code, out = run("plays", "4HPwATDgc/ABMA", "31")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 16
+    assert "8/5 6/5\tsGfwATDgc/ABMA" in lines
+
+
+def test_plays_accepts_dashed_dice_and_an_explicit_variant() -> None:
+    code, out = run("plays", "--variant", "bg", "4HPwATDgc/ABMA", "6-6")
+    assert code == 0 and "24/18(2) 13/7(2)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["plays", "4HPwATDgc/ABM", "31"], "a Position ID has 14 characters"),
+        (["plays", "4HPwATDgc/ABMA", "71"], "each die shows 1 to 6"),
+        (["plays", "4HPwATDgc/ABMA", "3"], "write two numbers from 1 to 6"),
+        (["plays", "--variant", "chess", "4HPwATDgc/ABMA", "31"], "no rule set called 'chess'; available:"),
+        (["plays"], "give a Position ID and dice"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_nonzero_exit(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run(*argv)
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def _console_script() -> list[str]:
+    script = shutil.which("gammonbot")
+    return [script] if script else [sys.executable, "-m", "bot.cli"]
+
+
+def test_jsonl_mode_recomputes_the_plays_of_every_standard_oracle_row() -> None:
+    rows = oracle_rows("backgammon")
+    text = (ORACLE / "backgammon.jsonl").read_text()
+    proc = subprocess.run(
+        [*_console_script(), "plays", "--jsonl"], input=text, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == len(rows)
+    for row, answer in zip(rows, answers):
+        assert answer["position"] == row["position"] and answer["dice"] == row["dice"]
+        assert {Position.from_frame(f) for f in answer["plays"]} == {Position.from_frame(f) for f in row["plays"]}
+
+
+def test_jsonl_mode_ignores_a_given_plays_field_and_reports_a_bad_row_by_line() -> None:
+    good = {
+        "variant": "backgammon",
+        "position": {
+            "board": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
+            "bar": [0, 0],
+            "off": [0, 0],
+        },
+        "dice": [3, 1],
+        "plays": ["junk"],
+    }
+    bad = dict(good, dice=[0, 1])
+    stdin = json.dumps(good) + "\n" + json.dumps(bad) + "\n"
+    proc = subprocess.run(
+        [*_console_script(), "plays", "--jsonl"], input=stdin, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert len(json.loads(proc.stdout.splitlines()[0])["plays"]) == 16
+    assert proc.stderr.strip() == 'gammonbot: line 2: "dice" must be two numbers from 1 to 6, got [0, 1]'
