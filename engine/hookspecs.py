@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .timecontrol import TimeControl
     from .variant import Variant
 
 hookspec = pluggy.HookspecMarker("gammonbot")
@@ -25,4 +26,15 @@ def register_variants(register: Callable[[type[Variant]], None]) -> None:
 
     Results are collected from every plugin (the return value is ignored). ``register`` rejects a name
     or alias that another plugin already registered, and remembers which plugin registered what.
+    """
+
+
+@hookspec
+def register_time_controls(register: Callable[[TimeControl], None]) -> None:
+    """Called once when the plugin manager starts: call ``register(TimeControl(...))`` for each preset.
+
+    A preset is a named :class:`~engine.timecontrol.TimeControl` (Backgammon Blitz, a tournament clock, a
+    correspondence pace) that matches may be played under. Results are collected from every plugin (the
+    return value is ignored). ``register`` rejects a name or alias that another plugin already registered,
+    and remembers which plugin registered what.
     """

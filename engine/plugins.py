@@ -9,6 +9,8 @@
 * ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
   unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
 * Start-up runs ``check_pending()``, so a misspelled hook name is an error instead of silence.
+* Collection hooks (``register_variants``, ``register_time_controls``) are called once per plugin with a
+  ``register`` callback that rejects duplicates and remembers which plugin registered what.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .timecontrol import TimeControl
 from .variant import Variant
 
 __all__ = [
@@ -31,18 +34,25 @@ __all__ = [
     "DEFAULT_PLUGINS",
     "ENTRY_POINT_GROUP",
     "UnknownVariant",
+    "UnknownTimeControl",
     "PluginError",
     "Registry",
     "build_plugin_manager",
     "registry",
     "find_variant",
     "get_variant",
+    "find_time_control",
 ]
 
 hookimpl = pluggy.HookimplMarker("gammonbot")
 
 #: Built-in plugins: (plugin name, module).
-DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (("backgammon", "variants.backgammon"),)
+DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
+    ("backgammon", "variants.backgammon"),
+    ("longgammon", "variants.longgammon"),
+    ("sprintgammon", "variants.sprintgammon"),
+    ("timecontrols", "variants.timecontrols"),
+)
 ENTRY_POINT_GROUP = "gammonbot"
 ENV_PLUGINS = "GAMMONBOT_PLUGINS"
 ENV_TRACE = "GAMMONBOT_TRACE_HOOKS"
@@ -59,13 +69,23 @@ class UnknownVariant(LookupError):
         return str(self.args[0]) if self.args else "unknown variant"
 
 
+class UnknownTimeControl(LookupError):
+    """No registered time control has that name or alias; the message lists those that exist."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown time control"
+
+
 @dataclass
 class Registry:
-    """What the plugins registered: rule sets by name, their aliases, and who registered each."""
+    """What the plugins registered: rule sets and time controls by name, their aliases, and who registered each."""
 
     variants: dict[str, type[Variant]] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)
+    time_controls: dict[str, TimeControl] = field(default_factory=dict)
+    time_control_owners: dict[str, str] = field(default_factory=dict)
+    _time_control_names: dict[str, str] = field(default_factory=dict)
 
     def register_variant(self, cls: type[Variant], owner: str) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Variant)):
@@ -97,6 +117,37 @@ class Registry:
 
     def names(self) -> list[str]:
         return sorted(self.variants)
+
+    def register_time_control(self, tc: TimeControl, owner: str) -> None:
+        """Add a time-control preset; a name or alias already taken is a :class:`PluginError` naming both plugins."""
+        if not isinstance(tc, TimeControl):
+            raise PluginError(f"plugin {owner!r} registered {tc!r}, which is not a TimeControl")
+        labels = (tc.name, *tc.aliases)
+        for label in labels:
+            key = label.lower()
+            if key in self._time_control_names:
+                other = self._time_control_names[key]
+                raise PluginError(
+                    f"plugin {owner!r} registers time control {label!r}, but plugin "
+                    f"{self.time_control_owners[other]!r} already registered it for {other!r}"
+                )
+        if len({label.lower() for label in labels}) != len(labels):
+            raise PluginError(f"plugin {owner!r}: time control {tc.name!r} lists the same name twice")
+        self.time_controls[tc.name] = tc
+        self.time_control_owners[tc.name] = owner
+        for label in labels:
+            self._time_control_names[label.lower()] = tc.name
+
+    def find_time_control(self, name: str) -> TimeControl:
+        """The time control registered under ``name`` or an alias; :class:`UnknownTimeControl` lists the others."""
+        key = name.strip().lower()
+        if key in self._time_control_names:
+            return self.time_controls[self._time_control_names[key]]
+        have = ", ".join(sorted(self.time_controls)) or "none"
+        raise UnknownTimeControl(f"no time control called {name!r}; available: {have}")
+
+    def time_control_names(self) -> list[str]:
+        return sorted(self.time_controls)
 
 
 def _wanted() -> set[str] | None:
@@ -142,12 +193,21 @@ def build_plugin_manager(
         others = [p for p in pm.get_plugins() if p is not plugin]
         caller = pm.subset_hook_caller("register_variants", remove_plugins=others)
         caller(register=_registrar(reg, name))
+        tc_caller = pm.subset_hook_caller("register_time_controls", remove_plugins=others)
+        tc_caller(register=_time_control_registrar(reg, name))
     return pm, reg
 
 
 def _registrar(reg: Registry, owner: str) -> Callable[[type[Variant]], None]:
     def register(cls: type[Variant]) -> None:
         reg.register_variant(cls, owner)
+
+    return register
+
+
+def _time_control_registrar(reg: Registry, owner: str) -> Callable[[TimeControl], None]:
+    def register(tc: TimeControl) -> None:
+        reg.register_time_control(tc, owner)
 
     return register
 
@@ -171,3 +231,8 @@ def find_variant(name: str) -> type[Variant]:
 def get_variant(name: str, **options: Any) -> Variant:
     """An instance of the rule set ``name`` with ``options``."""
     return registry().get(name, **options)
+
+
+def find_time_control(name: str) -> TimeControl:
+    """The time control registered under ``name`` or an alias; :class:`UnknownTimeControl` lists those that exist."""
+    return registry().find_time_control(name)

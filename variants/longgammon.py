@@ -1,0 +1,352 @@
+"""Longgammon, long nardy (rules.md §2): everything from the head, the same way round, no hitting.
+
+The rule set is data on the :class:`~engine.variant.Variant` (15 checkers on the head, the opponent's
+numbering rotated by 12, a single checker holds a point, nothing is hit) plus a :class:`LonggammonTurn`
+object that the generic move generator consults before every submove:
+
+* **Head rule.** At most one checker leaves the head (the player's own 24-point) per turn; on the player's
+  first turn of the game a roll of 6-6, 4-4 or 3-3 lets two checkers leave it.
+* **Six-block rule.** Nobody may build six or more consecutive points unless at least one opposing checker
+  is already in front of (past) the block. The rule holds after every submove, so a block may not be made
+  even for a moment within a turn. "Consecutive" is counted along the *opponent's* route, which in the
+  roller's numbering runs 12, 11, ..., 1, 24, 23, ..., 13: a block through the roller's 1/24 corner counts,
+  one through the 12/13 seam does not (rules.md §2.6, an interpretation; option ``block_across_corner``).
+  Once the opponent has borne off a checker, not all of his checkers can be blocked and the rule is void.
+
+Scoring: a single game (oin) is 1; a mars, when the loser has borne off no checker, is 2. Koks is optional
+(``koks=True``; off by default, as in the Russian federation's sport rules): it is worth 3 when the loser
+has borne off no checker and still has a checker in his first quarter, his own points 19 to 24 where the
+head stands (the long-nardy counterpart of a backgammon; sources disagree on koks, rules.md §2.8 [U]).
+
+``.mat`` exports carry ``[Variation "Longgammon"]``, the IBF discipline's name. GNU Backgammon has no long
+nardy and does not recognise the tag (it keeps it as a comment), so such files are for our own tools and
+human readers, never for import into GNU Backgammon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.geometry import Geometry
+from engine.movegen import HOME, Play, PlaySet, Submove, TurnRules, board_list
+from engine.plugins import hookimpl
+from engine.position import OFF, POINTS, Position, PositionError
+from engine.variant import Variant, VariantOptionError
+
+__all__ = ["Longgammon", "LonggammonTurn", "HEAD", "BLOCK"]
+
+#: The head: every checker starts on its owner's 24-point.
+HEAD = 24
+#: Six consecutive points make a block.
+BLOCK = 6
+#: Opponent-route numbers of the two halves that meet at the roller's 1/24 corner (12 | 13).
+_CORNER_LOW_HALF_TOP = 12
+
+
+class Longgammon(Variant):
+    """Long nardy: 15 checkers on the head, both sides moving the same way round, a lone checker holds a point."""
+
+    name = "longgammon"
+    display_name = "Longgammon"
+    aliases = ("long", "long-nardy", "longnardy", "nardy", "narde", "long-backgammon")
+    summary = (
+        "Each player starts with all 15 checkers on the head, his own 24-point, in opposite corners; both "
+        "move the same way round. A single checker holds a point: nothing is ever hit, and no checker may "
+        "land where an opposing checker stands. Only one checker may leave the head each turn, except that "
+        "on a player's first turn 6-6, 4-4 or 3-3 lets two leave. No one may build six points in a row "
+        "unless an opposing checker is already in front of them, not even for a moment within a turn. "
+        "Both dice must be played if possible, else the higher. Bear off once all 15 are home. "
+        "A mars (the loser bore off none) counts double."
+    )
+    checkers = 15
+    start = {HEAD: 15}
+    # Both players move the same way round: the opponent's numbering is mine turned by half the board.
+    geometry = Geometry.rotated(12)
+    # A single checker blocks a point, and nothing is ever hit.
+    point_blocked_by = 1
+    hitting = False
+    uses_cube = True
+    mat_variation = "Longgammon"
+    gnubg_compatible = False
+    option_defaults = {
+        # Koks (3 points) when the mars-losing side still has a checker in his first quarter. Off by default.
+        "koks": False,
+        # A block through my 1/24 corner counts: it is consecutive on the opponent's route.
+        "block_across_corner": True,
+        # The doublets that let two checkers leave the head on a player's first turn.
+        "first_turn_doublets": (6, 4, 3),
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        for flag in ("koks", "block_across_corner"):
+            if not isinstance(self.options[flag], bool):
+                raise VariantOptionError(f"Longgammon option {flag!r} is true or false, not {self.options[flag]!r}")
+        doublets = self.options["first_turn_doublets"]
+        if not (
+            isinstance(doublets, tuple | list | frozenset | set)
+            and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in doublets)
+        ):
+            raise VariantOptionError(
+                f"Longgammon option 'first_turn_doublets' lists die numbers 1 to 6, not {doublets!r}"
+            )
+        self.options["first_turn_doublets"] = tuple(sorted(set(doublets), reverse=True))
+        # My points in the order the opponent travels them: _route[q] is my number for his point q.
+        self._route: tuple[int, ...] = tuple([0] + [self.geometry.my_point(q) for q in range(1, POINTS + 1)])
+        self._q_of: tuple[int, ...] = self.geometry.opposite
+
+    def turn_rules(self, pos: Position, dice: tuple[int, int], first_move: bool) -> TurnRules | None:
+        """The head and six-block rules for this turn; None when neither can restrict any submove."""
+        head = pos.board[HEAD - 1] if pos.board[HEAD - 1] > 0 else 0
+        doublet_exception = first_move and dice[0] == dice[1] and dice[0] in self.options["first_turn_doublets"]
+        head_limit = 2 if doublet_exception else 1
+        # Once the opponent has borne off a checker, not all of his checkers can be blocked.
+        blocks_matter = pos.off[1] == 0
+        if head <= head_limit and not blocks_matter:
+            return None
+        return LonggammonTurn(self, pos, head, head_limit, blocks_matter)
+
+    def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
+        """Every legal play (rules.md §1.5), where any legal order of a doublet's submoves makes a play legal.
+
+        The generic generator tries a doublet's four submoves in one order only (sources never rising), which
+        is exact when the order cannot matter. Under the six-block rule it can: ``8/6 5/3`` may be playable only
+        as ``5/3`` first, because ``8/6`` first would complete a block for a moment. While blocks matter, a
+        doublet is therefore searched over every order here (see :func:`_doublet_plays`).
+        """
+        rules = self.turn_rules(pos, dice, first_move)
+        if dice[0] == dice[1] and isinstance(rules, LonggammonTurn) and rules.blocks_matter:
+            return _doublet_plays(pos, dice[0], rules)
+        return super().legal_plays(pos, dice, first_move)
+
+    def game_result(self, pos: Position) -> int:
+        """1 for a single game, 2 for a mars (the loser bore off none), 3 for a koks when that option is on."""
+        if pos.off[1] > 0:
+            return 1
+        if self.options["koks"]:
+            # Koks: the loser still has a checker in his first quarter (his own 19..24).
+            for mine in range(1, POINTS + 1):
+                if pos.board[mine - 1] < 0 and self.geometry.their_point(mine) > POINTS - BLOCK:
+                    return 3
+        return 2
+
+    def validate_position(self, pos: Position) -> None:
+        """Also refuse a six-block that no game can reach (no opposing checker in front, none borne off)."""
+        super().validate_position(pos)
+        for side, seen in (("the player on roll", pos), ("the opponent", self.flip(pos))):
+            if seen.off[1] == 0:
+                run = _unblocked_run(self, list(seen.board), _front(self, seen))
+                if run:
+                    points = ", ".join(map(str, run))
+                    raise PositionError(
+                        f"{side} has a block of six points ({points}) with no opposing checker in front of it, "
+                        "which the rules never allow"
+                    )
+
+
+def _front(variant: Longgammon, pos: Position) -> int:
+    """The lowest opponent-route number holding an opposing checker (25 when there is none)."""
+    board = pos.board
+    route = variant._route
+    for q in range(1, POINTS + 1):
+        if board[route[q] - 1] < 0:
+            return q
+    return POINTS + 1
+
+
+def _unblocked_run(variant: Longgammon, board: list[int], front: int) -> list[int]:
+    """My points (opponent's route order, back to front) of a block of six no opposing checker has passed."""
+    route = variant._route
+    q = 1
+    while q <= POINTS:
+        if board[route[q] - 1] <= 0:
+            q += 1
+            continue
+        lo = q
+        while q < POINTS and board[route[q + 1] - 1] > 0 and _joined(variant, q):
+            q += 1
+        if q - lo + 1 >= BLOCK and front > lo:
+            return [route[k] for k in range(q, lo - 1, -1)]
+        q += 1
+    return []
+
+
+def _joined(variant: Longgammon, q: int) -> bool:
+    """Whether opponent-route points q and q + 1 count as consecutive for the six-block rule."""
+    return q != _CORNER_LOW_HALF_TOP or bool(variant.options["block_across_corner"])
+
+
+class LonggammonTurn:
+    """The head rule and the six-block rule for one turn (a :class:`~engine.movegen.TurnRules`).
+
+    Both are decided before a submove is made, from what it would change: the head rule counts the
+    checkers already gone from the head (none ever returns), and a six-block can only appear through the
+    point a checker lands on, so only the run through that point is examined. The opponent's checkers do
+    not move during my turn, so the front-most of them is found once per turn.
+    """
+
+    __slots__ = ("head_start", "head_limit", "blocks_matter", "front", "route", "q_of", "floor", "ceiling")
+
+    def __init__(self, variant: Longgammon, pos: Position, head: int, head_limit: int, blocks_matter: bool) -> None:
+        self.head_start = head
+        self.head_limit = head_limit
+        self.blocks_matter = blocks_matter
+        self.front = _front(variant, pos)
+        self.route = variant._route
+        self.q_of = variant._q_of
+        across = bool(variant.options["block_across_corner"])
+        # Runs may not cross these opponent-route numbers when the 1/24 corner does not join them.
+        self.floor = (1, 1) if across else (1, _CORNER_LOW_HALF_TOP + 1)
+        self.ceiling = (POINTS, POINTS) if across else (_CORNER_LOW_HALF_TOP, POINTS)
+
+    def _head_spent(self, b: list[int], src: int) -> bool:
+        # Only one checker may leave the head this turn (two on a first turn with 6-6, 4-4 or 3-3).
+        return src == HEAD and self.head_start - b[HEAD] >= self.head_limit
+
+    def _block_run(self, b: list[int], src: int, dst: int) -> tuple[int, int] | None:
+        """The run (lo, hi) of opponent-route numbers a move to ``dst`` would complete as a forbidden block."""
+        if not self.blocks_matter or dst == OFF or b[dst] > 0:
+            return None  # no new point is made, and a point given up never builds a block
+        q = self.q_of[dst]
+        if q > self.front:
+            # An opposing checker is already past this point, so past any block through it.
+            return None
+        route = self.route
+        half = 0 if q <= _CORNER_LOW_HALF_TOP else 1
+        floor = self.floor[half]
+        ceiling = self.ceiling[half]
+        vacated = src if b[src] == 1 else -1
+        lo = q
+        while lo > floor:
+            m = route[lo - 1]
+            if m == vacated or b[m] <= 0:
+                break
+            lo -= 1
+        hi = q
+        while hi < ceiling:
+            m = route[hi + 1]
+            if m == vacated or b[m] <= 0:
+                break
+            hi += 1
+        # Six points in a row with every opposing checker still behind them: a forbidden block.
+        if hi - lo + 1 >= BLOCK:
+            return lo, hi
+        return None
+
+    def allow(self, b: list[int], src: int, dst: int) -> bool:
+        """Whether the submove keeps the head rule and builds no forbidden block (checked before it is made)."""
+        if src == HEAD and self.head_start - b[HEAD] >= self.head_limit:
+            return False
+        if not self.blocks_matter or dst == OFF or b[dst] > 0 or self.q_of[dst] > self.front:
+            return True
+        return self._block_run(b, src, dst) is None
+
+    def after(self, b: list[int]) -> bool:
+        """Always true: :meth:`allow` already judged the position the submove leaves."""
+        return True
+
+    def reason(self, b: list[int], src: int, dst: int) -> str | None:
+        """The rule the submove breaks, in the players' words, or None."""
+        if self._head_spent(b, src):
+            if self.head_limit == 1:
+                return "only one checker may leave the head this turn"
+            return "only two checkers may leave the head this turn, even on a first turn with 6-6, 4-4 or 3-3"
+        run = self._block_run(b, src, dst)
+        if run is not None:
+            lo, hi = run
+            points = ", ".join(str(self.route[q]) for q in range(hi, lo - 1, -1))
+            return f"this would build a block of six points ({points}) with no opposing checker in front of it"
+        return None
+
+
+def _doublet_plays(pos: Position, die: int, rules: LonggammonTurn) -> PlaySet:
+    """The legal plays of a doublet when every order of its submoves counts (see ``Longgammon.legal_plays``).
+
+    The same rules as the generic generator (most dice used; a play is the position it leaves; no stopping
+    while a submove is legal), with long-nardy submoves: no bar, nothing hit, a lone opposing checker holds
+    a point. All four submoves use the same number, so the board alone says what can follow: each board is
+    explored once per depth, which keeps the search over every order small.
+    """
+    b = board_list(pos)
+    found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...]]] = {}
+    best = [0]
+    seen: list[set[int]] = [set() for _ in range(5)]
+    path: list[Submove] = []
+    outside = sum(v for v in b[HOME + 1 : POINTS + 1] if v > 0)
+    head_start = rules.head_start
+    head_limit = rules.head_limit
+    block_run = rules._block_run
+    W = _W
+
+    def save(depth: int, key: int) -> None:
+        if depth < best[0]:
+            return
+        if depth > best[0]:
+            found.clear()
+            best[0] = depth
+        if key not in found:
+            found[key] = (tuple(b), tuple(path))
+
+    def search(depth: int, key: int, occupied: list[int]) -> None:
+        nonlocal outside
+        if depth == 4:
+            save(depth, key)
+            return
+        moved = False
+        below = seen[depth + 1]
+        # ``occupied``: points that hold (or held, on this path) my checkers; emptied ones are skipped.
+        for s in occupied:
+            if b[s] <= 0:
+                continue
+            t = s - die
+            if t > 0:
+                v = b[t]
+                # A single opposing checker holds a point.
+                if v < 0:
+                    continue
+            else:
+                # Bear off only with every checker home: the exact number, or from the highest point.
+                if outside or (t < 0 and any(b[p] > 0 for p in range(s + 1, HOME + 1))):
+                    continue
+                t = OFF
+                v = 1
+            # The head rule, and (only where a new point is made) the six-block rule.
+            if s == HEAD and head_start - b[HEAD] >= head_limit:
+                continue
+            if v == 0 and block_run(b, s, t) is not None:
+                continue
+            moved = True
+            nkey = key - W[s] + W[t]
+            if nkey in below:
+                continue
+            below.add(nkey)
+            came_home = s > HOME >= t
+            b[s] -= 1
+            b[t] += 1
+            if came_home:
+                outside -= 1
+            path.append((s, t, False))
+            search(depth + 1, nkey, [*occupied, t] if v == 0 and t != OFF else occupied)
+            path.pop()
+            if came_home:
+                outside += 1
+            b[t] -= 1
+            b[s] += 1
+        if not moved:
+            save(depth, key)
+
+    search(0, sum((v + 16) * W[i] for i, v in enumerate(b)), [p for p in range(POINTS, 0, -1) if b[p] > 0])
+    trusted = Position.trusted
+    their = (pos.bar[1], pos.off[1])
+    plays = [Play(moves, trusted((*board, *their))) for board, moves in found.values()]
+    return PlaySet(plays, (die, die), best[0], best[0] * die)
+
+
+#: Weights of an exact integer key of a working board: 5 bits per slot, counts offset by 16.
+_W = tuple(1 << (5 * i) for i in range(POINTS + 2))
+
+
+@hookimpl
+def register_variants(register: Callable[[type[Variant]], None]) -> None:
+    register(Longgammon)
