@@ -20,7 +20,7 @@ identity during the search is an exact integer key, updated incrementally with e
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, overload
 
 from .position import BAR, OFF, POINTS, Position
 
@@ -58,7 +58,7 @@ class TurnRules(Protocol):
 
 def board_list(pos: Position) -> list[int]:
     """The generator's working board for a position (see the module docstring)."""
-    return [pos.off[0], *pos.board, pos.bar[0]]
+    return list(pos.key()[:26])
 
 
 def _key(b: Sequence[int]) -> int:
@@ -72,23 +72,12 @@ def _key(b: Sequence[int]) -> int:
 class Play:
     """One legal play: the submoves of one representative order and the position they leave."""
 
-    __slots__ = ("moves", "_board", "_base", "_hits", "_position")
+    __slots__ = ("moves", "position")
 
-    def __init__(self, moves: tuple[Submove, ...], board: tuple[int, ...], base: Position, hits: int) -> None:
+    def __init__(self, moves: tuple[Submove, ...], position: Position) -> None:
         self.moves = moves
-        self._board = board
-        self._base = base
-        self._hits = hits
-        self._position: Position | None = None
-
-    @property
-    def position(self) -> Position:
-        """The position after the play, still in the mover's frame (the turn has not passed)."""
-        if self._position is None:
-            b = self._board
-            base = self._base
-            self._position = Position(b[1:25], (b[25], base.bar[1] + self._hits), (b[0], base.off[1]))
-        return self._position
+        #: The position after the play, still in the mover's frame (the turn has not passed).
+        self.position = position
 
     @property
     def dice_used(self) -> int:
@@ -125,7 +114,13 @@ class PlaySet(Sequence[Play]):
     def __len__(self) -> int:
         return len(self.plays)
 
-    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Play]: ...
+
+    def __getitem__(self, i: int | slice) -> Play | list[Play]:
         return self.plays[i]
 
     def __iter__(self) -> Iterator[Play]:
@@ -171,7 +166,8 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
     W = _W
     outside = b[BAR] + sum(v for v in b[HOME + 1 : BAR] if v > 0)
 
-    found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...], int]] = {}
+    found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...]]] = {}
+    their_bar, their_off = pos.bar[1], pos.off[1]
     best = [0, 0]  # most dice used, then most pips, among sequences seen so far
     path: list[Submove] = []
 
@@ -184,22 +180,19 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
             best[0] = depth
             best[1] = pips
         if key not in found:
-            found[key] = (tuple(b), tuple(path), hits)
+            found[key] = ((*b, their_bar + hits, their_off), tuple(path))
 
-    def search(order: tuple[int, ...], depth: int, pips: int, key: int, top: int, hits: int) -> None:
+    def search(order: tuple[int, ...], depth: int, pips: int, key: int, top: int, hits: int, occ: list[int]) -> None:
+        # occ lists points that held my checkers somewhere on this path (emptied ones are skipped below).
         nonlocal outside
-        if depth == len(order):
-            save(depth, pips, key, hits)
-            return
         d = order[depth]
-        doublet = order[0] == order[-1] and len(order) == 4
+        last = depth + 1 == len(order)
+        doublet = len(order) == 4
+        npips = pips + d
         used = False
-        if b[BAR] > 0:
-            sources: Sequence[int] = (BAR,)
-        else:
-            sources = range(top, 0, -1)
+        sources: Sequence[int] = (BAR,) if b[BAR] > 0 else occ
         for s in sources:
-            if b[s] <= 0:
+            if b[s] <= 0 or s > top:
                 continue
             t = s - d
             if t > 0:
@@ -208,22 +201,29 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
                     continue
                 if allow is not None and not allow(b, s, t):
                     continue
+                nkey = key - W[s] + (2 * W[t] if v < 0 else W[t])
+                if last and after is None and nkey in found and best[0] == depth + 1 and best[1] == npips:
+                    used = True  # the same resulting position is already recorded
+                    continue
                 b[s] -= 1
-                if v < 0:
-                    b[t] = 1
-                    nkey = key - W[s] + 2 * W[t]
-                    hit = True
-                else:
-                    b[t] = v + 1
-                    nkey = key - W[s] + W[t]
-                    hit = False
+                b[t] = 1 if v < 0 else v + 1
                 came_home = s > HOME >= t
                 if came_home:
                     outside -= 1
                 if after is None or after(b):
                     used = True
-                    path.append((s, t, hit))
-                    search(order, depth + 1, pips + d, nkey, s if doublet else POINTS, hits + hit)
+                    path.append((s, t, v < 0))
+                    if last:
+                        save(depth + 1, npips, nkey, hits + (v < 0))
+                    else:
+                        if prune and depth == 0 and order is orders[1] and outside:
+                            # Dice played the other way round: a second checker that moves independently
+                            # of the first gives a play already found with the higher die first, so only
+                            # the checker just moved (or one beside it on its new point) needs trying.
+                            nocc = [t]
+                        else:
+                            nocc = occ if v > 0 else [*occ, t]
+                        search(order, depth + 1, npips, nkey, s if doublet else BAR, hits + (v < 0), nocc)
                     path.pop()
                 if came_home:
                     outside += 1
@@ -233,8 +233,14 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
                 # Bearing off: every checker home, and either the exact number or from the highest point.
                 if outside:
                     continue
-                if t < 0 and any(b[p] > 0 for p in range(s + 1, HOME + 1)):
-                    continue
+                if t < 0:
+                    higher = False
+                    for p in range(s + 1, HOME + 1):
+                        if b[p] > 0:
+                            higher = True
+                            break
+                    if higher:
+                        continue
                 if allow is not None and not allow(b, s, OFF):
                     continue
                 b[s] -= 1
@@ -242,7 +248,10 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
                 if after is None or after(b):
                     used = True
                     path.append((s, OFF, False))
-                    search(order, depth + 1, pips + d, key - W[s] + 1, s if doublet else POINTS, hits)
+                    if last:
+                        save(depth + 1, npips, key - W[s] + 1, hits)
+                    else:
+                        search(order, depth + 1, npips, key - W[s] + 1, s if doublet else BAR, hits, occ)
                     path.pop()
                 b[OFF] -= 1
                 b[s] += 1
@@ -250,10 +259,15 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
             save(depth, pips, key, hits)
 
     start_key = _key(b)
-    for order in dice_orders(dice):
-        search(order, 0, 0, start_key, POINTS, 0)
+    occupied = [p for p in range(POINTS, 0, -1) if b[p] > 0]
+    orders = dice_orders(dice)
+    # Independent submoves commute unless a turn rule, the bar or bearing off makes their order matter.
+    prune = rules is None and b[BAR] == 0 and len(orders) == 2
+    for order in orders:
+        search(order, 0, 0, start_key, BAR, 0, occupied)
 
-    plays = [Play(moves, board, pos, hits) for board, moves, hits in found.values()]
+    trusted = Position.trusted
+    plays = [Play(moves, trusted(raw)) for raw, moves in found.values()]
     return PlaySet(plays, (dice[0], dice[1]), best[0], best[1])
 
 
@@ -270,4 +284,4 @@ def apply_submoves(variant: Variant, pos: Position, moves: Sequence[Submove]) ->
             hits += 1
         else:
             b[t] += 1
-    return Position(tuple(b[1:25]), (b[BAR], pos.bar[1] + hits), (b[OFF], pos.off[1]))
+    return Position.trusted((*b, pos.bar[1] + hits, pos.off[1]))

@@ -21,8 +21,7 @@ when there are any::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["POINTS", "BAR", "OFF", "Position", "PositionError"]
@@ -41,23 +40,60 @@ class PositionError(ValueError):
 _TOKEN = re.compile(r"^(?:(\d{1,2}):(-?\d{1,2})|(bar|off):(\d{1,2})/(\d{1,2}))$")
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
-    """A board in the frame of the player on roll. Immutable; equal boards compare and hash equal."""
+    """A board in the frame of the player on roll. Immutable; equal boards compare and hash equal.
 
-    board: tuple[int, ...]
-    bar: tuple[int, int] = (0, 0)
-    off: tuple[int, int] = (0, 0)
+    ``Position(board, bar=(0, 0), off=(0, 0))`` with ``board`` 24 signed counts. Internally one tuple
+    ``raw = (my off, points 1..24, my bar, their bar, their off)`` whose first 26 entries are the legal-play
+    generator's working board, so the engine builds positions without copying.
+    """
 
-    def __post_init__(self) -> None:
-        if len(self.board) != POINTS:
-            raise PositionError(f"a board has {POINTS} points, got {len(self.board)}")
-        if len(self.bar) != 2 or len(self.off) != 2:
+    __slots__ = ("_raw",)
+    _raw: tuple[int, ...]
+
+    def __init__(self, board: Sequence[int], bar: Sequence[int] = (0, 0), off: Sequence[int] = (0, 0)) -> None:
+        if len(board) != POINTS:
+            raise PositionError(f"a board has {POINTS} points, got {len(board)}")
+        if len(bar) != 2 or len(off) != 2:
             raise PositionError("bar and off are (roller, opponent) pairs")
-        if min(self.bar) < 0 or min(self.off) < 0:
+        if min(bar) < 0 or min(off) < 0:
             raise PositionError("bar and off counts cannot be negative")
+        _set(self, "_raw", (int(off[0]), *(int(v) for v in board), int(bar[0]), int(bar[1]), int(off[1])))
 
-    # --- constructors -------------------------------------------------------------------------
+    @classmethod
+    def trusted(cls, raw: tuple[int, ...]) -> Position:
+        """Build from the internal tuple without checks (values the engine has just computed)."""
+        self = object.__new__(cls)
+        _set(self, "_raw", raw)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._raw == other._raw
+
+    def __hash__(self) -> int:
+        return hash(self._raw)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Position, (self.board, self.bar, self.off))
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """24 signed counts: ``board[i]`` is the roller's point ``i + 1`` (positive: the roller's checkers)."""
+        return self._raw[1:25]
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (roller, opponent)."""
+        return (self._raw[25], self._raw[26])
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (roller, opponent)."""
+        return (self._raw[0], self._raw[27])
+
     @classmethod
     def from_points(
         cls,
@@ -77,7 +113,7 @@ class Position:
             if board[point - 1] and n:
                 raise PositionError(f"point {point} holds checkers of both players")
             board[point - 1] -= n
-        return cls(tuple(board), tuple(bar), tuple(off))  # type: ignore[arg-type]
+        return cls(board, bar, off)
 
     @classmethod
     def parse(cls, text: str) -> Position:
@@ -151,7 +187,10 @@ class Position:
 
     def key(self) -> tuple[int, ...]:
         """A compact hashable identity (used to compare plays by their resulting positions)."""
-        return (*self.board, *self.bar, *self.off)
+        return self._raw
+
+
+_set = object.__setattr__
 
 
 def _check_point(point: int) -> None:

@@ -1,0 +1,73 @@
+"""Legal-play generations per second over each oracle file (cold, one pass, one core).
+
+    python benchmarks/legal_plays.py [ORACLE_DIR] [--passes N]
+
+Each row's position and dice are decoded first; the timed loop only generates the plays. Every
+generation builds the full list of plays (submoves and resulting Position objects). Nothing is cached
+between rows, so each pass is cold; the pass is repeated N times (default 5) and the best and median
+passes are printed, since other work on a shared machine only ever slows a pass down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import Position  # noqa: E402
+from engine.plugins import UnknownVariant, get_variant  # noqa: E402
+
+TARGETS = {"backgammon": 20_000, "longgammon": 9_000, "sprintgammon": 100_000}
+
+
+def bench(path: Path, passes: int) -> None:
+    rows = [json.loads(line) for line in path.open() if line.strip()]
+    try:
+        variants = {name: get_variant(name) for name in {r["variant"] for r in rows}}
+    except UnknownVariant as exc:
+        print(f"{path.stem:14s} skipped: {exc}", flush=True)
+        return
+    work = [
+        (variants[r["variant"]], Position.from_frame(r["position"]), tuple(r["dice"]), r.get("first_move", False))
+        for r in rows
+    ]
+    times = []
+    n_plays = 0
+    for _ in range(passes):
+        n_plays = 0
+        start = time.perf_counter()
+        for variant, pos, dice, first in work:
+            n_plays += len(variant.legal_plays(pos, dice, first))
+        times.append(time.perf_counter() - start)
+    best = min(times)
+    median = statistics.median(times)
+    rate = len(work) / best
+    target = TARGETS.get(path.stem)
+    verdict = "" if target is None else f"  target {target:,}/s: {'met' if rate >= target else 'NOT met'}"
+    print(
+        f"{path.stem:14s} {len(work):5d} rows {n_plays:6d} plays  best pass {best * 1000:7.1f} ms = "
+        f"{rate:8,.0f} generations/s  (median {len(work) / median:8,.0f}/s){verdict}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("oracle", nargs="?", type=Path, default=ROOT.parent / "shared" / "oracle")
+    parser.add_argument("--passes", type=int, default=5)
+    args = parser.parse_args()
+    files = sorted(args.oracle.glob("*.jsonl"))
+    if not files:
+        sys.exit(f"no oracle files in {args.oracle}")
+    for path in files:
+        bench(path, args.passes)
+
+
+if __name__ == "__main__":
+    main()
