@@ -1,0 +1,984 @@
+"""Games and matches: the turn state machine, the doubling cube, scoring and seating (rules.md §1.2–1.11, §4).
+
+Everything here is a value. A match is set up once (:class:`MatchSetup`: rule set, sides, options); after
+that, every event is an action value (:class:`Roll`, :class:`Move`, :class:`Double`, ...) carrying the id of
+the player who acts (``by``) and, for rolls, the dice shown. :func:`apply` checks an action against the
+state and returns the next state, or raises :class:`ActionError` whose message says precisely why the
+action is not allowed now. The match record is the ordered list of actions; :func:`replay` folds
+:func:`apply` over it, so any state can be rebuilt, audited or exported.
+
+Seating: a side has ``variant.team_size`` members. In each game one member per side is the acting member;
+only that member's roll, play, cube and resignation actions are accepted (teammates consult). The acting
+member rotates from game to game; with ``MatchOptions.team_choice`` a side may name its acting member
+before a game's opening roll (:class:`SetActing`).
+
+Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` too):
+
+* A roll with no legal play passes the turn at once (the record holds just the roll).
+* A resignation may be offered only by the player on roll (before or after rolling), never while a double
+  is pending; after a rejection the same side may only offer a higher level in that game (GNU Backgammon).
+  It pays level × cube. With ``auto_accept_resign`` (default on) it is accepted at once when nothing more
+  could be won: level 3, or the resigner has borne a checker off, or Jacoby voids gammons (money, centred
+  cube), or in a match when level × cube already gives the opponent the match.
+* Timeouts (``by`` is the player whose clock ran out; they must be the one due to act) and forfeits follow
+  ``timeout_policy``: IBF (default) credits the opponent what they need to win a match; in money play the
+  game is lost at the cube value (a timeout continues the session, a forfeit ends it).
+* Holland rule counting: see ``holland_counts_opening`` / ``holland_counts_dances`` (rules.md marks both [U]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from .movegen import PlaySet, Submove
+from .position import Position
+from .turn import TurnDraft, TurnError, check_moves
+from .variant import Variant
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dice import DiceSource
+
+__all__ = [
+    "ActionError",
+    "MatchOptionError",
+    "Phase",
+    "TimeoutPolicy",
+    "EndReason",
+    "MatchOptions",
+    "MatchSetup",
+    "Cube",
+    "GameResult",
+    "MatchState",
+    "OpeningRoll",
+    "Roll",
+    "Move",
+    "Double",
+    "Take",
+    "Pass",
+    "Beaver",
+    "Raccoon",
+    "Resign",
+    "AcceptResignation",
+    "RejectResignation",
+    "Timeout",
+    "Forfeit",
+    "SetActing",
+    "Action",
+    "new_match",
+    "apply",
+    "replay",
+    "states",
+    "roll_action",
+    "move_from_text",
+    "draft",
+    "RESIGN_LEVELS",
+]
+
+#: Resignation levels and their names.
+RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can carry
+
+
+class ActionError(ValueError):
+    """An action that is not allowed now; ``str()`` says why (wrong player, wrong moment, which rule)."""
+
+
+class MatchOptionError(ValueError):
+    """Match options that contradict each other or the rule set."""
+
+
+class Phase(StrEnum):
+    """What the match is waiting for."""
+
+    OPENING = "opening"  #: the opening roll of a game (one die each); either side's acting member throws
+    ROLL = "roll"  #: the player on roll may double, resign or roll
+    MOVE = "move"  #: the player on roll has rolled and must play (or resign)
+    DOUBLED = "doubled"  #: a double (beaver, raccoon) is pending; the responder takes, passes or redoubles
+    RESIGNED = "resigned"  #: a resignation is offered; the opponent accepts or rejects
+    OVER = "over"  #: the match (or money session) has ended
+
+
+class TimeoutPolicy(StrEnum):
+    """What a timeout costs (rules.md §5.4)."""
+
+    #: IBF: a match is lost (the opponent is credited what they need); money play: the game at the cube value.
+    IBF = "ibf"
+    #: The current game is lost at the cube value; the match goes on.
+    GAME = "game"
+
+
+class EndReason(StrEnum):
+    """How a game ended."""
+
+    BORNE_OFF = "borne off"
+    PASS = "pass"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The rules of one match or money session, as data (rules.md §1.7–1.10, §5.4)."""
+
+    #: Match length in points; 0 = a money session.
+    length: int = 0
+    #: Money sessions only: the number of games to play (0 = unlimited).
+    games: int = 0
+    #: Crawford rule (match play): no doubling in the first game after a player reaches length − 1.
+    crawford: bool = True
+    #: Whether the doubling cube is used at all (also needs the rule set's ``uses_cube``).
+    cube: bool = True
+    #: The highest cube value (a power of two).
+    max_cube: int = 64
+    #: Jacoby rule (money only): gammons and backgammons count single while the cube is centred.
+    jacoby: bool = False
+    #: Beavers and raccoons (money only).
+    beavers: bool = False
+    #: How many beavers plus raccoons may follow one double (1 = beavers but no raccoons; GNU Backgammon: 3).
+    beaver_limit: int = 3
+    #: Automatic doubles (money only): each opening tie doubles the centred cube, at most this many per game.
+    auto_doubles: int = 0
+    #: Holland rule (match play, post-Crawford): the trailer may not double until both sides have rolled
+    #: ``holland_rolls`` times.
+    holland: bool = False
+    holland_rolls: int = 2
+    #: [U] Whether the opening roll counts as the opening winner's first roll for the Holland rule.
+    holland_counts_opening: bool = True
+    #: [U] Whether a roll with no legal play (a dance) counts as a roll for the Holland rule.
+    holland_counts_dances: bool = True
+    #: Team rule sets: sides choose their acting member before each game instead of rotating.
+    team_choice: bool = False
+    #: Accept a resignation at once when it already concedes the most the opponent could win.
+    auto_accept_resign: bool = True
+    #: What a timeout costs.
+    timeout_policy: TimeoutPolicy = TimeoutPolicy.IBF
+
+    @property
+    def money(self) -> bool:
+        """True for a money session (no match length)."""
+        return self.length == 0
+
+    def check(self) -> None:
+        """Raise :class:`MatchOptionError` naming the first contradiction."""
+        where = "money play" if self.money else f"this {self.length}-point match"
+        if self.length < 0:
+            raise MatchOptionError("the match length cannot be negative (0 means a money session)")
+        if self.length >= MAX_CUBE_LIMIT:
+            raise MatchOptionError(f"a match may be at most {MAX_CUBE_LIMIT - 1} points long")
+        if self.games < 0:
+            raise MatchOptionError("the number of money games cannot be negative (0 means unlimited)")
+        if self.games and not self.money:
+            raise MatchOptionError("a game count is for money sessions; a match ends when a side reaches the length")
+        if self.max_cube < 1 or self.max_cube & (self.max_cube - 1) or self.max_cube > MAX_CUBE_LIMIT:
+            raise MatchOptionError(f"the cube limit must be a power of two from 1 to {MAX_CUBE_LIMIT}")
+        if not self.money:
+            for flag, label in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers and raccoons")):
+                if flag:
+                    raise MatchOptionError(f"{label} apply to money play only (rules.md §1.7), not to {where}")
+            if self.auto_doubles:
+                raise MatchOptionError(f"automatic doubles apply to money play only (rules.md §1.7), not to {where}")
+        elif self.holland:
+            raise MatchOptionError("the Holland rule is a match-play rule (post-Crawford); this is money play")
+        if self.beaver_limit < 1:
+            raise MatchOptionError("the beaver limit must be at least 1 (turn beavers off instead)")
+        if self.auto_doubles < 0 or self.holland_rolls < 0:
+            raise MatchOptionError("counts of automatic doubles and Holland rolls cannot be negative")
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """Who plays what: the rule set, the two sides (tuples of player ids) and the options."""
+
+    variant: Variant
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    options: MatchOptions = MatchOptions()
+    #: Display names of the sides; default: the members joined with " & ".
+    names: tuple[str, str] | None = None
+
+    def side_name(self, side: int) -> str:
+        """The name of side 0 or 1."""
+        if self.names is not None:
+            return self.names[side]
+        return " & ".join(self.sides[side])
+
+    @property
+    def cube_in_use(self) -> bool:
+        """Whether doubling is possible at all in this match."""
+        return self.variant.uses_cube and self.options.cube and self.options.max_cube >= 2
+
+    def check(self) -> None:
+        """Raise :class:`MatchOptionError` if the sides or options cannot work with this rule set."""
+        self.options.check()
+        size = self.variant.team_size
+        if len(self.sides) != 2:
+            raise MatchOptionError(f"a match has two sides, got {len(self.sides)}")
+        seen: set[str] = set()
+        for k, members in enumerate(self.sides):
+            if len(members) != size:
+                unit = "player" if size == 1 else "members"
+                raise MatchOptionError(
+                    f"{self.variant.display_name} sides have {size} {unit}; side {k + 1} has {len(members)}"
+                )
+            for m in members:
+                if not isinstance(m, str) or not m.strip():
+                    raise MatchOptionError("player ids must be non-empty text")
+                if m in seen:
+                    raise MatchOptionError(f"{m!r} is seated twice; every player may sit on one side only")
+                seen.add(m)
+        if self.options.team_choice and size == 1:
+            raise MatchOptionError("team choice of the acting member needs a team rule set (team size 2)")
+        if self.names is not None and len(self.names) != 2:
+            raise MatchOptionError("give exactly two side names")
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube: its value and owner (None = centred, else the side 0 or 1 who may redouble)."""
+
+    value: int = 1
+    owner: int | None = None
+
+    @property
+    def centred(self) -> bool:
+        return self.owner is None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How one game ended: winner side, points credited, result level (1/2/3, 0 for timeouts and forfeits)."""
+
+    game: int
+    winner: int
+    points: int
+    level: int
+    reason: EndReason
+    cube: int
+    score_before: tuple[int, int]
+    crawford: bool = False
+
+
+# --- actions --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OpeningRoll:
+    """The opening throw of a game: ``dice[0]`` is side 0's die, ``dice[1]`` side 1's; equal dice throw again."""
+
+    by: str
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The player on roll throws both dice."""
+
+    by: str
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A confirmed play: the submoves ``(src, dst, hit)`` in the order made (hit marks are recomputed)."""
+
+    by: str
+    moves: tuple[Submove, ...] = ()
+
+
+@dataclass(frozen=True)
+class Double:
+    """The player on roll turns the cube before rolling."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Take:
+    """Accept the pending double (or beaver, raccoon)."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Decline the pending double and lose the game at the cube value before it (a "drop")."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Beaver:
+    """Money play: take the double and redouble at once, keeping the cube."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Raccoon:
+    """Money play: answer a beaver (or raccoon) by redoubling again; the cube stays with the beaverer."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Resign:
+    """The player on roll offers to resign: 1 single, 2 gammon, 3 backgammon."""
+
+    by: str
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class AcceptResignation:
+    """Accept the offered resignation: the game ends."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class RejectResignation:
+    """Reject the offered resignation: play goes on."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """``by``'s time to act ran out (reported by the scheduler on their behalf)."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """``by``'s side gives up the whole match (or money session)."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class SetActing:
+    """Between games, with team choice on: ``by``'s side names ``member`` its acting member for the next game."""
+
+    by: str
+    member: str
+
+
+Action = (
+    OpeningRoll
+    | Roll
+    | Move
+    | Double
+    | Take
+    | Pass
+    | Beaver
+    | Raccoon
+    | Resign
+    | AcceptResignation
+    | RejectResignation
+    | Timeout
+    | Forfeit
+    | SetActing
+)
+
+
+# --- state ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MatchState:
+    """Everything about a match at one moment. ``position`` is in the frame of side ``roller``."""
+
+    setup: MatchSetup
+    score: tuple[int, int] = (0, 0)
+    game: int = 1
+    phase: Phase = Phase.OPENING
+    position: Position | None = None
+    roller: int | None = None
+    dice: tuple[int, int] | None = None
+    cube: Cube = Cube()
+    responder: int | None = None
+    redoubles: int = 0  # beavers and raccoons since the pending double
+    resign_level: int = 0
+    resume: Phase | None = None  # the phase a rejected resignation returns to
+    declined: tuple[int, int] = (0, 0)
+    crawford_game: bool = False
+    post_crawford: bool = False
+    moved: tuple[bool, bool] = (False, False)
+    rolls: tuple[int, int] = (0, 0)
+    opening_ties: int = 0
+    auto_doubles: int = 0
+    acting: tuple[int, int] = (0, 0)
+    results: tuple[GameResult, ...] = ()
+    winner: int | None = None
+    last_move: tuple[int, tuple[int, int], tuple[Submove, ...]] | None = None
+    _plays: PlaySet | None = field(default=None, compare=False, repr=False)
+
+    # --- views ----------------------------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        return self.setup.variant
+
+    @property
+    def options(self) -> MatchOptions:
+        return self.setup.options
+
+    @property
+    def over(self) -> bool:
+        """True when the match or money session has ended."""
+        return self.phase is Phase.OVER
+
+    @property
+    def turn(self) -> int | None:
+        """The side that must act now (None before an opening roll, which either side may throw, and at the end)."""
+        if self.phase in (Phase.ROLL, Phase.MOVE):
+            return self.roller
+        if self.phase in (Phase.DOUBLED, Phase.RESIGNED):
+            return self.responder
+        return None
+
+    def acting_member(self, side: int) -> str:
+        """The player id acting for ``side`` in the current game."""
+        return self.setup.sides[side][self.acting[side]]
+
+    def side_of(self, player: str) -> int:
+        """The side ``player`` sits on; :class:`ActionError` if they are not in the match."""
+        for k, members in enumerate(self.setup.sides):
+            if player in members:
+                return k
+        raise ActionError(f"{player!r} is not playing in this match")
+
+    def position_for(self, side: int) -> Position:
+        """The board as ``side`` sees it (their own numbering)."""
+        pos = self.position if self.position is not None else self.variant.start_position()
+        if self.roller is None or self.roller == side:
+            return pos
+        return self.variant.flip(pos)
+
+    def legal_plays(self) -> PlaySet:
+        """The legal plays of the current roll (phase MOVE only)."""
+        if self.phase is not Phase.MOVE or self.dice is None or self.position is None or self.roller is None:
+            raise ActionError("there is no roll to play now")
+        if self._plays is None:
+            plays = self.variant.legal_plays(self.position, self.dice, not self.moved[self.roller])
+            object.__setattr__(self, "_plays", plays)
+        assert self._plays is not None
+        return self._plays
+
+    @property
+    def crawford_possible(self) -> bool:
+        return not self.options.money and self.options.crawford
+
+    def needs(self, side: int) -> int:
+        """Points ``side`` still needs to win the match (0 in money play)."""
+        return 0 if self.options.money else max(0, self.options.length - self.score[side])
+
+    def may_double(self, side: int) -> str | None:
+        """Why ``side`` may not double now, or None if it may (the acting member must still be the one who acts)."""
+        setup = self.setup
+        if self.phase is Phase.OVER:
+            return "the match is over"
+        if not setup.variant.uses_cube:
+            return f"{setup.variant.display_name} is played without the doubling cube"
+        if not setup.cube_in_use:
+            return "the doubling cube is switched off in this match"
+        if self.phase is Phase.DOUBLED:
+            return "a double is already pending; it must be answered first"
+        if self.phase is Phase.RESIGNED:
+            return "a resignation is pending; it must be answered first"
+        if self.phase is Phase.OPENING:
+            return "the game has not started: throw the opening roll first"
+        if self.roller != side:
+            return f"only the player on roll may double, and {setup.side_name(self.roller or 0)} is on roll"
+        if self.phase is Phase.MOVE:
+            return "you have already rolled: a double must come before the roll"
+        if self.crawford_game:
+            return "no doubling in the Crawford game (a player is one point from winning the match)"
+        if self.cube.owner is not None and self.cube.owner != side:
+            return f"the cube is not yours: {setup.side_name(self.cube.owner)} owns it"
+        if self.cube.value * 2 > self.options.max_cube:
+            return f"the cube is already at this match's limit of {self.options.max_cube}"
+        if self._holland_blocks(side):
+            n = self.options.holland_rolls
+            return (
+                f"Holland rule: after the Crawford game the trailer may double only once both sides have rolled "
+                f"{n} times (rolls so far: {self.rolls[side]} and {self.rolls[1 - side]})"
+            )
+        return None
+
+    def _holland_blocks(self, side: int) -> bool:
+        opts = self.options
+        if not (opts.holland and self.post_crawford and not self.crawford_game):
+            return False
+        if self.score[side] >= opts.length - 1:
+            return False  # only the trailer is restricted
+        return min(self.rolls) < opts.holland_rolls
+
+    def max_level(self, loser: int) -> int:
+        """The highest result level ``loser`` could still lose this game (used for auto-accepting)."""
+        pos = self.position_for(loser)
+        if pos.off[0] > 0:
+            return 1
+        if self.options.money and self.options.jacoby and self.cube.centred:
+            return 1
+        return 3
+
+    def draft(self) -> TurnDraft:
+        """An empty turn draft for the current roll (phase MOVE)."""
+        plays = self.legal_plays()
+        assert self.position is not None and self.dice is not None and self.roller is not None
+        return TurnDraft(self.variant, self.position, self.dice, not self.moved[self.roller], _plays=plays)
+
+
+# --- construction and replay -------------------------------------------------------------------------------
+def new_match(
+    variant: Variant,
+    sides: Sequence[Sequence[str]],
+    options: MatchOptions | None = None,
+    names: tuple[str, str] | None = None,
+) -> MatchState:
+    """The state before the first opening roll; :class:`MatchOptionError` if the setup cannot work."""
+    if len(sides) != 2:
+        raise MatchOptionError(f"a match has two sides, got {len(sides)}")
+    setup = MatchSetup(variant, (tuple(sides[0]), tuple(sides[1])), options or MatchOptions(), names)
+    setup.check()
+    return _start_game(MatchState(setup), 1)
+
+
+def replay(setup_or_state: MatchSetup | MatchState, actions: Iterable[Action]) -> MatchState:
+    """Fold :func:`apply` over a record: the state after every action."""
+    state = setup_or_state if isinstance(setup_or_state, MatchState) else _fresh(setup_or_state)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def states(setup: MatchSetup, actions: Iterable[Action]) -> Iterator[MatchState]:
+    """The initial state and the state after each action of a record."""
+    state = _fresh(setup)
+    yield state
+    for action in actions:
+        state = apply(state, action)
+        yield state
+
+
+def _fresh(setup: MatchSetup) -> MatchState:
+    setup.check()
+    return _start_game(MatchState(setup), 1)
+
+
+def roll_action(state: MatchState, by: str, dice: DiceSource) -> OpeningRoll | Roll:
+    """The roll action ``by`` makes now with dice from ``dice`` (an opening roll at the start of a game)."""
+    if state.phase is Phase.OPENING:
+        return OpeningRoll(by, dice())
+    return Roll(by, dice())
+
+
+def move_from_text(state: MatchState, by: str, text: str) -> Move:
+    """The :class:`Move` the notation describes, or :class:`ActionError` naming the rule it breaks."""
+    from .validate import IllegalPlay
+
+    plays = state.legal_plays()
+    assert state.position is not None and state.dice is not None and state.roller is not None
+    try:
+        play = state.variant.check_play(state.position, state.dice, text, not state.moved[state.roller], plays)
+    except IllegalPlay as exc:
+        raise ActionError(str(exc)) from None
+    return Move(by, play.moves)
+
+
+def draft(state: MatchState) -> TurnDraft:
+    """An empty turn draft for the current roll; add submoves, undo, then ``confirm(state, draft, by)``."""
+    return state.draft()
+
+
+def confirm(state: MatchState, turn: TurnDraft, by: str) -> Move:
+    """The play action of a finished draft; :class:`ActionError` if it is not a whole legal play."""
+    if state.phase is not Phase.MOVE or turn.start != state.position or turn.dice != state.dice:
+        raise ActionError("that draft does not belong to the current roll")
+    if not turn.complete:
+        left = ", ".join(map(str, turn.remaining)) or "none"
+        raise ActionError(f"the play is not finished: dice left {left}; you must play all you can")
+    return Move(by, turn.moves)
+
+
+# --- the state machine ----------------------------------------------------------------------------------
+def apply(state: MatchState, action: Action) -> MatchState:
+    """The state after ``action``; :class:`ActionError` says why it is not allowed now."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise ActionError(f"{type(action).__name__} is not a match action")
+    if state.phase is Phase.OVER:
+        raise ActionError("the match is over; no more actions are accepted")
+    return handler(state, action)
+
+
+def _who(state: MatchState, by: str) -> tuple[int, int]:
+    for k, members in enumerate(state.setup.sides):
+        if by in members:
+            return k, members.index(by)
+    raise ActionError(f"{by!r} is not playing in this match")
+
+
+def _require(state: MatchState, by: str, side: int, what: str) -> None:
+    """``by`` must be the acting member of ``side``."""
+    s, m = _who(state, by)
+    setup = state.setup
+    if s != side:
+        raise ActionError(f"it is not your turn to {what}: {setup.side_name(side)} must act now")
+    if m != state.acting[side]:
+        raise ActionError(
+            f"{by} is not the acting member of {setup.side_name(side)} in game {state.game}: only "
+            f"{state.acting_member(side)} may {what} (teammates may consult)"
+        )
+
+
+def _phase_error(state: MatchState, what: str) -> ActionError:
+    name = state.setup.side_name
+    ph = state.phase
+    if ph is Phase.OPENING:
+        return ActionError(f"cannot {what}: game {state.game} has not started; throw the opening roll first")
+    if ph is Phase.ROLL:
+        return ActionError(f"cannot {what}: {name(state.roller or 0)} must roll first (or double, or resign)")
+    if ph is Phase.MOVE:
+        return ActionError(f"cannot {what}: {name(state.roller or 0)} has rolled and must play")
+    if ph is Phase.DOUBLED:
+        return ActionError(f"cannot {what}: a double is pending; {name(state.responder or 0)} must take or pass")
+    if ph is Phase.RESIGNED:
+        return ActionError(
+            f"cannot {what}: a resignation is pending; {name(state.responder or 0)} must accept or reject it"
+        )
+    return ActionError(f"cannot {what}: the match is over")
+
+
+def _check_dice(dice: object) -> tuple[int, int]:
+    if not (isinstance(dice, tuple) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+        raise ActionError(f"dice must be two numbers from 1 to 6, got {dice!r}")
+    return dice[0], dice[1]
+
+
+def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
+    if state.phase is not Phase.OPENING:
+        raise _phase_error(state, "throw an opening roll")
+    side, member = _who(state, a.by)
+    if member != state.acting[side]:
+        _require(state, a.by, side, "throw the opening roll")
+    d = _check_dice(a.dice)
+    if d[0] == d[1]:
+        opts = state.options
+        cube = state.cube
+        autos = state.auto_doubles
+        if opts.money and state.setup.cube_in_use and autos < opts.auto_doubles and cube.value * 2 <= opts.max_cube:
+            cube = Cube(cube.value * 2, None)
+            autos += 1
+        return replace(state, opening_ties=state.opening_ties + 1, cube=cube, auto_doubles=autos)
+    roller = 0 if d[0] > d[1] else 1
+    rolls = list(state.rolls)
+    if state.options.holland_counts_opening:
+        rolls[roller] += 1
+    dice = (max(d), min(d))
+    nxt = replace(
+        state,
+        phase=Phase.MOVE,
+        roller=roller,
+        dice=dice,
+        position=state.variant.start_position(),
+        rolls=(rolls[0], rolls[1]),
+        _plays=None,
+    )
+    return _dance_check(nxt)
+
+
+def _roll(state: MatchState, a: Roll) -> MatchState:
+    if state.phase is not Phase.ROLL:
+        if state.phase is Phase.MOVE and _who(state, a.by)[0] == state.roller:
+            raise ActionError("you have rolled already: play the roll you have")
+        raise _phase_error(state, "roll")
+    assert state.roller is not None
+    _require(state, a.by, state.roller, "roll")
+    dice = _check_dice(a.dice)
+    rolls = list(state.rolls)
+    rolls[state.roller] += 1
+    nxt = replace(state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), _plays=None)
+    return _dance_check(nxt)
+
+
+def _dance_check(state: MatchState) -> MatchState:
+    """A roll with no legal play: the turn passes at once."""
+    plays = state.legal_plays()
+    if not plays.no_move:
+        return state
+    assert state.roller is not None and state.dice is not None
+    rolls = list(state.rolls)
+    if not state.options.holland_counts_dances:
+        rolls[state.roller] -= 1
+    moved = list(state.moved)
+    moved[state.roller] = True
+    return _pass_turn(replace(state, rolls=(rolls[0], rolls[1]), moved=(moved[0], moved[1])), state.position, ())
+
+
+def _pass_turn(state: MatchState, pos: Position | None, moves: tuple[Submove, ...]) -> MatchState:
+    assert state.roller is not None and pos is not None and state.dice is not None
+    return replace(
+        state,
+        phase=Phase.ROLL,
+        position=state.variant.flip(pos),
+        roller=1 - state.roller,
+        dice=None,
+        last_move=(state.roller, state.dice, moves),
+        _plays=None,
+    )
+
+
+def _move(state: MatchState, a: Move) -> MatchState:
+    if state.phase is not Phase.MOVE:
+        raise _phase_error(state, "move checkers")
+    assert state.roller is not None and state.position is not None and state.dice is not None
+    _require(state, a.by, state.roller, "move")
+    plays = state.legal_plays()
+    try:
+        moves, pos = check_moves(
+            state.variant, state.position, state.dice, a.moves, plays, not state.moved[state.roller]
+        )
+    except TurnError as exc:
+        raise ActionError(str(exc)) from None
+    roller, dice = state.roller, state.dice
+    moved = list(state.moved)
+    moved[roller] = True
+    state = replace(state, moved=(moved[0], moved[1]))
+    if pos.off[0] >= state.variant.checkers:
+        level = state.variant.game_result(pos)
+        if state.options.money and state.options.jacoby and state.cube.centred:
+            level = 1  # Jacoby: no gammons while the cube has not been turned
+        done = replace(state, position=pos, last_move=(roller, dice, moves))
+        return _end_game(done, roller, level, level * state.cube.value, EndReason.BORNE_OFF)
+    return _pass_turn(state, pos, moves)
+
+
+def _double(state: MatchState, a: Double) -> MatchState:
+    side, _ = _who(state, a.by)
+    if state.phase in (Phase.ROLL, Phase.MOVE) and state.roller == side:
+        _require(state, a.by, side, "double")
+    why = state.may_double(side)
+    if why:
+        raise ActionError(why)
+    return replace(state, phase=Phase.DOUBLED, responder=1 - side, redoubles=0)
+
+
+def _answer_side(state: MatchState, by: str, what: str) -> int:
+    if state.phase is not Phase.DOUBLED:
+        raise ActionError(f"there is no double to {what}")
+    assert state.responder is not None
+    _require(state, by, state.responder, what)
+    return state.responder
+
+
+def _take(state: MatchState, a: Take) -> MatchState:
+    _answer_side(state, a.by, "take")
+    assert state.roller is not None
+    cube = Cube(state.cube.value * 2, 1 - state.roller)
+    return replace(state, phase=Phase.ROLL, cube=cube, responder=None, redoubles=0)
+
+
+def _pass(state: MatchState, a: Pass) -> MatchState:
+    side = _answer_side(state, a.by, "pass")
+    # A drop pays the cube value before the double (rules.md §1.6).
+    return _end_game(state, 1 - side, 1, state.cube.value, EndReason.PASS)
+
+
+def _redouble_check(state: MatchState, what: str) -> None:
+    opts = state.options
+    if not opts.money:
+        raise ActionError(f"no {what}s in match play: beavers and raccoons are money-play rules")
+    if not opts.beavers:
+        raise ActionError(f"{what}s are not allowed in this session (beavers are off)")
+    if state.redoubles >= opts.beaver_limit:
+        raise ActionError(f"no more redoubles: this session allows {opts.beaver_limit} beaver(s) and raccoon(s)")
+    if state.cube.value * 4 > opts.max_cube:
+        raise ActionError(f"a {what} would take the cube past this session's limit of {opts.max_cube}")
+
+
+def _beaver(state: MatchState, a: Beaver) -> MatchState:
+    side = _answer_side(state, a.by, "beaver")
+    if state.redoubles:
+        raise ActionError("a beaver answers a double; to answer a beaver or raccoon, raccoon")
+    _redouble_check(state, "beaver")
+    cube = Cube(state.cube.value * 2, side)
+    return replace(state, cube=cube, responder=1 - side, redoubles=1)
+
+
+def _raccoon(state: MatchState, a: Raccoon) -> MatchState:
+    side = _answer_side(state, a.by, "raccoon")
+    if not state.redoubles:
+        raise ActionError("a raccoon answers a beaver; to redouble a plain double at once, beaver")
+    _redouble_check(state, "raccoon")
+    assert state.roller is not None
+    # The cube stays with the side that beavered (the player not on roll).
+    cube = Cube(state.cube.value * 2, 1 - state.roller)
+    return replace(state, cube=cube, responder=1 - side, redoubles=state.redoubles + 1)
+
+
+def _resign(state: MatchState, a: Resign) -> MatchState:
+    if state.phase not in (Phase.ROLL, Phase.MOVE):
+        if state.phase is Phase.DOUBLED:
+            raise ActionError("cannot resign while a double is pending: take or pass it first")
+        raise _phase_error(state, "resign")
+    assert state.roller is not None
+    side, _ = _who(state, a.by)
+    if side != state.roller:
+        raise ActionError(
+            f"a resignation is offered on your own turn; {state.setup.side_name(state.roller)} is on roll"
+        )
+    _require(state, a.by, side, "resign")
+    if a.level not in RESIGN_LEVELS:
+        raise ActionError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {a.level!r}")
+    if a.level <= state.declined[side]:
+        was = RESIGN_LEVELS[state.declined[side]]
+        raise ActionError(f"your offer to resign a {was} was rejected this game; you may only offer more")
+    winner = 1 - side
+    points = a.level * state.cube.value
+    if state.options.auto_accept_resign and (
+        a.level >= state.max_level(side) or (not state.options.money and points >= state.needs(winner))
+    ):
+        return _end_game(state, winner, a.level, points, EndReason.RESIGN)
+    return replace(state, phase=Phase.RESIGNED, responder=winner, resign_level=a.level, resume=state.phase)
+
+
+def _accept(state: MatchState, a: AcceptResignation) -> MatchState:
+    if state.phase is not Phase.RESIGNED:
+        raise ActionError("there is no resignation to accept")
+    assert state.responder is not None
+    _require(state, a.by, state.responder, "accept the resignation")
+    level = state.resign_level
+    return _end_game(state, state.responder, level, level * state.cube.value, EndReason.RESIGN)
+
+
+def _reject(state: MatchState, a: RejectResignation) -> MatchState:
+    if state.phase is not Phase.RESIGNED:
+        raise ActionError("there is no resignation to reject")
+    assert state.responder is not None and state.resume is not None
+    _require(state, a.by, state.responder, "reject the resignation")
+    offerer = 1 - state.responder
+    declined = list(state.declined)
+    declined[offerer] = state.resign_level
+    return replace(
+        state,
+        phase=state.resume,
+        responder=None,
+        resign_level=0,
+        resume=None,
+        declined=(declined[0], declined[1]),
+    )
+
+
+def _timeout(state: MatchState, a: Timeout) -> MatchState:
+    due = state.turn
+    if due is None:
+        raise ActionError("no clock is running: nobody is due to act before the opening roll")
+    _require(state, a.by, due, "run out of time")
+    winner = 1 - due
+    if state.options.timeout_policy is TimeoutPolicy.IBF and not state.options.money:
+        return _end_game(state, winner, 0, state.needs(winner), EndReason.TIMEOUT)
+    return _end_game(state, winner, 0, state.cube.value, EndReason.TIMEOUT)
+
+
+def _forfeit(state: MatchState, a: Forfeit) -> MatchState:
+    side, _ = _who(state, a.by)
+    winner = 1 - side
+    points = state.cube.value if state.options.money else state.needs(winner)
+    return _end_game(state, winner, 0, points, EndReason.FORFEIT)
+
+
+def _set_acting(state: MatchState, a: SetActing) -> MatchState:
+    side, _ = _who(state, a.by)
+    if not state.options.team_choice:
+        raise ActionError("the acting member rotates each game in this match; team choice is off")
+    if state.phase is not Phase.OPENING or state.opening_ties:
+        raise ActionError("the acting member can be changed only between games, before the opening roll")
+    members = state.setup.sides[side]
+    if a.member not in members:
+        raise ActionError(f"{a.member!r} is not a member of {state.setup.side_name(side)}")
+    acting = list(state.acting)
+    acting[side] = members.index(a.member)
+    return replace(state, acting=(acting[0], acting[1]))
+
+
+_HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
+    OpeningRoll: _opening,
+    Roll: _roll,
+    Move: _move,
+    Double: _double,
+    Take: _take,
+    Pass: _pass,
+    Beaver: _beaver,
+    Raccoon: _raccoon,
+    Resign: _resign,
+    AcceptResignation: _accept,
+    RejectResignation: _reject,
+    Timeout: _timeout,
+    Forfeit: _forfeit,
+    SetActing: _set_acting,
+}
+
+
+def _end_game(state: MatchState, winner: int, level: int, points: int, reason: EndReason) -> MatchState:
+    score = list(state.score)
+    score[winner] += points
+    result = GameResult(state.game, winner, points, level, reason, state.cube.value, state.score, state.crawford_game)
+    done = replace(
+        state,
+        score=(score[0], score[1]),
+        results=(*state.results, result),
+        responder=None,
+        resign_level=0,
+        resume=None,
+        redoubles=0,
+        _plays=None,
+    )
+    opts = state.options
+    match_over = (
+        reason is EndReason.FORFEIT
+        or (not opts.money and score[winner] >= opts.length)
+        or (opts.money and opts.games and len(done.results) >= opts.games)
+    )
+    if match_over:
+        if opts.money and reason is not EndReason.FORFEIT:
+            lead = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+        else:
+            lead = winner
+        return replace(done, phase=Phase.OVER, winner=lead, dice=None)
+    return _start_game(done, state.game + 1)
+
+
+def _start_game(state: MatchState, number: int) -> MatchState:
+    opts = state.options
+    crawford_game = False
+    post = state.post_crawford
+    if not opts.money and opts.crawford and not post:
+        n1 = opts.length - 1
+        if (state.score[0] == n1) != (state.score[1] == n1):
+            crawford_game = True
+            post = True
+    size = state.variant.team_size
+    acting = ((number - 1) % size, (number - 1) % size)
+    return replace(
+        state,
+        game=number,
+        phase=Phase.OPENING,
+        position=state.variant.start_position(),
+        roller=None,
+        dice=None,
+        cube=Cube(),
+        responder=None,
+        redoubles=0,
+        resign_level=0,
+        resume=None,
+        declined=(0, 0),
+        crawford_game=crawford_game,
+        post_crawford=post,
+        moved=(False, False),
+        rolls=(0, 0),
+        opening_ties=0,
+        auto_doubles=0,
+        acting=acting,
+        _plays=None,
+    )
