@@ -41,6 +41,7 @@ OPPONENT: Final = 1
 
 Side = Literal[0, 1]
 Home = Literal["right", "left"]
+Colour = Literal["light", "dark"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,8 @@ class BoardSnapshot:
     last_play_by: Side | None = None
     #: Where the viewer's home board is drawn: "right" (usual) or "left".
     home: Home = "right"
+    #: Which checker colour the viewer plays ("light" or "dark"); the opponent plays the other one.
+    viewer_checkers: Colour = "light"
     #: The Position ID (from the side on roll) when the rule set's IDs mean something to GNU Backgammon.
     position_id: str | None = None
 
@@ -101,6 +104,8 @@ class BoardSnapshot:
             raise ValueError(f"the cube shows a power of two, got {self.cube_value}")
         if self.home not in ("right", "left"):
             raise ValueError(f"home is 'right' or 'left', got {self.home!r}")
+        if self.viewer_checkers not in ("light", "dark"):
+            raise ValueError(f"viewer_checkers is 'light' or 'dark', got {self.viewer_checkers!r}")
         if len(self.geometry.opposite) != POINTS + 1:
             raise ValueError("the geometry must map all 24 points")
         if self.match_length < 0:
@@ -145,6 +150,7 @@ def snapshot_of(
     last_play: Sequence[Submove] = (),
     last_play_by: Side | None = None,
     home: Home = "right",
+    viewer_checkers: Colour = "light",
 ) -> BoardSnapshot:
     """Build a snapshot from a rule set and a position **in the engine's roller frame**.
 
@@ -187,5 +193,6 @@ def snapshot_of(
         last_play=tuple(last_play),
         last_play_by=last_play_by,
         home=home,
+        viewer_checkers=viewer_checkers,
         position_id=pid,
     )

@@ -1,0 +1,358 @@
+"""Board pictures: a pure function from a :class:`~engine.snapshot.BoardSnapshot` to a PNG and its text.
+
+* :func:`render_board` returns a :class:`RenderedBoard` (PNG bytes, size, one-line text alternative).
+* :func:`render_image` returns the Pillow image itself (tests sample its pixels).
+
+The caller passes everything derived from the rules in the snapshot; this module only draws. The static
+board comes from a cache (:func:`render.sprites.static_board`) and is copied, then only what changes is
+drawn on the copy: checkers, dice, cube, names, pips, score and the last play. No state is shared
+between calls except read-only cached images, so any number of worker threads may render at once.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.position import BAR, OFF, POINTS
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, Colour
+
+from . import sprites
+from .fonts import font
+from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
+from .text import board_text, match_label, side_label
+from .theme import Theme, load_config
+
+__all__ = ["RenderedBoard", "render_board", "render_image", "encode_png", "layout_for", "default_theme"]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBoard:
+    """A rendered board: the PNG, its size, and a one-line text alternative for screen readers and logs."""
+
+    png: bytes
+    width: int
+    height: int
+    alt_text: str
+
+
+_default_theme: Theme | None = None
+_default_level = 1
+
+
+def default_theme() -> Theme:
+    """The default theme of config.toml's ``[render]`` section (read once)."""
+    global _default_theme, _default_level
+    if _default_theme is None:
+        config = load_config()
+        _default_level = config.compress_level
+        _default_theme = config.theme()
+    return _default_theme
+
+
+def layout_for(snapshot: BoardSnapshot, theme: Theme | None = None) -> Layout:
+    """The layout a snapshot is drawn with (for tests and for callers that map clicks to points)."""
+    t = theme or default_theme()
+    return compute_layout(t.width, snapshot.geometry, snapshot.home)
+
+
+def render_board(
+    snapshot: BoardSnapshot, theme: Theme | None = None, *, compress_level: int | None = None
+) -> RenderedBoard:
+    """Draw ``snapshot`` and encode it as PNG (``compress_level`` defaults to config.toml's)."""
+    t = theme or default_theme()
+    im = render_image(snapshot, t)
+    level = _default_level if compress_level is None else compress_level
+    return RenderedBoard(encode_png(im, level), im.width, im.height, board_text(snapshot))
+
+
+def encode_png(im: Image.Image, compress_level: int = 1) -> bytes:
+    """PNG bytes of ``im``."""
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def _colours(s: BoardSnapshot) -> tuple[Colour, Colour]:
+    """Checker colours of (viewer, opponent)."""
+    return ("light", "dark") if s.viewer_checkers == "light" else ("dark", "light")
+
+
+def render_image(snapshot: BoardSnapshot, theme: Theme | None = None) -> Image.Image:
+    """Draw ``snapshot`` as an RGB image (the static board comes from a cache and is copied)."""
+    t = theme or default_theme()
+    L = compute_layout(t.width, snapshot.geometry, snapshot.home)
+    im = sprites.static_board(t, L).copy()
+    draw = ImageDraw.Draw(im)
+    colours = _colours(snapshot)
+    _draw_info_rows(im, draw, snapshot, t, L, colours)
+    moves = snapshot.last_play_for_viewer()
+    mover = snapshot.last_play_by
+    if moves and mover is not None:
+        _draw_play_lines(draw, snapshot, t, L, moves, mover)
+    _draw_checkers(im, draw, snapshot, t, L, colours)
+    _draw_trays(draw, snapshot, t, L, colours)
+    _draw_cube(im, draw, snapshot, t, L)
+    _draw_dice(im, snapshot, t, L, colours)
+    if moves and mover is not None:
+        _draw_play_marks(im, draw, snapshot, t, L, moves, mover, colours)
+    return im
+
+
+# --- pieces -------------------------------------------------------------------------------------
+
+
+def _paste(im: Image.Image, sprite: Image.Image, center: tuple[int, int]) -> None:
+    x = center[0] - sprite.width // 2
+    y = center[1] - sprite.height // 2
+    im.paste(sprite, (x, y), sprite)
+
+
+def _count_label(
+    draw: ImageDraw.ImageDraw, t: Theme, L: Layout, colour: Colour, center: tuple[int, int], n: int
+) -> None:
+    draw.text(center, str(n), fill=t.rgb(f"checker {colour} text"), font=font(round(L.d * 0.44)), anchor="mm")
+
+
+def _side_stack(s: BoardSnapshot, side: int) -> dict[int, int]:
+    """{viewer's point: checkers of ``side``} for the points ``side`` occupies."""
+    out: dict[int, int] = {}
+    for p in range(1, POINTS + 1):
+        v = s.position.board[p - 1]
+        if (v > 0 and side == VIEWER) or (v < 0 and side == OPPONENT):
+            out[p] = abs(v)
+    return out
+
+
+def _draw_checkers(
+    im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]
+) -> None:
+    for p in range(1, POINTS + 1):
+        v = s.position.board[p - 1]
+        if not v:
+            continue
+        colour = colours[VIEWER if v > 0 else OPPONENT]
+        sprite = sprites.checker(t, colour, L.d)
+        n = abs(v)
+        shown = min(n, MAX_STACK)
+        for slot in range(shown):
+            _paste(im, sprite, L.checker_center(p, slot))
+        if n > MAX_STACK:
+            _count_label(draw, t, L, colour, L.checker_center(p, MAX_STACK - 1), n)
+    for side in (VIEWER, OPPONENT):
+        n = s.position.bar[side]
+        if not n:
+            continue
+        colour = colours[side]
+        sprite = sprites.checker(t, colour, L.d)
+        shown = min(n, MAX_BAR_STACK)
+        for slot in range(shown):
+            _paste(im, sprite, L.bar_checker_center(side, slot))
+        if n > 1:
+            _count_label(draw, t, L, colour, L.bar_checker_center(side, shown - 1), n)
+
+
+def _draw_trays(
+    draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]
+) -> None:
+    slab = L.tray_slab_h(s.checkers)
+    pad = max(2, L.d // 12)
+    f = font(round(L.d * 0.4))
+    for side in (VIEWER, OPPONENT):
+        n = s.position.off[side]
+        x0, y0, x1, y1 = L.trays[side]
+        top = L.tray_top[side]
+        face = t.rgb(f"checker {colours[side]}")
+        edge = t.rgb(f"checker {colours[side]} edge")
+        for i in range(n):
+            ya = y0 + pad + i * slab if top else y1 - pad - (i + 1) * slab
+            draw.rectangle((x0 + pad, ya, x1 - pad - 1, ya + slab - 1), fill=face, outline=edge)
+        if n:
+            label_y = (y0 + pad + n * slab + L.d // 4) if top else (y1 - pad - n * slab - L.d // 4)
+            draw.text(((x0 + x1) // 2, label_y), str(n), fill=t.rgb("text"), font=f, anchor="mm")
+
+
+def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
+    if s.opening_dice is not None:
+        for side in (VIEWER, OPPONENT):
+            sprite = sprites.die(t, colours[side], s.opening_dice[side], L.die_size)
+            _paste(im, sprite, L.dice_centers(side, 1)[0])
+    if s.dice is not None and s.on_roll is not None:
+        side = s.on_roll
+        for value, center in zip(s.dice, L.dice_centers(side, 2)):
+            _paste(im, sprites.die(t, colours[side], value, L.die_size), center)
+
+
+def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout) -> None:
+    if not s.uses_cube:
+        return
+    if s.cube_unavailable:
+        length = 2 * L.bar_clear - max(4, L.d // 6)
+        label = sprites.vertical_label(t, s.cube_unavailable.upper(), round(L.bar_w * 0.62), length)
+        _paste(im, label, (L.bar_center_x, L.mid_y))
+        return
+    if s.cube_offered_by is not None:
+        value = s.cube_value * 2
+        sprite = sprites.cube(t, str(value), L.cube_size, t.rgb("accent"))
+        cx, cy = L.offered_cube_center(s.cube_offered_by)
+        _paste(im, sprite, (cx, cy))
+        f = font(round(L.d * 0.34))
+        text = f"doubles to {value}"
+        draw.text((cx + sprite.width // 2 + L.d // 5, cy), text, fill=t.rgb("accent"), font=f, anchor="lm")
+        return
+    text = str(s.cube_value) if s.cube_owner is not None or s.cube_value > 1 else "64"
+    _paste(im, sprites.cube(t, text, L.cube_size), L.cube_center(s.cube_owner))
+
+
+# --- names, pips, score ---------------------------------------------------------------------------
+
+
+def _fit(text: str, size: int, limit: int) -> str:
+    f = font(size)
+    if f.getlength(text) <= limit:
+        return text
+    while text and f.getlength(text + "…") > limit:
+        text = text[:-1]
+    return text + "…"
+
+
+def _draw_info_rows(
+    im: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    s: BoardSnapshot,
+    t: Theme,
+    L: Layout,
+    colours: tuple[Colour, Colour],
+) -> None:
+    size = round(L.d * 0.42)
+    small = round(L.d * 0.34)
+    pad = L.d // 3
+    for side in (VIEWER, OPPONENT):
+        x0, y0, x1, y1 = L.info_rect(side)
+        cy = (y0 + y1) // 2
+        if s.on_roll == side:
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=t.rgb("info on roll"))
+            draw.rectangle((x0, y0, x0 + max(4, L.d // 8) - 1, y1 - 1), fill=t.rgb("accent"))
+        icon = sprites.checker_icon(t, colours[side], round(L.d * 0.62))
+        _paste(im, icon, (x0 + pad + icon.width // 2, cy))
+        centre = match_label(s) if side == OPPONENT else s.display_name
+        centre_w = font(small).getlength(centre)
+        draw.text((L.width // 2, cy), centre, fill=t.rgb("text dim"), font=font(small), anchor="mm")
+        right = f"{s.pips[side]} pips"
+        score = _score_text(s, side)
+        if score:
+            right = f"{score}   {right}"
+        draw.text((x1 - pad, cy), right, fill=t.rgb("text"), font=font(size), anchor="rm")
+        name_x = x0 + pad + icon.width + pad // 2
+        limit = int(L.width // 2 - centre_w / 2 - name_x - pad)
+        name = _fit(side_label(s, side), size, limit)
+        draw.text((name_x, cy), name, fill=t.rgb("text"), font=font(size), anchor="lm")
+
+
+def _score_text(s: BoardSnapshot, side: int) -> str:
+    if s.match_length == 0 and not any(s.score):
+        return ""
+    n = s.score[side]
+    return f"{n} pt" if n == 1 else f"{n} pts"
+
+
+# --- the last play ------------------------------------------------------------------------------
+
+
+def _place(s: BoardSnapshot, L: Layout, side: int, point: int, slot: int) -> tuple[int, int]:
+    """Where the ``slot``-th checker of ``side`` on the viewer's ``point`` (25 bar, 0 off) is drawn."""
+    if point == BAR:
+        return L.bar_checker_center(side, min(slot, MAX_BAR_STACK - 1))
+    if point == OFF:
+        x0, y0, x1, y1 = L.trays[side]
+        return (x0 + x1) // 2, (y0 + y1) // 2
+    return L.checker_center(point, min(slot, MAX_STACK - 1))
+
+
+def _count_of(s: BoardSnapshot, side: int, point: int) -> int:
+    if point == BAR:
+        return s.position.bar[side]
+    if point == OFF:
+        return s.position.off[side]
+    v = s.position.board[point - 1]
+    return abs(v) if (v > 0) == (side == VIEWER) and v else 0
+
+
+def _net_flow(moves: tuple[tuple[int, int, bool], ...]) -> Counter[int]:
+    """Checkers gained (positive) or lost (negative) by each point through the play."""
+    flow: Counter[int] = Counter()
+    for src, dst, _ in moves:
+        flow[src] -= 1
+        flow[dst] += 1
+    return flow
+
+
+def _draw_play_lines(
+    draw: ImageDraw.ImageDraw,
+    s: BoardSnapshot,
+    t: Theme,
+    L: Layout,
+    moves: tuple[tuple[int, int, bool], ...],
+    mover: int,
+) -> None:
+    """A line for each submove from where the checker was to where it went (drawn under the checkers)."""
+    width = max(2, L.d // 12)
+    colour = t.rgb("highlight")
+    shadow = t.rgb("frame edge")
+    segments = []
+    for src, dst, _ in moves:
+        a = _place(s, L, mover, src, _count_of(s, mover, src))
+        b = _place(s, L, mover, dst, max(0, _count_of(s, mover, dst) - 1))
+        segments.append((a, b))
+    for a, b in segments:
+        draw.line((a, b), fill=shadow, width=width + 2)
+    for a, b in segments:
+        draw.line((a, b), fill=colour, width=width)
+
+
+def _draw_play_marks(
+    im: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    s: BoardSnapshot,
+    t: Theme,
+    L: Layout,
+    moves: tuple[tuple[int, int, bool], ...],
+    mover: int,
+    colours: tuple[Colour, Colour],
+) -> None:
+    """Faint checkers where checkers left, rings on the checkers that arrived, badges where one hit."""
+    flow = _net_flow(moves)
+    hits = {dst for _, dst, hit in moves if hit}
+    ghost = sprites.ghost(t, colours[mover], L.d)
+    ring = sprites.ring(t.rgb("highlight"), L.d)
+    hit_ring = sprites.ring(t.rgb("hit"), L.d)
+    badge = sprites.hit_badge(t, max(10, round(L.d * 0.42)))
+    for point, delta in sorted(flow.items()):
+        n = _count_of(s, mover, point)
+        if point == OFF:
+            if delta > 0:
+                x0, y0, x1, y1 = L.trays[mover]
+                draw.rounded_rectangle(
+                    (x0, y0, x1 - 1, y1 - 1), radius=L.d // 8, outline=t.rgb("highlight"), width=max(2, L.d // 14)
+                )
+            continue
+        limit = MAX_BAR_STACK if point == BAR else MAX_STACK
+        if delta < 0:
+            for j in range(-delta):
+                slot = n + j
+                if slot < limit:
+                    _paste(im, ghost, _place(s, L, mover, point, slot))
+        elif delta > 0:
+            shown = min(n, limit)
+            for j in range(min(delta, shown)):
+                _paste(im, hit_ring if point in hits else ring, _place(s, L, mover, point, shown - 1 - j))
+    for point in hits:
+        if point in (BAR, OFF):
+            continue
+        n = _count_of(s, mover, point)
+        cx, cy = _place(s, L, mover, point, max(0, min(n, MAX_STACK) - 1))
+        r = L.d // 2
+        _paste(im, badge, (cx + r - badge.width // 3, cy - r + badge.height // 3))

@@ -1,0 +1,187 @@
+"""A gallery of representative boards for every registered rule set: ``python -m render.gallery OUTDIR``.
+
+For each rule set in the plugin registry it writes ``<name>-<scene>.png`` (and prints each file's text
+alternative): the opening roll, contact with a hit, checkers on the bar, a bear-off, an owned cube, a
+cube being offered, the Crawford game, team names, the home board on the left, the opponent's view and
+the high-contrast theme. Positions come only from the rule set's start position and its legal plays
+(a short seeded game), so a rule set added by a plugin gets a gallery too; scenes a rule set cannot have
+(a bar without a bar, a cube without a cube) are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.movegen import Play
+from engine.plugins import registry
+from engine.position import Position
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, snapshot_of
+from engine.variant import Variant
+
+from .board import render_board
+from .theme import Theme, load_config
+
+__all__ = ["Turn", "play_game", "scenes", "main"]
+
+NAMES = ("Ann", "Bob")
+TEAMS = (("Red Foxes", "Ann"), ("Blue Herons", "Bob"))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a generated game: the roller's position before, the dice, and the play made."""
+
+    before: Position
+    dice: tuple[int, int]
+    play: Play
+    number: int
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for _, _, hit in self.play.moves if hit)
+
+
+def play_game(variant: Variant, seed: int = 7, max_turns: int = 400) -> Iterator[Turn]:
+    """A deterministic game: seeded dice; each play is the one hitting most, then leaving the fewest pips."""
+    rng = random.Random(seed)
+    pos = variant.start_position()
+    for number in range(max_turns):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if number == 0:
+            while dice[0] == dice[1]:  # an opening roll is never a doublet
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = variant.legal_plays(pos, dice, number < 2)
+        best = max(plays, key=lambda p: (sum(h for _, _, h in p.moves), -variant.pips(p.position)[0], p.notation))
+        yield Turn(pos, dice, best, number)
+        after = best.position
+        if after.off[0] == variant.checkers:
+            return
+        pos = variant.flip(after)
+
+
+def _after(variant: Variant, turn: Turn, next_dice: tuple[int, int] | None, **kw: object) -> BoardSnapshot:
+    """The board after ``turn``, seen by the next roller, with the last play marked."""
+    return snapshot_of(
+        variant,
+        variant.flip(turn.play.position),
+        dice=next_dice,
+        last_play=turn.play.moves,
+        last_play_by=OPPONENT,
+        names=NAMES,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def scenes(variant: Variant, seed: int = 7) -> list[tuple[str, BoardSnapshot]]:
+    """The gallery's (scene name, snapshot) pairs for ``variant``."""
+    out: list[tuple[str, BoardSnapshot]] = []
+    start = variant.start_position()
+    out.append(
+        (
+            "opening",
+            snapshot_of(variant, start, on_roll=False, opening_dice=(3, 5), names=NAMES, match_length=7),
+        )
+    )
+    turns = list(play_game(variant, seed))
+    if not turns:
+        return out
+    rng = random.Random(seed + 1)
+
+    def roll() -> tuple[int, int]:
+        return rng.randint(1, 6), rng.randint(1, 6)
+
+    # Contact: the first hit if the rule set hits, else the middle game.
+    hit = next((t for t in turns if t.hits), None)
+    contact = hit or turns[min(len(turns) - 1, 8)]
+    out.append(("contact", _after(variant, contact, roll(), match_length=7, score=(2, 3))))
+    # Checkers on the bar: the first position where someone waits on the bar.
+    on_bar = [t for t in turns if any(t.play.position.bar)]
+    bar = max(on_bar, key=lambda t: (sum(t.play.position.bar), -t.number)) if on_bar else None
+    if bar is not None and variant.geometry.has_bar:
+        out.append(("bar", _after(variant, bar, roll(), match_length=7, score=(2, 3))))
+    # Bear-off: the first position where both sides have borne off, else the mover's first bear-off.
+    bearing = [t for t in turns if 0 < t.play.position.off[0] < variant.checkers]
+    both = [t for t in bearing if all(t.play.position.off)]
+    if bearing:
+        pick = both[0] if both else bearing[len(bearing) // 2]
+        out.append(("bearoff", _after(variant, pick, roll(), cube_value=4, cube_owner=VIEWER)))
+    middle = turns[min(len(turns) - 1, 12)]
+    if variant.uses_cube:
+        out.append(("cube-owned", _after(variant, middle, roll(), cube_value=2, cube_owner=OPPONENT, match_length=9)))
+        out.append(
+            (
+                "cube-offered",
+                _after(variant, middle, None, cube_value=2, cube_owner=VIEWER, cube_offered_by=VIEWER, match_length=9),
+            )
+        )
+        out.append(
+            (
+                "crawford",
+                _after(variant, middle, roll(), match_length=5, score=(4, 2), cube_unavailable="Crawford"),
+            )
+        )
+    if variant.team_size > 1:
+        teams = (TEAMS[0][0], TEAMS[1][0])
+        snap = _after(variant, contact, roll(), match_length=11, score=(5, 6))
+        out.append(("teams", replace(snap, team_names=teams, names=(TEAMS[0][1], TEAMS[1][1]))))
+    out.append(("home-left", replace(_after(variant, contact, roll(), match_length=7, score=(2, 3)), home="left")))
+    # The same board as the player who just moved sees it: their own home at the bottom.
+    other = snapshot_of(
+        variant,
+        variant.flip(contact.play.position),
+        viewer_on_roll=False,
+        dice=roll(),
+        last_play=contact.play.moves,
+        last_play_by=VIEWER,
+        names=(NAMES[1], NAMES[0]),
+        viewer_checkers="dark",
+        match_length=7,
+        score=(3, 2),
+    )
+    out.append(("opponent-view", other))
+    return out
+
+
+def write_gallery(outdir: Path, theme: Theme | None = None, contrast: Theme | None = None) -> list[Path]:
+    """Render every scene of every registered rule set into ``outdir``; returns the files written."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, cls in sorted(registry().variants.items()):
+        variant = cls()
+        for scene, snap in scenes(variant):
+            board = render_board(snap, theme)
+            path = outdir / f"{name}-{scene}.png"
+            path.write_bytes(board.png)
+            written.append(path)
+            print(f"{path}: {board.alt_text}")
+            if contrast is not None and scene == "contact":
+                board = render_board(snap, contrast)
+                path = outdir / f"{name}-{scene}-{contrast.name}.png"
+                path.write_bytes(board.png)
+                written.append(path)
+                print(f"{path}: {board.alt_text}")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m render.gallery OUTDIR [--config config.toml] [--theme NAME]``."""
+    parser = argparse.ArgumentParser(prog="python -m render.gallery", description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path, help="folder to write the PNG files into (created if needed)")
+    parser.add_argument("--config", type=Path, default=None, help="config.toml with a [render] section")
+    parser.add_argument("--theme", default=None, help="theme name (default: the config's default theme)")
+    args = parser.parse_args(argv)
+    config = load_config(args.config)
+    theme = config.theme(args.theme)
+    contrast = config.themes.get("high-contrast")
+    files = write_gallery(args.outdir, theme, contrast if contrast != theme else None)
+    print(f"{len(files)} boards written to {args.outdir}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
