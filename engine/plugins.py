@@ -51,6 +51,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("backgammon", "variants.backgammon"),
     ("longgammon", "variants.longgammon"),
     ("sprintgammon", "variants.sprintgammon"),
+    ("doubles", "variants.doubles"),
     ("timecontrols", "variants.timecontrols"),
 )
 ENTRY_POINT_GROUP = "gammonbot"
