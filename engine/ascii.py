@@ -1,0 +1,78 @@
+"""An ASCII board for logs, the console and tests, drawn from the roller's side.
+
+``X`` is the player on roll, ``O`` the opponent; points are numbered in X's own numbering, X's home board
+(points 1..6) at the bottom right, as GNU Backgammon draws it. Stacks taller than five show their count
+in the fifth row. The same drawing serves every geometry: where the opponent stands is read from the
+position, never from the rule set's name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .position import Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .variant import Variant
+
+__all__ = ["ascii_board"]
+
+ROWS = 5
+
+
+def _cell(count: int, row: int, mark: str) -> str:
+    """What a point holding ``count`` checkers shows in ``row`` (0 = the edge of the board)."""
+    if count <= row:
+        return " "
+    if row == ROWS - 1 and count > ROWS:
+        return str(count) if count < 10 else "+"
+    return mark
+
+
+def _half(points: list[int], pos: Position, rows: range) -> list[tuple[str, str]]:
+    lines = []
+    for row in rows:
+        cells = []
+        for p in points:
+            v = pos.board[p - 1]
+            cells.append(_cell(abs(v), row, "X" if v > 0 else "O"))
+        left = " ".join(f" {c}" for c in cells[:6])
+        right = " ".join(f" {c}" for c in cells[6:])
+        lines.append((left, right))
+    return lines
+
+
+def ascii_board(
+    variant: Variant,
+    pos: Position,
+    *,
+    dice: tuple[int, int] | None = None,
+    names: tuple[str, str] = ("X", "O"),
+) -> str:
+    """A text drawing of ``pos`` with X on roll: points, bar, borne-off checkers, pips and dice."""
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    bar_mine, bar_theirs = pos.bar
+    out: list[str] = []
+    out.append(" " + "".join(f"{p:>3}" for p in top[:6]) + "     " + "".join(f"{p:>3}" for p in top[6:]))
+    out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
+    for i, (left, right) in enumerate(_half(top, pos, range(ROWS))):
+        bar = "O" if bar_theirs > i else " "
+        if i == ROWS - 1 and bar_theirs > ROWS:
+            bar = str(bar_theirs)
+        out.append(f" |{left} | {bar} |{right} |")
+    off_line = f"  off: {names[0]} {pos.off[0]}  {names[1]} {pos.off[1]}" if any(pos.off) else ""
+    out.append(f" |{' ' * 18}|BAR|{' ' * 18}|{off_line}")
+    for i, (left, right) in enumerate(_half(bottom, pos, range(ROWS - 1, -1, -1))):
+        bar = "X" if bar_mine > i else " "
+        if i == ROWS - 1 and bar_mine > ROWS:
+            bar = str(bar_mine)
+        out.append(f" |{left} | {bar} |{right} |")
+    out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
+    out.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + "     " + "".join(f"{p:>3}" for p in bottom[6:]))
+    pips = variant.pips(pos)
+    footer = f" {names[0]} (X, on roll) pips {pips[0]}   {names[1]} (O) pips {pips[1]}"
+    if dice is not None:
+        footer += f"   dice {dice[0]}-{dice[1]}"
+    out.append(footer)
+    return "\n".join(out)
