@@ -1,0 +1,415 @@
+"""Persistence: SQLAlchemy 2 (async) on SQLite by default, PostgreSQL from the same code.
+
+A game is stored as its action log plus a snapshot. Every change to a game is one transaction that
+compare-and-swaps the game's ``version`` and, for a match action, appends it to the log under the new
+version number; the log's primary key (game, seq) makes a second writer of the same turn fail even if
+the version check were bypassed. Two clicks or two processes can therefore never both apply a turn,
+and whatever was acknowledged to a player was committed first.
+
+Schema changes are numbered migrations applied on start-up (``schema_version`` table), under a lock
+so that several processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = [
+    "Conflict",
+    "NotFound",
+    "GameRow",
+    "ActionRow",
+    "Store",
+    "metadata",
+    "normalise_url",
+]
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.String(32), nullable=False, index=True),
+    sa.Column("channel_id", sa.String(32), nullable=True),
+    sa.Column("thread_id", sa.String(32), nullable=True),
+    # challenge, active, finished, declined, expired, archived
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("setup", sa.Text, nullable=False),  # JSON: match setup (or challenge terms)
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("snapshot", sa.Text, nullable=True),  # JSON summary of the state after the last action
+    sa.Column("draft", sa.Text, nullable=True),  # JSON: submoves made this turn, not yet confirmed
+    sa.Column("turn_player", sa.String(32), nullable=True, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+game_players = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("side", sa.Integer, nullable=True),
+    sa.Index("ix_game_players_player", "player_id"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("action", sa.Text, nullable=False),  # JSON
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+)
+
+guilds = sa.Table(
+    "guilds",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+)
+
+
+def _migration_1(conn: sa.Connection) -> None:
+    for table in (games, game_players, actions, players, guilds):
+        table.create(conn, checkfirst=True)
+
+
+#: Numbered schema migrations, applied in order; never edit a released one, append a new one.
+MIGRATIONS: list[Callable[[sa.Connection], None]] = [_migration_1]
+
+
+class Conflict(RuntimeError):
+    """The game changed since it was read (another click or process acted first)."""
+
+
+class NotFound(LookupError):
+    """No game with that id."""
+
+
+@dataclass
+class GameRow:
+    """One stored game (or challenge) with its decoded JSON columns."""
+
+    id: int
+    guild_id: str
+    status: str
+    variant: str
+    setup: dict[str, Any]
+    version: int
+    snapshot: dict[str, Any] | None = None
+    draft: list[Any] | None = None
+    turn_player: str | None = None
+    channel_id: str | None = None
+    thread_id: str | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    players: dict[str, int | None] = field(default_factory=dict)
+
+
+@dataclass
+class ActionRow:
+    seq: int
+    action: dict[str, Any]
+    at: float
+
+
+def normalise_url(url: str) -> str:
+    """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and pick the async drivers."""
+    if url.startswith("sqlite:///") or url == "sqlite://":
+        return "sqlite+aiosqlite" + url[len("sqlite") :]
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    return url
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+class Store:
+    """The game database. Create with :meth:`open`; every method is a coroutine."""
+
+    def __init__(self, engine: AsyncEngine, *, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.dialect = engine.dialect.name
+
+    # --- lifecycle ------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        sqlite_synchronous: str = "FULL",
+        schema: str | None = None,
+        echo: bool = False,
+    ) -> Store:
+        """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database."""
+        url = normalise_url(url)
+        kwargs: dict[str, Any] = {"echo": echo}
+        if url.startswith("postgresql") and schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+        engine = create_async_engine(url, **kwargs)
+        if engine.dialect.name == "sqlite":
+            sync = sqlite_synchronous.upper()
+            if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+                raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
+
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync}")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+        store = cls(engine, clock=clock)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def migrate(self) -> int:
+        """Apply the migrations this database lacks; returns the schema version now in force."""
+        async with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(7302915)"))
+            elif self.dialect == "sqlite":
+                await _sqlite_write_lock(conn)
+            await conn.run_sync(lambda c: schema_version.create(c, checkfirst=True))
+            current = (await conn.execute(sa.select(sa.func.max(schema_version.c.version)))).scalar() or 0
+            for number, step in enumerate(MIGRATIONS, 1):
+                if number > current:
+                    await conn.run_sync(step)
+                    await conn.execute(schema_version.insert().values(version=number))
+            return len(MIGRATIONS)
+
+    # --- games ----------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: str,
+        status: str,
+        variant: str,
+        setup: dict[str, Any],
+        players: dict[str, int | None],
+        turn_player: str | None = None,
+        snapshot: dict[str, Any] | None = None,
+        channel_id: str | None = None,
+    ) -> GameRow:
+        now = self.clock()
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                games.insert().values(
+                    guild_id=guild_id,
+                    status=status,
+                    variant=variant,
+                    setup=_dump(setup),
+                    version=0,
+                    snapshot=None if snapshot is None else _dump(snapshot),
+                    turn_player=turn_player,
+                    channel_id=channel_id,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            game_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+            if players:
+                await conn.execute(
+                    game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
+                )
+        return await self.load_game(game_id)
+
+    async def load_game(self, game_id: int) -> GameRow:
+        async with self.engine.connect() as conn:
+            return await self._load(conn, game_id)
+
+    async def _load(self, conn: AsyncConnection, game_id: int) -> GameRow:
+        row = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
+        if row is None:
+            raise NotFound(f"there is no game #{game_id}")
+        seats = (await conn.execute(sa.select(game_players).where(game_players.c.game_id == game_id))).all()
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            status=row["status"],
+            variant=row["variant"],
+            setup=_load(row["setup"]),
+            version=row["version"],
+            snapshot=_load(row["snapshot"]),
+            draft=_load(row["draft"]),
+            turn_player=row["turn_player"],
+            channel_id=row["channel_id"],
+            thread_id=row["thread_id"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            players={s.player_id: s.side for s in seats},
+        )
+
+    async def load_actions(self, game_id: int) -> list[ActionRow]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(actions.c.seq, actions.c.action, actions.c.at)
+                    .where(actions.c.game_id == game_id)
+                    .order_by(actions.c.seq)
+                )
+            ).all()
+        return [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        new_actions: Sequence[dict[str, Any]] = (),
+        players: dict[str, int | None] | None = None,
+        **changes: Any,
+    ) -> int:
+        """Compare-and-swap: apply ``changes`` (and append ``new_actions``) only if the version still matches.
+
+        Returns the new version. Raises :class:`Conflict` if someone else changed the game first.
+        JSON columns (setup, snapshot, draft) are encoded here; pass ``draft=None`` to clear it.
+        """
+        values: dict[str, Any] = {}
+        for key, value in changes.items():
+            if key in ("setup", "snapshot", "draft"):
+                values[key] = None if value is None else _dump(value)
+            elif key in ("status", "turn_player", "channel_id", "thread_id", "variant"):
+                values[key] = value
+            else:
+                raise TypeError(f"games has no column {key!r} to update")
+        now = self.clock()
+        new_version = expected_version + 1
+        values.update(version=new_version, updated_at=now)
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                games.update().where(games.c.id == game_id, games.c.version == expected_version).values(**values)
+            )
+            if result.rowcount != 1:
+                exists = (await conn.execute(sa.select(games.c.version).where(games.c.id == game_id))).first()
+                if exists is None:
+                    raise NotFound(f"there is no game #{game_id}")
+                raise Conflict(f"game #{game_id} changed (version {exists[0]}, expected {expected_version})")
+            if new_actions:
+                # The log's seq numbers continue from the last one; the primary key refuses a duplicate.
+                last = (
+                    await conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.game_id == game_id))
+                ).scalar() or 0
+                await conn.execute(
+                    actions.insert(),
+                    [
+                        {"game_id": game_id, "seq": last + k, "action": _dump(a), "at": now}
+                        for k, a in enumerate(new_actions, 1)
+                    ],
+                )
+            if players:
+                await conn.execute(
+                    game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
+                )
+        return new_version
+
+    async def games_of(
+        self, player_id: str, *, guild_id: str | None = None, statuses: Sequence[str] = ("challenge", "active")
+    ) -> list[GameRow]:
+        """The games a player sits in (or was challenged to), newest first."""
+        async with self.engine.connect() as conn:
+            query = (
+                sa.select(games.c.id)
+                .join(game_players, game_players.c.game_id == games.c.id)
+                .where(game_players.c.player_id == player_id, games.c.status.in_(list(statuses)))
+                .order_by(games.c.updated_at.desc())
+            )
+            if guild_id is not None:
+                query = query.where(games.c.guild_id == guild_id)
+            ids = [r[0] for r in (await conn.execute(query)).all()]
+            return [await self._load(conn, i) for i in ids]
+
+    async def games_where(self, *, status: str, guild_id: str | None = None, limit: int = 1000) -> list[GameRow]:
+        async with self.engine.connect() as conn:
+            query = sa.select(games.c.id).where(games.c.status == status).order_by(games.c.id).limit(limit)
+            if guild_id is not None:
+                query = query.where(games.c.guild_id == guild_id)
+            ids = [r[0] for r in (await conn.execute(query)).all()]
+            return [await self._load(conn, i) for i in ids]
+
+    # --- settings -------------------------------------------------------------------------------
+    async def player_settings(self, player_id: str) -> dict[str, Any]:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(players.c.settings).where(players.c.id == player_id))).first()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    async def save_player(self, player_id: str, name: str, settings: dict[str, Any] | None = None) -> None:
+        await self._upsert(
+            players, player_id, {"name": name, **({} if settings is None else {"settings": _dump(settings)})}
+        )
+
+    async def player_name(self, player_id: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(players.c.name).where(players.c.id == player_id))).first()
+        return None if row is None else str(row[0])
+
+    async def guild_settings(self, guild_id: str) -> dict[str, Any]:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(guilds.c.settings).where(guilds.c.id == guild_id))).first()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    async def save_guild_settings(self, guild_id: str, settings: dict[str, Any]) -> None:
+        await self._upsert(guilds, guild_id, {"settings": _dump(settings)})
+
+    async def _upsert(self, table: sa.Table, key: str, values: dict[str, Any]) -> None:
+        async with self.engine.begin() as conn:
+            if self.dialect == "sqlite":
+                await _sqlite_write_lock(conn)
+            elif self.dialect == "postgresql":
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"{table.name}:{key}"})
+            exists = (await conn.execute(sa.select(table.c.id).where(table.c.id == key))).first()
+            if exists:
+                if values:
+                    await conn.execute(table.update().where(table.c.id == key).values(**values))
+            else:
+                defaults = {"settings": "{}"} if "settings" in table.c else {}
+                if table is players and "name" not in values:
+                    values = {**values, "name": key}
+                await conn.execute(table.insert().values(id=key, **{**defaults, **values}))
+
+    async def run(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        """Run ``fn(conn)`` in one transaction (for tests and maintenance tools)."""
+        async with self.engine.begin() as conn:
+            return await fn(conn)
+
+
+async def _sqlite_write_lock(conn: AsyncConnection) -> None:
+    """Take SQLite's write lock now, so a read-then-write transaction cannot interleave with another."""
+    # A no-op write makes pysqlite open the transaction and SQLite take the RESERVED lock.
+    await conn.execute(sa.text("CREATE TABLE IF NOT EXISTS _write_lock (id INTEGER)"))
+    await conn.execute(sa.text("DELETE FROM _write_lock"))

@@ -1,0 +1,44 @@
+"""Storage back ends for bot tests: a real SQLite file always, the real PostgreSQL server when configured."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+POSTGRES_ENV = "GAMMONBOT_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    return os.environ.get(POSTGRES_ENV) or None
+
+
+async def _admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str | None]]:
+    """(URL, schema) of an empty database: a SQLite file, or a fresh schema on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}", None
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"{POSTGRES_ENV} is not set; .ci/run sets it to the local PostgreSQL server")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(url, f"CREATE SCHEMA {schema}"))
+    try:
+        yield url, schema
+    finally:
+        asyncio.run(_admin(url, f"DROP SCHEMA {schema} CASCADE"))
