@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -46,8 +46,19 @@ class Turn:
         return sum(1 for _, _, hit in self.play.moves if hit)
 
 
+def _rank(play: Play, number: int) -> tuple[int, ...]:
+    """Lower is better. Early on: hit as much as possible. Later: bring the last checker home, stay safe."""
+    pos = play.position
+    hits = sum(1 for _, _, hit in play.moves if hit)
+    back = 25 if pos.bar[0] else max((p for p in range(1, 25) if pos.board[p - 1] > 0), default=0)
+    blots = sum(1 for v in pos.board if v == 1)
+    if number < 16:
+        return (-hits, blots, back)
+    return (back, blots, hits)
+
+
 def play_game(variant: Variant, seed: int = 7, max_turns: int = 400) -> Iterator[Turn]:
-    """A deterministic game: seeded dice; each play is the one hitting most, then leaving the fewest pips."""
+    """A deterministic game: seeded dice; plays hit early, then race home safely (see ``_rank``)."""
     rng = random.Random(seed)
     pos = variant.start_position()
     for number in range(max_turns):
@@ -56,7 +67,7 @@ def play_game(variant: Variant, seed: int = 7, max_turns: int = 400) -> Iterator
             while dice[0] == dice[1]:  # an opening roll is never a doublet
                 dice = (rng.randint(1, 6), rng.randint(1, 6))
         plays = variant.legal_plays(pos, dice, number < 2)
-        best = max(plays, key=lambda p: (sum(h for _, _, h in p.moves), -variant.pips(p.position)[0], p.notation))
+        best = min(plays, key=lambda p: (*_rank(p, number), p.notation))
         yield Turn(pos, dice, best, number)
         after = best.position
         if after.off[0] == variant.checkers:
@@ -100,7 +111,9 @@ def scenes(variant: Variant, seed: int = 7) -> list[tuple[str, BoardSnapshot]]:
     contact = hit or turns[min(len(turns) - 1, 8)]
     out.append(("contact", _after(variant, contact, roll(), match_length=7, score=(2, 3))))
     # Checkers on the bar: the first position where someone waits on the bar.
-    on_bar = [t for t in turns if any(t.play.position.bar)]
+    on_bar = [t for t in turns if any(t.play.position.bar) and t is not contact] or [
+        t for t in turns if any(t.play.position.bar)
+    ]
     bar = max(on_bar, key=lambda t: (sum(t.play.position.bar), -t.number)) if on_bar else None
     if bar is not None and variant.geometry.has_bar:
         out.append(("bar", _after(variant, bar, roll(), match_length=7, score=(2, 3))))
@@ -147,24 +160,37 @@ def scenes(variant: Variant, seed: int = 7) -> list[tuple[str, BoardSnapshot]]:
     return out
 
 
-def write_gallery(outdir: Path, theme: Theme | None = None, contrast: Theme | None = None) -> list[Path]:
-    """Render every scene of every registered rule set into ``outdir``; returns the files written."""
+def write_gallery(
+    outdir: Path,
+    theme: Theme | None = None,
+    contrast: Theme | None = None,
+    variants: Mapping[str, type[Variant]] | None = None,
+    quiet: bool = False,
+) -> list[Path]:
+    """Render every scene of every registered rule set (or of ``variants``) into ``outdir``.
+
+    Returns the files written; each name starts with the rule set's name. ``contrast`` adds the contact
+    scene in that theme.
+    """
     outdir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for name, cls in sorted(registry().variants.items()):
+    chosen = registry().variants if variants is None else variants
+    for name, cls in sorted(chosen.items()):
         variant = cls()
         for scene, snap in scenes(variant):
             board = render_board(snap, theme)
             path = outdir / f"{name}-{scene}.png"
             path.write_bytes(board.png)
             written.append(path)
-            print(f"{path}: {board.alt_text}")
+            if not quiet:
+                print(f"{path}: {board.alt_text}")
             if contrast is not None and scene == "contact":
                 board = render_board(snap, contrast)
                 path = outdir / f"{name}-{scene}-{contrast.name}.png"
                 path.write_bytes(board.png)
                 written.append(path)
-                print(f"{path}: {board.alt_text}")
+                if not quiet:
+                    print(f"{path}: {board.alt_text}")
     return written
 
 

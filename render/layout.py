@@ -136,8 +136,9 @@ class Layout:
         return self.bar_center_x, self.field_top + pad
 
     def offered_cube_center(self, side: int) -> tuple[int, int]:
-        """Where a cube being offered by ``side`` is shown: in that side's dice half."""
-        return self.dice_x[side], self.mid_y
+        """Where a cube being offered by ``side`` is shown: in that side's dice half, left of centre
+        (its "doubles to N" label follows it)."""
+        return self.dice_x[side] - round(self.d * 1.3), self.mid_y
 
     def dice_centers(self, side: int, count: int = 2) -> list[tuple[int, int]]:
         """Centres of ``count`` dice of ``side`` (1 for an opening die, 2 for a roll)."""
