@@ -119,6 +119,43 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     raise UsageError("the Discord transport is not built yet (issue 7); `gammonbot plays` works today")
 
 
+def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.match import MatchOptionError, MatchOptions
+    from engine.matfile import export_mat
+    from engine.selfplay import play_match
+
+    variant = _variant(args.variant)
+    if (args.length is None) == (args.money is None):
+        raise UsageError("give either --length N (a match to N points) or --money GAMES (a money session)")
+    if args.length is not None and args.length < 1:
+        raise UsageError(f"--length {args.length}: a match is at least 1 point long")
+    if args.money is not None and args.money < 1:
+        raise UsageError(f"--money {args.money}: a money session needs at least one game")
+    try:
+        options = MatchOptions(
+            length=args.length or 0,
+            games=args.money or 0,
+            crawford=not args.no_crawford,
+            jacoby=args.jacoby,
+            beavers=args.beavers,
+        )
+        state, actions = play_match(variant, options, args.seed)
+    except MatchOptionError as exc:
+        raise UsageError(str(exc)) from None
+    text = export_mat(state.setup, actions)
+    try:
+        with open(args.mat, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.mat}: {exc.strerror or exc}") from None
+    setup = state.setup
+    kind = f"{options.length}-point match" if options.length else f"money session of {options.games} games"
+    score = f"{setup.side_name(0)} {state.score[0]} - {state.score[1]} {setup.side_name(1)}"
+    outcome = "a tie" if state.winner is None else f"{setup.side_name(state.winner)} wins"
+    out.write(f"{variant.display_name}, {kind}: {score} after {len(state.results)} games; {outcome}\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammonbot", description="Backgammon for Discord servers, and its tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,6 +172,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", help="list the registered rule sets")
     p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("selfplay", help="play a whole match between two random players and write it as .mat")
+    p.add_argument("--variant", default="backgammon", help="rule set (default: backgammon)")
+    p.add_argument("--length", type=int, help="match length in points")
+    p.add_argument("--money", type=int, metavar="GAMES", help="a money session of this many games")
+    p.add_argument("--seed", type=int, required=True, help="fixes the dice and every choice")
+    p.add_argument("--mat", required=True, metavar="FILE", help="where to write the .mat file")
+    p.add_argument("--jacoby", action="store_true", help="Jacoby rule (money sessions only)")
+    p.add_argument("--beavers", action="store_true", help="beavers and raccoons (money sessions only)")
+    p.add_argument("--no-crawford", action="store_true", help="play the match without the Crawford rule")
+    p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
     p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from .movegen import PlaySet, Submove
 from .position import Position
+from .snapshot import BoardSnapshot, Home, Side, snapshot_of
 from .turn import TurnDraft, TurnError, check_moves
 from .variant import Variant
 
@@ -74,6 +75,8 @@ __all__ = [
     "roll_action",
     "move_from_text",
     "draft",
+    "confirm",
+    "board_snapshot",
     "RESIGN_LEVELS",
 ]
 
@@ -178,9 +181,9 @@ class MatchOptions:
         if not self.money:
             for flag, label in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers and raccoons")):
                 if flag:
-                    raise MatchOptionError(f"{label} apply to money play only (rules.md §1.7), not to {where}")
+                    raise MatchOptionError(f"{label}: money play only (rules.md §1.7), but this is {where}")
             if self.auto_doubles:
-                raise MatchOptionError(f"automatic doubles apply to money play only (rules.md §1.7), not to {where}")
+                raise MatchOptionError(f"automatic doubles: money play only (rules.md §1.7), but this is {where}")
         elif self.holland:
             raise MatchOptionError("the Holland rule is a match-play rule (post-Crawford); this is money play")
         if self.beaver_limit < 1:
@@ -981,4 +984,50 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         auto_doubles=0,
         acting=acting,
         _plays=None,
+    )
+
+
+def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right") -> BoardSnapshot:
+    """The board as ``viewer`` (a side, 0 or 1, or a player id) sees it, for renderers.
+
+    Names are the acting members (team names too in team play); the cube owner, a pending offer and the
+    last play are given relative to the viewer; ``cube_unavailable`` says "Crawford" in the Crawford game.
+    """
+    side = viewer if isinstance(viewer, int) else state.side_of(viewer)
+    if side not in (0, 1):
+        raise ValueError(f"a side is 0 or 1, got {side!r}")
+    other = 1 - side
+
+    def rel(s: int | None) -> Side | None:
+        if s is None:
+            return None
+        return 0 if s == side else 1
+
+    setup = state.setup
+    pos = state.position if state.position is not None else state.variant.start_position()
+    acting = state.phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED)
+    offered_by = rel(1 - state.responder) if state.phase is Phase.DOUBLED and state.responder is not None else None
+    last_play: tuple[Submove, ...] = ()
+    last_by: Side | None = None
+    if state.last_move is not None and state.last_move[2]:
+        last_by = rel(state.last_move[0])
+        last_play = state.last_move[2]
+    return snapshot_of(
+        state.variant,
+        pos,
+        viewer_on_roll=state.roller is None or state.roller == side,
+        on_roll=acting,
+        dice=state.dice if state.phase is Phase.MOVE else None,
+        names=(state.acting_member(side), state.acting_member(other)),
+        team_names=(setup.side_name(side), setup.side_name(other)) if state.variant.team_size > 1 else None,
+        cube_value=state.cube.value,
+        cube_owner=rel(state.cube.owner),
+        cube_offered_by=offered_by,
+        cube_unavailable="Crawford" if state.crawford_game else None,
+        uses_cube=setup.cube_in_use,
+        score=(state.score[side], state.score[other]),
+        match_length=state.options.length,
+        last_play=last_play,
+        last_play_by=last_by,
+        home=home,
     )

@@ -9,7 +9,8 @@ mover's numbering, 25 = bar, 0 = off; nothing after the colon = a dance), `` Dou
 Import reads the same grammar (and GNU Backgammon's and XG's files, which use it) back into a setup and an
 action list, replaying every action through the match state machine, so an imported match is checked
 move by move. Tags written: ``Player 1``/``Player 2``, ``Variation`` (the rule set's ``mat_variation``),
-``Crawford`` (matches), ``Jacoby`` and ``Beaver`` (money), ``CubeLimit``, and, only when set, our own
+``Crawford`` (matches), ``Jacoby`` and ``Beaver`` (money), ``CubeLimit``, our own ``RuleSet`` (the
+registered name, for rule sets other than standard backgammon) and, only when set, ``BeaverLimit``,
 ``Holland``, ``Games`` and ``AutoDoubles`` (other programs keep unknown tags as a comment).
 
 Not representable in ``.mat`` (so not round-tripped): opening-roll ties (and the automatic doubles they
@@ -88,9 +89,13 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
     header = [f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]']
     if variant.mat_variation:
         header.append(f'; [Variation "{variant.mat_variation}"]')
+    if variant.name != "backgammon":
+        header.append(f'; [RuleSet "{variant.name}"]')
     if opts.money:
         header.append(f'; [Jacoby "{"On" if opts.jacoby else "Off"}"]')
         header.append(f'; [Beaver "{"On" if opts.beavers else "Off"}"]')
+        if opts.beavers:
+            header.append(f'; [BeaverLimit "{opts.beaver_limit}"]')
         if opts.games:
             header.append(f'; [Games "{opts.games}"]')
         if opts.auto_doubles:
@@ -202,8 +207,15 @@ _ENTRY = re.compile(
 _SUBMOVE = re.compile(r"(\d{1,2})/(\d{1,2})(\*?)")
 
 
-def _find_variant(name: str | None) -> Variant:
-    from .plugins import get_variant, registry
+def _find_variant(name: str | None, rule_set: str | None = None) -> Variant:
+    from .plugins import UnknownVariant, get_variant, registry
+
+    if rule_set:
+        try:
+            return get_variant(rule_set)
+        except UnknownVariant:
+            if name is None:
+                raise MatFileError(f'[RuleSet "{rule_set}"] is not a rule set here') from None
 
     if name is None or name.strip().lower() in ("", "standard", "backgammon"):
         return get_variant("backgammon")
@@ -261,18 +273,23 @@ def import_mat(text: str) -> tuple[MatchSetup, list[Action]]:
         if m:
             body_at = m.end()
         found = list(_ENTRY.finditer(line, body_at))
-        if not found and line[body_at:].strip():
-            raise MatFileError(f"line {lineno}: cannot read {line[body_at:].strip()!r}")
+        rest = line[body_at:]
+        for em in reversed(found):
+            rest = rest[: em.start() - body_at] + " " * (em.end() - em.start()) + rest[em.end() - body_at :]
+        if rest.strip():
+            raise MatFileError(f"line {lineno}: cannot read {rest.strip()!r}")
         for k, em in enumerate(found):
             # The left column (side 0) starts at column 5; the right one at 33 (later if the left overflows).
             side = 0 if k == 0 and em.start() < 20 else 1
             games[-1][2].append((lineno, side, em))
+    if expect_score:
+        raise MatFileError(f"line {games[-1][0]}: game {len(games)} has no score line 'name : score   name : score'")
     if length is None:
         raise MatFileError("no '<N> point match' line: this is not a .mat file")
     if not games:
         raise MatFileError("the file holds no games")
 
-    variant = _find_variant(tags.get("variation"))
+    variant = _find_variant(tags.get("variation"), tags.get("ruleset"))
     names = games[0][1]
     if variant.team_size > 1:
         sides = tuple(tuple(part.strip() for part in n.split("&")) for n in names)
@@ -291,6 +308,7 @@ def import_mat(text: str) -> tuple[MatchSetup, list[Action]]:
             max_cube=min(max(cube_limit, 1), 1 << 15) if cube_limit > 1 else 64,
             jacoby=_on(tags.get("jacoby", "Off")) if length == 0 else False,
             beavers=_on(tags.get("beaver", "Off")) if length == 0 else False,
+            beaver_limit=int(tags.get("beaverlimit", "3")),
             auto_doubles=int(tags.get("autodoubles", "0")) if length == 0 else 0,
             holland=_on(tags.get("holland", "Off")) if length else False,
         )
@@ -395,4 +413,10 @@ class _Importer:
         if state.turn == loser and state.options.money and points == cube:
             self.do(Timeout(by), lineno)
             return
-        self.do(Forfeit(by), lineno)
+        if points == (cube if state.options.money else state.needs(winner)):
+            self.do(Forfeit(by), lineno)
+            return
+        raise MatFileError(
+            f"line {lineno}: {self.setup.side_name(winner)} cannot win {points} points here: no resignation, "
+            "timeout or forfeit gives that"
+        )

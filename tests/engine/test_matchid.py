@@ -1,0 +1,93 @@
+"""GNU Backgammon Match IDs: the rules.md §6.3 vectors, decoding, and IDs of real match states."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.match import Double, MatchOptions, OpeningRoll, Resign, apply, new_match
+from engine.matchid import GameState, MatchIdError, MatchInfo, decode_match_id, encode_match_id, match_id
+from engine.plugins import get_variant
+
+P = GameState.PLAYING
+VECTORS = {
+    "manual_9pt_2_4_player1_rolled_52": (MatchInfo(2, 0, 1, False, P, 1, False, 0, (5, 2), 9, (2, 4)), "QYkqASAAIAAA"),
+    "money_player0_won_opening_31": (MatchInfo(1, None, 0, False, P, 0, False, 0, (3, 1), 0, (0, 0)), "MIEFAAAAAAAA"),
+    "money_player1_rolled_31": (MatchInfo(1, None, 1, False, P, 1, False, 0, (3, 1), 0, (0, 0)), "cIkFAAAAAAAA"),
+    "money_player1_to_roll": (MatchInfo(1, None, 1, False, P, 1, False, 0, None, 0, (0, 0)), "cAkAAAAAAAAA"),
+    "7pt_0_0_player0_to_roll": (MatchInfo(1, None, 0, False, P, 0, False, 0, None, 7, (0, 0)), "MAHgAAAAAAAA"),
+    "7pt_jacoby_off_extension_bit": (
+        MatchInfo(1, None, 0, False, P, 0, False, 0, None, 7, (0, 0), jacoby=False),
+        "MAHgAAAAAAAE",
+    ),
+    "5pt_4_2_crawford_player1_rolled_64": (
+        MatchInfo(1, None, 1, True, P, 1, False, 0, (6, 4), 5, (4, 2)),
+        "8AmzAEAAEAAA",
+    ),
+    "money_player0_doubled": (MatchInfo(1, None, 0, False, P, 1, True, 0, None, 0, (0, 0)), "MBkAAAAAAAAA"),
+    "money_player0_offers_gammon_resignation": (
+        MatchInfo(1, None, 0, False, P, 1, False, 2, None, 0, (0, 0)),
+        "MEkAAAAAAAAA",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VECTORS))
+def test_rules_md_vector_encodes(name: str) -> None:
+    info, mid = VECTORS[name]
+    assert encode_match_id(info) == mid
+
+
+@pytest.mark.parametrize("name", sorted(VECTORS))
+def test_rules_md_vector_decodes(name: str) -> None:
+    info, mid = VECTORS[name]
+    assert decode_match_id(mid, extended=info.jacoby is not None) == info
+
+
+def test_ids_of_match_states() -> None:
+    bg = get_variant("backgammon")
+    s = new_match(bg, [["a"], ["b"]], MatchOptions())
+    s = apply(s, OpeningRoll("a", (3, 1)))
+    assert match_id(s) == "MIEFAAAAAAAA"
+    s = new_match(bg, [["a"], ["b"]], MatchOptions())
+    s = apply(s, OpeningRoll("a", (1, 3)))  # player 1 won the opening with 3-1
+    assert match_id(s) == "cIkFAAAAAAAA"
+    s = apply(s, _play(s, "b"))
+    s = apply(s, Double("a"))
+    info = decode_match_id(match_id(s))
+    assert info.double_offered and info.turn == 1 and info.dice_owner == 0 and info.cube_value == 1
+
+
+def _play(state, by):  # type: ignore[no-untyped-def]
+    from engine.match import Move
+
+    return Move(by, state.legal_plays()[0].moves)
+
+
+def test_resignation_offer_is_in_the_id() -> None:
+    s = new_match(get_variant("backgammon"), [["a"], ["b"]], MatchOptions(length=7))
+    s = apply(s, OpeningRoll("a", (3, 1)))
+    s = apply(s, Resign("a", 2))
+    info = decode_match_id(match_id(s))
+    assert info.resign_level == 2 and info.turn == 1 and info.length == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("QYkqASAAIAA", "12 characters"),
+        ("QYkqASAAIA!A", "only A-Z"),
+        ("IAAAAAAAAAAA", "cube owner 2"),
+        ("AIAAAAAAAAAA", "dice fields"),
+        ("AAUAAAAAAAAA", "game state 5"),
+    ],
+)
+def test_bad_ids_are_refused_with_the_reason(text: str, message: str) -> None:
+    with pytest.raises(MatchIdError, match=message):
+        decode_match_id(text)
+
+
+def test_fields_that_do_not_fit_are_refused() -> None:
+    with pytest.raises(MatchIdError, match="power of two"):
+        encode_match_id(MatchInfo(cube_value=3))
+    with pytest.raises(MatchIdError, match="match length"):
+        encode_match_id(MatchInfo(length=1 << 15))
