@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -24,7 +25,7 @@ from . import sprites
 from .fonts import font
 from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .text import board_text, match_label, side_label
-from .theme import Theme, load_config
+from .theme import RenderConfig, Theme, load_config
 
 __all__ = ["RenderedBoard", "render_board", "render_image", "encode_png", "layout_for", "default_theme"]
 
@@ -39,18 +40,14 @@ class RenderedBoard:
     alt_text: str
 
 
-_default_theme: Theme | None = None
-_default_level = 1
+@lru_cache(maxsize=1)
+def _config() -> RenderConfig:
+    return load_config()
 
 
 def default_theme() -> Theme:
-    """The default theme of config.toml's ``[render]`` section (read once)."""
-    global _default_theme, _default_level
-    if _default_theme is None:
-        config = load_config()
-        _default_level = config.compress_level
-        _default_theme = config.theme()
-    return _default_theme
+    """The default theme of config.toml's ``[render]`` section (read once per process)."""
+    return _config().theme()
 
 
 def layout_for(snapshot: BoardSnapshot, theme: Theme | None = None) -> Layout:
@@ -65,7 +62,7 @@ def render_board(
     """Draw ``snapshot`` and encode it as PNG (``compress_level`` defaults to config.toml's)."""
     t = theme or default_theme()
     im = render_image(snapshot, t)
-    level = _default_level if compress_level is None else compress_level
+    level = _config().compress_level if compress_level is None else compress_level
     return RenderedBoard(encode_png(im, level), im.width, im.height, board_text(snapshot))
 
 

@@ -1,0 +1,112 @@
+"""Board rendering speed and PNG size at the default theme size.
+
+    python benchmarks/render.py [--runs N] [--theme NAME] [--config config.toml]
+
+For a busy middle-game board (stacks over five, a hit, checkers on the bar, last play marked, dice,
+an owned cube, names and score) it prints, as medians over N runs after a warm-up:
+
+* render + encode: ``render_board`` (copy the cached static board, draw what changes, PNG-encode);
+* bare encode: PNG encoding alone of the same final image, with the same settings;
+* their ratio, the PNG size, and the one-off cost of drawing the static board (cold cache);
+* renders per second with two worker threads.
+
+Targets (issue 5): render + encode <= 1.5x the bare encode and <= 25 ms; PNG <= 200 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.position import Position  # noqa: E402
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, snapshot_of  # noqa: E402
+from render import sprites  # noqa: E402
+from render.board import encode_png, render_board, render_image  # noqa: E402
+from render.layout import compute_layout  # noqa: E402
+from render.theme import load_config  # noqa: E402
+from variants.backgammon import Backgammon  # noqa: E402
+
+
+def busy_board() -> BoardSnapshot:
+    """A middle game seen by the player on roll after the opponent hit twice (13/7*/6*)."""
+    v = Backgammon()
+    pos = Position.parse("24:2 20:-5 19:-1 17:-3 13:4 12:-4 8:3 6:4 1:-2 bar:2/0")
+    v.validate_position(pos)
+    return snapshot_of(
+        v,
+        pos,
+        dice=(6, 4),
+        names=("Annabelle", "Bartholomew"),
+        score=(3, 4),
+        match_length=7,
+        cube_value=2,
+        cube_owner=VIEWER,
+        last_play=((13, 7, True), (7, 6, True)),
+        last_play_by=OPPONENT,
+    )
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=60)
+    parser.add_argument("--theme", default=None)
+    parser.add_argument("--config", type=Path, default=None)
+    args = parser.parse_args()
+    config = load_config(args.config)
+    theme = config.theme(args.theme)
+    level = config.compress_level
+    snap = busy_board()
+
+    layout = compute_layout(theme.width, snap.geometry, snap.home)
+    t = time.perf_counter()
+    sprites.static_board(theme, layout)
+    cold = (time.perf_counter() - t) * 1000
+
+    for _ in range(5):  # warm-up: sprites, fonts
+        board = render_board(snap, theme, compress_level=level)
+    image = render_image(snap, theme)
+    full = median_ms(lambda: render_board(snap, theme, compress_level=level), args.runs)
+    draw = median_ms(lambda: render_image(snap, theme), args.runs)
+    bare = median_ms(lambda: encode_png(image, level), args.runs)
+
+    jobs = 40
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda _: render_board(snap, theme, compress_level=level), range(4)))
+        t = time.perf_counter()
+        list(pool.map(lambda _: render_board(snap, theme, compress_level=level), range(jobs)))
+        threaded = jobs / (time.perf_counter() - t)
+
+    size = len(board.png)
+    ratio = full / bare
+    print(f"theme {theme.name!r}, {board.width}x{board.height} px, PNG compress_level {level}, {args.runs} runs")
+    print(f"render + encode (median): {full:6.2f} ms")
+    print(f"  of which drawing:       {draw:6.2f} ms")
+    print(f"bare PNG encode (median): {bare:6.2f} ms")
+    print(f"ratio:                    {ratio:6.2f}x   (target <= 1.5x)")
+    print(f"PNG size:                 {size / 1000:6.1f} KB  (target <= 200 KB)")
+    print(f"static board, cold:       {cold:6.1f} ms  (once per theme, size, geometry and orientation)")
+    print(f"two worker threads:       {threaded:6.0f} renders/s")
+    ok = ratio <= 1.5 and full <= 25 and size <= 200_000
+    print("targets met" if ok else "TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
