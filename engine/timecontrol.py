@@ -143,7 +143,7 @@ class TimeControl:
         if self.bonus in (Bonus.DELAY, Bonus.BRONSTEIN):
             return reserve - max(0.0, taken - self.per_move)
         if self.bonus is Bonus.INCREMENT:
-            return reserve - taken + self.per_move
+            return reserve - (taken - self.per_move)
         return reserve - taken
 
     def with_bonus(self, bonus: Bonus | str) -> TimeControl:
