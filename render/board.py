@@ -299,10 +299,13 @@ def _draw_play_lines(
     width = max(2, L.d // 12)
     colour = t.rgb("highlight")
     shadow = t.rgb("frame edge")
+    flow = _net_flow(moves)
     segments = []
     for src, dst, _ in moves:
         a = _place(s, L, mover, src, _count_of(s, mover, src))
-        b = _place(s, L, mover, dst, max(0, _count_of(s, mover, dst) - 1))
+        # A checker that stayed ends on top of its new stack; one that passed through is drawn just above it.
+        n = _count_of(s, mover, dst)
+        b = _place(s, L, mover, dst, max(0, n - 1) if flow[dst] > 0 else n)
         segments.append((a, b))
     for a, b in segments:
         draw.line((a, b), fill=shadow, width=width + 2)

@@ -13,6 +13,9 @@ from render.theme import RGB
 
 MIRRORED = Geometry.mirrored()
 ROTATED = Geometry.rotated(12)
+#: An invented geometry (an involution, like every real one): each half of the board mirrored on itself,
+#: so the opponent's point 1 is my 12 (bottom left) and their 24 is my 13 (top left).
+HALVES = Geometry(tuple([0] + [13 - p for p in range(1, 13)] + [37 - p for p in range(13, 25)]), True, "halves")
 
 START = "24:2 19:-5 17:-3 13:5 12:-5 8:3 6:5 1:-2"
 

@@ -7,7 +7,6 @@ from typing import ClassVar
 
 from PIL import Image
 
-from engine.geometry import Geometry
 from engine.snapshot import OPPONENT, snapshot_of
 from engine.variant import Variant
 from render.board import render_image
@@ -16,19 +15,19 @@ from render.layout import compute_layout
 from render.theme import Theme
 from variants.backgammon import Backgammon
 
-from .helpers import close, pixel
+from .helpers import HALVES, close, pixel
 
 THEME = Theme.build("classic", width=480)
 
 
 class Quarters(Variant):
-    """An invented plugin rule set: 6 checkers, numberings rotated by 18, a bar, no cube, teams of two."""
+    """An invented plugin rule set: 6 checkers, each half of the board mirrored, a bar, no cube, teams."""
 
     name = "quarters"
     display_name = "Quarters"
     checkers = 6
     start: ClassVar[dict[int, int]] = {24: 3, 20: 3}
-    geometry = Geometry.rotated(18, has_bar=True)
+    geometry = HALVES
     uses_cube = False
     team_size = 2
 
@@ -43,7 +42,7 @@ def test_a_plugin_rule_set_is_drawn_from_its_description() -> None:
         assert close(pixel(im, L.checker_center(point, n - 1)), light)
         # The opponent's starting points, translated by the geometry.
         assert close(pixel(im, L.checker_center(v.geometry.my_point(point), n - 1)), dark)
-    # Its opponent bears off beside their point 1, which is my 7: bottom left.
+    # Its opponent bears off beside their point 1, which is my 12: bottom left.
     assert L.trays[OPPONENT][2] < L.left_x and not L.tray_top[OPPONENT]
     assert s.position_id is not None  # gnubg-compatible by default: the caller decides, not the renderer
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.geometry import Geometry
 from engine.snapshot import OPPONENT, VIEWER
 from render.layout import MAX_STACK, compute_layout
 
-from .helpers import MIRRORED, ROTATED
+from .helpers import HALVES, MIRRORED, ROTATED
 
 
 def inside(xy: tuple[int, int], rect: tuple[int, int, int, int]) -> bool:
@@ -59,8 +58,8 @@ def test_trays_sit_beside_each_sides_point_one() -> None:
     # Rotated by 12 (both sides move the same way round): the opponent bears off at the top left.
     assert r.tray_top == (False, True)
     assert r.trays[VIEWER][0] > r.bar_x and r.trays[OPPONENT][2] < r.left_x
-    # Any geometry works: one rotated by 18 puts the opponent's point 1 on my 7 (bottom left).
-    odd = compute_layout(840, Geometry.rotated(18), "right")
+    # Any geometry works: one whose opponent's point 1 is my 12 puts both trays at the bottom.
+    odd = compute_layout(840, HALVES, "right")
     assert odd.tray_top == (False, False) and odd.trays[OPPONENT][2] < odd.left_x
 
 
