@@ -302,3 +302,72 @@ def test_every_legal_play_keeps_every_rule(seed: int, turns: int, roll: tuple[in
         assert pos.mine(24) - after_play.mine(24) <= limit
         LG.validate_position(after_play)
         assert LG.check_play(pos, roll, play.notation, first).position == after_play
+
+
+# --- the fast rules agree with the rules.md definitions, checked naively --------------------------------
+def _block_ok(b: list[int], their_off: int) -> bool:
+    """rules.md §2.6 ``block_ok``, word for word: every run of six along the opponent's route has one past it."""
+    if their_off > 0:
+        return True
+    mine_at = [False] + [b[LG.geometry.my_point(q)] > 0 for q in range(1, 25)]
+    theirs_at = [False] + [b[LG.geometry.my_point(q)] < 0 for q in range(1, 25)]
+    q = 1
+    while q <= 24:
+        if not mine_at[q]:
+            q += 1
+            continue
+        lo = q
+        while q < 24 and mine_at[q + 1]:
+            q += 1
+        if q - lo + 1 >= 6 and not any(theirs_at[1:lo]):
+            return False
+        q += 1
+    return True
+
+
+def _naive_plays(pos: Position, roll: tuple[int, int], first: bool) -> set[Position]:
+    """Every order of every die, the head rule, ``block_ok`` after each submove; then most dice, most pips."""
+    dice_left = (roll[0],) * 4 if roll[0] == roll[1] else roll
+    head_limit = 2 if first and roll[0] == roll[1] and roll[0] in (6, 4, 3) else 1
+    ends: dict[tuple[int, ...], tuple[int, int]] = {}
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    def explore(b: list[int], left: tuple[int, ...]) -> None:
+        if (tuple(b), left) in seen:
+            return
+        seen.add((tuple(b), left))
+        moved = False
+        for d in set(left):
+            rest = list(left)
+            rest.remove(d)
+            for s in range(1, 25):
+                if b[s] <= 0 or (s == 24 and pos.mine(24) - b[24] >= head_limit):
+                    continue
+                t = s - d
+                if t > 0 and b[t] < 0:
+                    continue
+                if t <= 0:
+                    if any(b[p] > 0 for p in range(7, 25)) or (t < 0 and any(b[p] > 0 for p in range(s + 1, 7))):
+                        continue
+                    t = 0
+                b[s] -= 1
+                b[t] += 1
+                if _block_ok(b, pos.off[1]):
+                    moved = True
+                    explore(b, tuple(sorted(rest)))
+                b[t] -= 1
+                b[s] += 1
+        if not moved:
+            used = len(dice_left) - len(left)
+            ends[tuple(b)] = (used, sum(dice_left) - sum(left))
+
+    explore([pos.off[0], *pos.board, 0], tuple(sorted(dice_left)))
+    best = max(ends.values())
+    return {Position(b[1:25], (0, 0), (b[0], pos.off[1])) for b, score in ends.items() if score == best}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), turns=st.integers(0, 200), roll=dice)
+def test_the_legal_plays_are_those_of_the_naive_definitions(seed: int, turns: int, roll: tuple[int, int]) -> None:
+    pos, first = _random_position(seed, turns)
+    assert LG.legal_plays(pos, roll, first).positions == _naive_plays(pos, roll, first)
