@@ -1,6 +1,6 @@
 """Board rendering speed and PNG size at the default theme size.
 
-    python benchmarks/render.py [--runs N] [--theme NAME] [--config config.toml]
+    python benchmarks/render.py [--runs N] [--theme NAME] [--config config.toml] [--level 0-9] [--colors N]
 
 For a busy middle-game board (stacks over five, a hit, checkers on the bar, last play marked, dice,
 an owned cube, names and score) it prints, as medians over N runs after a warm-up:
@@ -25,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
 
 from engine.position import Position  # noqa: E402
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, snapshot_of  # noqa: E402
@@ -68,10 +70,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--theme", default=None)
     parser.add_argument("--config", type=Path, default=None)
+    parser.add_argument("--level", type=int, default=None, help="PNG compress_level (default: the config's)")
+    parser.add_argument("--colors", type=int, default=None, help="palette_colors (default: the config's)")
     args = parser.parse_args()
     config = load_config(args.config)
     theme = config.theme(args.theme)
-    level = config.compress_level
+    level = config.compress_level if args.level is None else args.level
+    colors = config.palette_colors if args.colors is None else args.colors
     snap = busy_board()
 
     layout = compute_layout(theme.width, snap.geometry, snap.home)
@@ -80,22 +85,25 @@ def main() -> int:
     cold = (time.perf_counter() - t) * 1000
 
     for _ in range(5):  # warm-up: sprites, fonts
-        board = render_board(snap, theme, compress_level=level)
+        board = render_board(snap, theme, compress_level=level, palette_colors=colors)
     image = render_image(snap, theme)
-    full = median_ms(lambda: render_board(snap, theme, compress_level=level), args.runs)
+    if colors:  # the final image is the reduced one; its bare encode is what remains of the work
+        image = image.quantize(colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    full = median_ms(lambda: render_board(snap, theme, compress_level=level, palette_colors=colors), args.runs)
     draw = median_ms(lambda: render_image(snap, theme), args.runs)
     bare = median_ms(lambda: encode_png(image, level), args.runs)
 
     jobs = 40
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda _: render_board(snap, theme, compress_level=level), range(4)))
+        list(pool.map(lambda _: render_board(snap, theme, compress_level=level, palette_colors=colors), range(4)))
         t = time.perf_counter()
-        list(pool.map(lambda _: render_board(snap, theme, compress_level=level), range(jobs)))
+        list(pool.map(lambda _: render_board(snap, theme, compress_level=level, palette_colors=colors), range(jobs)))
         threaded = jobs / (time.perf_counter() - t)
 
     size = len(board.png)
     ratio = full / bare
-    print(f"theme {theme.name!r}, {board.width}x{board.height} px, PNG compress_level {level}, {args.runs} runs")
+    mode = f"{colors} colours" if colors else "full colour"
+    print(f"theme {theme.name!r}, {board.width}x{board.height} px, compress_level {level}, {mode}, {args.runs} runs")
     print(f"render + encode (median): {full:6.2f} ms")
     print(f"  of which drawing:       {draw:6.2f} ms")
     print(f"bare PNG encode (median): {bare:6.2f} ms")

@@ -27,7 +27,15 @@ from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .text import board_text, match_label, side_label
 from .theme import RenderConfig, Theme, load_config
 
-__all__ = ["RenderedBoard", "render_board", "render_image", "encode_png", "layout_for", "default_theme"]
+__all__ = [
+    "RenderedBoard",
+    "render_board",
+    "render_image",
+    "encode_png",
+    "layout_for",
+    "default_theme",
+    "get_theme",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,11 @@ def default_theme() -> Theme:
     return _config().theme()
 
 
+def get_theme(name: str | None = None) -> Theme:
+    """The theme called ``name`` in config.toml (the default one when None); ThemeError lists the names."""
+    return _config().theme(name)
+
+
 def layout_for(snapshot: BoardSnapshot, theme: Theme | None = None) -> Layout:
     """The layout a snapshot is drawn with (for tests and for callers that map clicks to points)."""
     t = theme or default_theme()
@@ -57,17 +70,25 @@ def layout_for(snapshot: BoardSnapshot, theme: Theme | None = None) -> Layout:
 
 
 def render_board(
-    snapshot: BoardSnapshot, theme: Theme | None = None, *, compress_level: int | None = None
+    snapshot: BoardSnapshot,
+    theme: Theme | None = None,
+    *,
+    compress_level: int | None = None,
+    palette_colors: int | None = None,
 ) -> RenderedBoard:
-    """Draw ``snapshot`` and encode it as PNG (``compress_level`` defaults to config.toml's)."""
+    """Draw ``snapshot`` and encode it as PNG; the PNG settings default to config.toml's."""
     t = theme or default_theme()
     im = render_image(snapshot, t)
-    level = _config().compress_level if compress_level is None else compress_level
-    return RenderedBoard(encode_png(im, level), im.width, im.height, board_text(snapshot))
+    config = _config()
+    level = config.compress_level if compress_level is None else compress_level
+    colors = config.palette_colors if palette_colors is None else palette_colors
+    return RenderedBoard(encode_png(im, level, colors), im.width, im.height, board_text(snapshot))
 
 
-def encode_png(im: Image.Image, compress_level: int = 1) -> bytes:
-    """PNG bytes of ``im``."""
+def encode_png(im: Image.Image, compress_level: int = 1, palette_colors: int = 0) -> bytes:
+    """PNG bytes of ``im``; with ``palette_colors`` (2..256) it is first reduced to that many colours."""
+    if palette_colors:
+        im = im.quantize(palette_colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     im.save(buf, "PNG", compress_level=compress_level)
     return buf.getvalue()

@@ -261,3 +261,16 @@ def test_theme_width_sets_the_picture_size() -> None:
     small = Theme.build("small", width=480)
     im = render_image(snap(), small)
     assert im.size == (480, compute_layout(480, MIRRORED, "right").height)
+
+
+def test_palette_pngs_are_smaller_and_keep_the_picture() -> None:
+    s = snap(dice=(4, 3), last_play=((24, 18, False),), last_play_by=OPPONENT)
+    full = render_board(s, THEME, palette_colors=0)
+    small = render_board(s, THEME, palette_colors=128)
+    assert len(small.png) < len(full.png) * 0.6
+    with Image.open(io.BytesIO(small.png)) as im:
+        assert im.mode == "P"
+        rgb = im.convert("RGB")
+    L = layout()
+    assert close(pixel(rgb, L.checker_center(24, 0)), LIGHT)
+    assert close(pixel(rgb, L.checker_center(19, 0)), DARK)

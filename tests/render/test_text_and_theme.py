@@ -9,7 +9,7 @@ import pytest
 
 from engine.position import Position
 from engine.snapshot import OPPONENT, VIEWER, snapshot_of
-from render import board_text, render_board
+from render import board_text, get_theme, render_board
 from render.theme import CLASSIC, HIGH_CONTRAST, Theme, ThemeError, config_from_mapping, load_config
 from variants.backgammon import Backgammon
 
@@ -69,6 +69,9 @@ def test_config_toml_has_a_default_and_a_high_contrast_theme() -> None:
     assert 0 <= config.compress_level <= 9
     assert default.color_dict() != contrast.color_dict()
     assert contrast.rgb("field") == (0, 0, 0)
+    assert get_theme("high-contrast") == contrast and get_theme() == default
+    with pytest.raises(ThemeError):
+        get_theme("no-such-theme")
 
 
 def test_a_theme_lists_only_what_it_changes() -> None:
@@ -88,6 +91,8 @@ def test_a_theme_lists_only_what_it_changes() -> None:
         {"theme": "nope"},
         {"width": 50},
         {"compress_level": 12},
+        {"palette_colors": 1},
+        {"palette_colors": 300},
     ],
 )
 def test_bad_render_settings_are_reported(section: dict[str, object]) -> None:
