@@ -32,7 +32,7 @@ from engine.geometry import Geometry
 from engine.movegen import HOME, Play, PlaySet, Submove, TurnRules, board_list
 from engine.plugins import hookimpl
 from engine.position import OFF, POINTS, Position, PositionError
-from engine.variant import Variant, VariantOptionError
+from engine.variant import Variant, VariantOptionError, check_dice
 
 __all__ = ["Longgammon", "LonggammonTurn", "HEAD", "BLOCK"]
 
@@ -40,6 +40,7 @@ __all__ = ["Longgammon", "LonggammonTurn", "HEAD", "BLOCK"]
 HEAD = 24
 #: Six consecutive points make a block.
 BLOCK = 6
+_NOTHING_RISKY = (False,) * (POINTS + 2)
 #: Opponent-route numbers of the two halves that meet at the roller's 1/24 corner (12 | 13).
 _CORNER_LOW_HALF_TOP = 12
 
@@ -95,6 +96,15 @@ class Longgammon(Variant):
         # My points in the order the opponent travels them: _route[q] is my number for his point q.
         self._route: tuple[int, ...] = tuple([0] + [self.geometry.my_point(q) for q in range(1, POINTS + 1)])
         self._q_of: tuple[int, ...] = self.geometry.opposite
+        self._risky_by_front: dict[int, tuple[bool, ...]] = {}
+
+    def _risky(self, front: int) -> tuple[bool, ...]:
+        """For each slot of a working board: could making it complete a block, given the front-most opposing checker?"""
+        risky = self._risky_by_front.get(front)
+        if risky is None:
+            risky = tuple(1 <= p <= POINTS and self._q_of[p] < front for p in range(POINTS + 2))
+            self._risky_by_front[front] = risky
+        return risky
 
     def turn_rules(self, pos: Position, dice: tuple[int, int], first_move: bool) -> TurnRules | None:
         """The head and six-block rules for this turn; None when neither can restrict any submove."""
@@ -115,9 +125,12 @@ class Longgammon(Variant):
         as ``5/3`` first, because ``8/6`` first would complete a block for a moment. While blocks matter, a
         doublet is therefore searched over every order here (see :func:`_doublet_plays`).
         """
-        rules = self.turn_rules(pos, dice, first_move)
-        if dice[0] == dice[1] and isinstance(rules, LonggammonTurn) and rules.blocks_matter:
-            return _doublet_plays(pos, dice[0], rules)
+        # Blocks matter until the opponent has borne off a checker.
+        if dice[0] == dice[1] and pos.off[1] == 0:
+            check_dice(dice)
+            rules = self.turn_rules(pos, dice, first_move)
+            if isinstance(rules, LonggammonTurn):
+                return _doublet_plays(pos, dice[0], rules)
         return super().legal_plays(pos, dice, first_move)
 
     def game_result(self, pos: Position) -> int:
@@ -186,7 +199,7 @@ class LonggammonTurn:
     not move during my turn, so the front-most of them is found once per turn.
     """
 
-    __slots__ = ("head_start", "head_limit", "blocks_matter", "front", "route", "q_of", "floor", "ceiling")
+    __slots__ = ("head_start", "head_limit", "blocks_matter", "front", "route", "q_of", "floor", "ceiling", "risky")
 
     def __init__(self, variant: Longgammon, pos: Position, head: int, head_limit: int, blocks_matter: bool) -> None:
         self.head_start = head
@@ -199,6 +212,8 @@ class LonggammonTurn:
         # Runs may not cross these opponent-route numbers when the 1/24 corner does not join them.
         self.floor = (1, 1) if across else (1, _CORNER_LOW_HALF_TOP + 1)
         self.ceiling = (POINTS, POINTS) if across else (_CORNER_LOW_HALF_TOP, POINTS)
+        # risky[p]: whether making my point p could complete a forbidden block (no opposing checker past it).
+        self.risky = variant._risky(self.front) if blocks_matter else _NOTHING_RISKY
 
     def _head_spent(self, b: list[int], src: int) -> bool:
         # Only one checker may leave the head this turn (two on a first turn with 6-6, 4-4 or 3-3).
@@ -238,7 +253,8 @@ class LonggammonTurn:
         """Whether the submove keeps the head rule and builds no forbidden block (checked before it is made)."""
         if src == HEAD and self.head_start - b[HEAD] >= self.head_limit:
             return False
-        if not self.blocks_matter or dst == OFF or b[dst] > 0 or self.q_of[dst] > self.front:
+        # Only a point newly made, with no opposing checker past it yet, can complete a forbidden block.
+        if b[dst] or not self.risky[dst]:
             return True
         return self._block_run(b, src, dst) is None
 
