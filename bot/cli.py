@@ -108,6 +108,24 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from .config import ConfigError, load_settings
+    from .console import run_console
+
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    url = args.db or settings.storage_url
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    boards = Path(args.boards) if args.boards else None
+    return asyncio.run(run_console(url, sys.stdin, out, boards=boards, seed=args.seed))
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     import os
 
@@ -183,6 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beavers", action="store_true", help="beavers and raccoons (money sessions only)")
     p.add_argument("--no-crawford", action="store_true", help="play the match without the Crawford rule")
     p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("console", help="play in the terminal: the bot's commands without Discord")
+    p.add_argument("--db", help="database file or URL (default: the storage url of config.toml)")
+    p.add_argument("--boards", help="write every board as a PNG into this folder")
+    p.add_argument("--seed", type=int, help="reproducible dice (for demos and tests)")
+    p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")
+    p.set_defaults(func=cmd_console)
 
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
     p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")

@@ -48,8 +48,9 @@ def ascii_board(
     *,
     dice: tuple[int, int] | None = None,
     names: tuple[str, str] = ("X", "O"),
+    x_on_roll: bool = True,
 ) -> str:
-    """A text drawing of ``pos`` with X on roll: points, bar, borne-off checkers, pips and dice."""
+    """A text drawing of ``pos`` seen by X (``pos`` in X's frame): points, bar, borne-off checkers, pips, dice."""
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
     bar_mine, bar_theirs = pos.bar
@@ -71,7 +72,8 @@ def ascii_board(
     out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
     out.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + "     " + "".join(f"{p:>3}" for p in bottom[6:]))
     pips = variant.pips(pos)
-    footer = f" {names[0]} (X, on roll) pips {pips[0]}   {names[1]} (O) pips {pips[1]}"
+    x_label, o_label = ("X, on roll", "O") if x_on_roll else ("X", "O, on roll")
+    footer = f" {names[0]} ({x_label}) pips {pips[0]}   {names[1]} ({o_label}) pips {pips[1]}"
     if dice is not None:
         footer += f"   dice {dice[0]}-{dice[1]}"
     out.append(footer)

@@ -1,0 +1,1075 @@
+"""The game service: the application API under every transport (Discord, console, tests).
+
+It owns permissions, turn order, persistence and automatic plays, and answers every call with an
+:class:`Outcome`: the events that happened (each with a sentence a transport can post as is) and a
+:class:`GameView` of the game afterwards. It knows no discord types.
+
+Every change to a game goes through :meth:`GameService._change`: load the game (replaying its action log,
+checked against the stored snapshot), decide the action against that state, apply it, and write the
+result as one compare-and-swap on the game's version. If another click or process changed the game first,
+the write fails, the game is reloaded and the request is judged again against the new state, so a double
+click is refused with the reason ("you have already rolled") instead of applying twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from engine import match as m
+from engine.match import Action, ActionError, MatchOptionError, MatchOptions, MatchState, Phase
+from engine.matfile import export_mat
+from engine.plugins import UnknownVariant, registry
+from engine.positionid import encode_position_id
+from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
+from engine.turn import TurnError
+from engine.variant import Variant, VariantOptionError
+
+from .storage import Conflict, GameRow, NotFound, Store
+
+__all__ = [
+    "Refused",
+    "PlayerRef",
+    "Event",
+    "GameView",
+    "Outcome",
+    "GameService",
+    "DiceProvider",
+    "SystemDice",
+    "SeededDice",
+    "PLAYER_DEFAULTS",
+]
+
+log = logging.getLogger("gammonbot.service")
+
+#: Player settings and their defaults.
+PLAYER_DEFAULTS: dict[str, Any] = {
+    "autoplay": True,  # play a forced play (the only legal one) automatically
+    "auto_bearoff": False,  # in a race with everything home, bear off greedily
+    "home": "right",  # which side the home board is drawn on
+    "theme": "default",
+}
+#: Server settings and their defaults.
+GUILD_DEFAULTS: dict[str, Any] = {
+    "default_variant": "backgammon",
+    "allowed_variants": None,  # None = every registered rule set
+    "default_length": 5,
+    "default_options": {},
+}
+RESIGN_NAMES = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
+
+
+class Refused(Exception):
+    """A request that is not allowed; ``str()`` is the message for the player (names the rule or the fix)."""
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """A player as a transport knows them: a stable id and a display name."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``kind`` is a short tag, ``text`` a sentence for the players."""
+
+    kind: str
+    game_id: int
+    text: str
+    by: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as transports show it, seen by nobody in particular (no hidden information here)."""
+
+    id: int
+    guild_id: str
+    status: str  # challenge, active, finished, declined
+    variant: str
+    display_name: str
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    names: dict[str, str]
+    length: int
+    score: tuple[int, int]
+    game: int
+    phase: str | None
+    to_act: str | None  # player id who must act now (None: either acting member may roll the opening)
+    acting: tuple[str, str] | None
+    dice: tuple[int, int] | None
+    cube: int
+    cube_owner: int | None
+    plays: tuple[str, ...]  # legal plays in notation (phase move)
+    draft: str  # submoves made so far this turn
+    draft_remaining: tuple[int, ...]
+    winner: int | None
+    position_id: str | None
+    version: int
+    thread_id: str | None = None
+    channel_id: str | None = None
+    challenger: str | None = None
+    invited: tuple[str, ...] = ()
+
+    def side_of(self, player_id: str) -> int | None:
+        for k, members in enumerate(self.sides):
+            if player_id in members:
+                return k
+        return None
+
+    def name(self, player_id: str | None) -> str:
+        if player_id is None:
+            return "nobody"
+        return self.names.get(player_id, player_id)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a request did: the events in order, and the game afterwards."""
+
+    events: tuple[Event, ...]
+    game: GameView
+
+
+class DiceProvider(Protocol):
+    """Where a match's dice come from: ``roll(game_id, n)`` is the n-th roll (from 0) of that game's record."""
+
+    def roll(self, game_id: int, n: int) -> tuple[int, int]: ...
+
+
+class SystemDice:
+    """Dice from the operating system's random source (the default for real play)."""
+
+    def __init__(self) -> None:
+        self._rng = secrets.SystemRandom()
+
+    def roll(self, game_id: int, n: int) -> tuple[int, int]:
+        return self._rng.randint(1, 6), self._rng.randint(1, 6)
+
+
+class SeededDice:
+    """Reproducible dice for tests and demos: the same seed, game and roll number give the same dice."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = str(seed)
+
+    def roll(self, game_id: int, n: int) -> tuple[int, int]:
+        digest = hashlib.sha256(f"{self.seed}:{game_id}:{n}".encode()).digest()
+        rng = random.Random(digest)
+        return rng.randint(1, 6), rng.randint(1, 6)
+
+
+@dataclass
+class _Loaded:
+    row: GameRow
+    state: MatchState | None  # None while the game is a challenge
+    actions: list[Action]
+
+
+def _summary(state: MatchState) -> dict[str, Any]:
+    """The stored snapshot: what replaying the log must reproduce exactly."""
+    return {
+        "phase": str(state.phase),
+        "game": state.game,
+        "score": list(state.score),
+        "roller": state.roller,
+        "dice": None if state.dice is None else list(state.dice),
+        "cube": [state.cube.value, state.cube.owner],
+        "position": None if state.position is None else str(state.position),
+        "winner": state.winner,
+        "games_done": len(state.results),
+    }
+
+
+class GameService:
+    """Challenges, turns, the cube, resignations, views, exports and settings for one database."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dice: DiceProvider | None = None,
+        clock: Callable[[], float] = time.time,
+        cache_size: int = 20000,
+        theme: Any = None,
+    ) -> None:
+        self.store = store
+        self.dice = dice or SystemDice()
+        self.clock = clock
+        self.theme = theme
+        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._cache_size = cache_size
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # --- rule sets ------------------------------------------------------------------------------
+    @staticmethod
+    def variants() -> list[type[Variant]]:
+        """Every registered rule set, by name."""
+        reg = registry()
+        return [reg.variants[n] for n in reg.names()]
+
+    @staticmethod
+    def rules(name: str) -> str:
+        """The rules summary of a rule set (by name or alias)."""
+        try:
+            cls = registry().find(name)
+        except UnknownVariant as exc:
+            raise Refused(str(exc)) from None
+        return f"{cls.display_name}: {cls.summary}"
+
+    # --- settings -------------------------------------------------------------------------------
+    async def player_settings(self, player: PlayerRef, **changes: Any) -> dict[str, Any]:
+        """A player's settings after applying ``changes`` (unknown keys and bad values are refused)."""
+        current = {**PLAYER_DEFAULTS, **await self.store.player_settings(player.id)}
+        for key, value in changes.items():
+            if key not in PLAYER_DEFAULTS:
+                raise Refused(f"there is no player setting {key!r}; settings: {', '.join(PLAYER_DEFAULTS)}")
+            current[key] = _coerce(key, value, PLAYER_DEFAULTS[key])
+            if key == "home" and current[key] not in ("right", "left"):
+                raise Refused("home must be right or left")
+        if changes:
+            await self.store.save_player(player.id, player.name, current)
+        return current
+
+    async def guild_settings(self, guild_id: str, *, admin: bool = False, **changes: Any) -> dict[str, Any]:
+        """A server's settings after applying ``changes``; only admins may change them."""
+        current = {**GUILD_DEFAULTS, **await self.store.guild_settings(guild_id)}
+        if not changes:
+            return current
+        if not admin:
+            raise Refused("only a server admin (Manage Server permission) can change the server's settings")
+        for key, value in changes.items():
+            if key not in GUILD_DEFAULTS:
+                raise Refused(f"there is no server setting {key!r}; settings: {', '.join(GUILD_DEFAULTS)}")
+            if key == "default_variant":
+                value = self._variant_class(str(value)).name
+            elif key == "allowed_variants":
+                if value is not None:
+                    names = value.split(",") if isinstance(value, str) else list(value)
+                    value = sorted({self._variant_class(n.strip()).name for n in names if n.strip()}) or None
+            elif key == "default_length":
+                value = _coerce(key, value, 0)
+                if value < 0:
+                    raise Refused("the default match length cannot be negative (0 means money play)")
+            elif key == "default_options":
+                value = dict(value)
+                _match_options(value, length=current["default_length"])
+            current[key] = value
+        await self.store.save_guild_settings(guild_id, current)
+        return current
+
+    @staticmethod
+    def _variant_class(name: str) -> type[Variant]:
+        try:
+            return registry().find(name)
+        except UnknownVariant as exc:
+            raise Refused(str(exc)) from None
+
+    # --- challenges -----------------------------------------------------------------------------
+    async def challenge(
+        self,
+        guild_id: str,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None,
+        *,
+        variant: str | None = None,
+        length: int | None = None,
+        options: dict[str, Any] | None = None,
+        teammate: PlayerRef | None = None,
+        opponent_teammate: PlayerRef | None = None,
+        channel_id: str | None = None,
+    ) -> Outcome:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session."""
+        settings = await self.guild_settings(guild_id)
+        cls = self._variant_class(variant or settings["default_variant"])
+        allowed = settings["allowed_variants"]
+        if allowed is not None and cls.name not in allowed:
+            raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
+        length = settings["default_length"] if length is None else length
+        opts = {**settings["default_options"], **(options or {})}
+        match_options = _match_options(opts, length=length)
+        if opponent is not None and opponent.id == challenger.id:
+            raise Refused("you cannot challenge yourself")
+        team = cls.team_size > 1
+        if team:
+            if teammate is None:
+                raise Refused(f"{cls.display_name} is played by teams of two: name your teammate")
+            if opponent is None or opponent_teammate is None:
+                raise Refused(f"{cls.display_name} needs both opponents named (an open team challenge is not possible)")
+            people = [challenger, teammate, opponent, opponent_teammate]
+            if len({p.id for p in people}) != 4:
+                raise Refused("the four players of a Doubles match must be four different people")
+        elif teammate is not None or opponent_teammate is not None:
+            raise Refused(f"{cls.display_name} is played one against one: teammates are for team rule sets")
+        invited = [p for p in (opponent, opponent_teammate) if p is not None]
+        names = {p.id: p.name for p in [challenger, *invited, *([teammate] if teammate else [])]}
+        for p in [challenger, *invited, *([teammate] if teammate else [])]:
+            await self.store.save_player(p.id, p.name)
+        terms = {
+            "challenger": challenger.id,
+            "teammate": teammate.id if teammate else None,
+            "invited": [p.id for p in invited],
+            "opponent_teammate": opponent_teammate.id if opponent_teammate else None,
+            "variant": cls.name,
+            "options": _options_data(match_options),
+            "names": names,
+        }
+        seats: dict[str, int | None] = {challenger.id: 0}
+        if teammate:
+            seats[teammate.id] = 0
+        for p in invited:
+            seats[p.id] = 1
+        row = await self.store.create_game(
+            guild_id=guild_id,
+            status="challenge",
+            variant=cls.name,
+            setup=terms,
+            players=seats,
+            turn_player=invited[0].id if invited else None,
+            channel_id=channel_id,
+        )
+        loaded = _Loaded(row, None, [])
+        view = self._view(loaded)
+        what = _describe_terms(cls, match_options)
+        who = " and ".join(p.name for p in invited) if invited else "anyone"
+        text = f"{challenger.name} challenges {who} to {what} (game #{row.id})."
+        return Outcome((Event("challenge", row.id, text, challenger.id),), view)
+
+    async def accept(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Accept a challenge: the match starts."""
+        async with self._lock(game_id):
+            for _ in range(3):
+                loaded = await self._load(game_id)
+                row = loaded.row
+                if row.status != "challenge":
+                    raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+                terms = row.setup
+                if player.id in (terms["challenger"], terms.get("teammate")):
+                    raise Refused("you cannot accept your own challenge")
+                invited = list(terms["invited"])
+                if invited and player.id not in invited:
+                    raise Refused(f"this challenge is for {', '.join(terms['names'][i] for i in invited)}, not for you")
+                cls = self._variant_class(terms["variant"])
+                names = dict(terms["names"])
+                names[player.id] = player.name
+                if cls.team_size > 1:
+                    sides = ((terms["challenger"], terms["teammate"]), (invited[0], terms["opponent_teammate"]))
+                    side_names = (
+                        f"{names[sides[0][0]]} & {names[sides[0][1]]}",
+                        f"{names[sides[1][0]]} & {names[sides[1][1]]}",
+                    )
+                else:
+                    sides = ((terms["challenger"],), (player.id,))
+                    side_names = (names[terms["challenger"]], player.name)
+                try:
+                    state = m.new_match(cls(), sides, _match_options(terms["options"]), side_names)
+                except MatchOptionError as exc:
+                    raise Refused(str(exc)) from None
+                await self.store.save_player(player.id, player.name)
+                setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms}
+                seats = {} if player.id in row.players else {player.id: 1}
+                try:
+                    version = await self.store.update_game(
+                        game_id,
+                        row.version,
+                        status="active",
+                        setup=setup,
+                        snapshot=_summary(state),
+                        turn_player=None,
+                        players=seats,
+                    )
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                new = await self.store.load_game(game_id)
+                assert new.version == version
+                loaded = _Loaded(new, state, [])
+                self._remember(loaded)
+                view = self._view(loaded)
+                text = (
+                    f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
+                    f"{_describe_terms(cls, state.options)}. Roll to start (game #{game_id})."
+                )
+                return Outcome((Event("start", game_id, text, player.id),), view)
+            raise Refused("the game is busy; try again")
+
+    async def decline(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Decline (or, for the challenger, withdraw) a challenge."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+            row = loaded.row
+            if row.status != "challenge":
+                raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+            terms = row.setup
+            own = player.id in (terms["challenger"], terms.get("teammate"))
+            if not own and terms["invited"] and player.id not in terms["invited"]:
+                raise Refused("only the challenged players (or the challenger) can decline this challenge")
+            if not own and not terms["invited"]:
+                raise Refused("an open challenge cannot be declined; just leave it, or the challenger can withdraw it")
+            try:
+                await self.store.update_game(game_id, row.version, status="declined", turn_player=None)
+            except Conflict:
+                self._forget(game_id)
+                raise Refused("the challenge changed meanwhile; look again") from None
+            self._forget(game_id)
+            loaded = await self._load(game_id)
+            verb = "withdrew" if own else "declined"
+            return Outcome(
+                (Event("declined", game_id, f"{player.name} {verb} challenge #{game_id}.", player.id),),
+                self._view(loaded),
+            )
+
+    # --- turns ----------------------------------------------------------------------------------
+    async def roll(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Roll the dice (the opening roll at the start of a game)."""
+
+        def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
+            n = len(loaded.actions)
+            by = player.id
+            if state.phase is Phase.OPENING:
+                # Each side throws one die; ties are thrown again (each throw is recorded).
+                return [m.OpeningRoll(by, self.dice.roll(game_id, n))]
+            if state.phase is Phase.MOVE:
+                raise Refused("you have already rolled: play your move (or resign)")
+            return [m.Roll(by, self.dice.roll(game_id, n))]
+
+        return await self._change(game_id, player, decide)
+
+    async def move(self, game_id: int, player: PlayerRef, text: str) -> Outcome:
+        """Play a whole roll written in notation (``13/7 8/7``); illegal plays are refused naming the rule."""
+
+        def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
+            self._require_mover(state, player, "play")
+            return [m.move_from_text(state, player.id, text)]
+
+        return await self._change(game_id, player, decide, clear_draft=True)
+
+    async def submove(self, game_id: int, player: PlayerRef, src: int, dst: int) -> Outcome:
+        """Move one checker by one die; the play is made when all dice are used (or on :meth:`confirm`)."""
+
+        def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
+            self._require_mover(state, player, "move")
+            draft = self._draft(loaded, state)
+            try:
+                draft = draft.add(src, dst)
+            except TurnError as exc:
+                raise Refused(str(exc)) from None
+            return [[s, t] for s, t, _ in draft.moves]
+
+        return await self._change_draft(game_id, player, decide_draft)
+
+    async def undo(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Take back the last submove of this turn (before the play is confirmed)."""
+
+        def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
+            self._require_mover(state, player, "undo")
+            draft = self._draft(loaded, state)
+            if not draft.moves:
+                raise Refused("there is nothing to undo this turn")
+            return [[s, t] for s, t, _ in draft.undo().moves]
+
+        return await self._change_draft(game_id, player, decide_draft)
+
+    async def confirm(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Confirm the submoves made this turn as the play."""
+
+        def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
+            self._require_mover(state, player, "confirm")
+            draft = self._draft(loaded, state)
+            return [m.confirm(state, draft, player.id)]
+
+        return await self._change(game_id, player, decide, clear_draft=True)
+
+    async def double(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Offer the cube (before rolling)."""
+        return await self._simple(game_id, player, m.Double)
+
+    async def take(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Take the pending double."""
+        return await self._simple(game_id, player, m.Take)
+
+    async def pass_(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Pass (drop) the pending double: the game is lost at the value before it."""
+        return await self._simple(game_id, player, m.Pass)
+
+    async def beaver(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Money play: take and redouble at once."""
+        return await self._simple(game_id, player, m.Beaver)
+
+    async def raccoon(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Money play: answer a beaver by redoubling again."""
+        return await self._simple(game_id, player, m.Raccoon)
+
+    async def resign(self, game_id: int, player: PlayerRef, level: int | str = 1) -> Outcome:
+        """Offer to resign the game: single (1), gammon (2) or backgammon (3)."""
+        if isinstance(level, str):
+            key = level.strip().lower()
+            if key not in RESIGN_NAMES and not key.isdigit():
+                raise Refused("resign single, gammon or backgammon")
+            level = RESIGN_NAMES.get(key) or int(key)
+        if level not in (1, 2, 3):
+            raise Refused("resign single (1), gammon (2) or backgammon (3)")
+        lvl = int(level)
+        return await self._change(game_id, player, lambda _l, _s: [m.Resign(player.id, lvl)])
+
+    async def answer_resignation(self, game_id: int, player: PlayerRef, accept: bool) -> Outcome:
+        """Accept or reject the resignation offered to you."""
+        cls = m.AcceptResignation if accept else m.RejectResignation
+        return await self._simple(game_id, player, cls)
+
+    async def forfeit(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Give up the whole match."""
+        return await self._simple(game_id, player, m.Forfeit)
+
+    async def timeout(self, game_id: int, player_id: str) -> Outcome:
+        """The scheduler reports that ``player_id`` ran out of time."""
+        ref = PlayerRef(player_id, await self.store.player_name(player_id) or player_id)
+        return await self._simple(game_id, ref, m.Timeout)
+
+    # --- views ----------------------------------------------------------------------------------
+    async def view(self, game_id: int) -> GameView:
+        """The game as it stands."""
+        return self._view(await self._load(game_id))
+
+    async def state(self, game_id: int) -> MatchState:
+        """The engine state of a started game."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started: it is a challenge")
+        return loaded.state
+
+    async def board(self, game_id: int, viewer: str | None = None, *, home: str | None = None) -> Any:
+        """The board image as ``viewer`` sees it (a participant id, or None for side 0): RenderedBoard."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started yet")
+        state = loaded.state
+        side: int = 0
+        if viewer is not None:
+            for k, members in enumerate(state.setup.sides):
+                if viewer in members:
+                    side = k
+        if home is None and viewer is not None:
+            home = (await self.player_settings(PlayerRef(viewer, viewer)))["home"]
+        snapshot = m.board_snapshot(state, side, home="left" if home == "left" else "right")
+        from render import render_board
+
+        return await asyncio.to_thread(render_board, snapshot, self.theme)
+
+    async def my_games(self, player_id: str, guild_id: str | None = None) -> list[GameView]:
+        """The player's challenges and running games: those waiting for them first, then the rest."""
+        rows = await self.store.games_of(player_id, guild_id=guild_id)
+        views = []
+        for row in rows:
+            views.append(self._view(await self._load(row.id)))
+
+        def waiting(v: GameView) -> int:
+            if v.to_act == player_id:
+                return 0
+            if v.to_act is None and v.acting is not None and player_id in v.acting:
+                return 0
+            if v.status == "challenge" and player_id in v.invited:
+                return 0
+            return 1
+
+        return sorted(views, key=lambda v: (waiting(v), -v.version))
+
+    async def export(self, game_id: int) -> str:
+        """The match so far as a ``.mat`` file (GNU Backgammon, XG and Jellyfish read it)."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started: nothing to export")
+        return export_mat(loaded.state.setup, loaded.actions)
+
+    # --- internals ------------------------------------------------------------------------------
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+            if len(self._locks) > 4 * self._cache_size:
+                for key in [k for k, v in self._locks.items() if not v.locked()][: self._cache_size]:
+                    del self._locks[key]
+        return lock
+
+    def _remember(self, loaded: _Loaded) -> None:
+        self._cache[loaded.row.id] = loaded
+        self._cache.move_to_end(loaded.row.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def _load(self, game_id: int) -> _Loaded:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache.move_to_end(game_id)
+            return cached
+        try:
+            row = await self.store.load_game(game_id)
+        except NotFound:
+            raise Refused(f"there is no game #{game_id}") from None
+        if row.status == "challenge" or "match" not in row.setup:
+            loaded = _Loaded(row, None, [])
+        else:
+            setup = setup_from_data(row.setup["match"])
+            logged = await self.store.load_actions(game_id)
+            acts = [action_from_data(a.action) for a in logged]
+            state = m.replay(setup, acts)
+            if row.snapshot is not None and _summary(state) != row.snapshot:
+                log.error("game %s: replaying its log does not reproduce its snapshot", game_id)
+                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told")
+            loaded = _Loaded(row, state, acts)
+        self._remember(loaded)
+        return loaded
+
+    def _draft(self, loaded: _Loaded, state: MatchState) -> Any:
+        draft = state.draft()
+        for s, t in loaded.row.draft or []:
+            draft = draft.add(s, t)
+        return draft
+
+    @staticmethod
+    def _require_mover(state: MatchState, player: PlayerRef, what: str) -> None:
+        if state.phase is not Phase.MOVE:
+            if state.phase in (Phase.ROLL, Phase.OPENING):
+                raise Refused(f"you cannot {what} yet: roll first")
+            raise Refused(f"there is no roll to play now ({_phase_words(state)})")
+        assert state.roller is not None
+        mover = state.acting_member(state.roller)
+        if player.id != mover:
+            if player.id in state.setup.sides[state.roller]:
+                raise Refused(
+                    f"only the acting member of your team, {mover}, moves this game; consult in your team thread"
+                )
+            raise Refused("it is not your turn")
+
+    async def _simple(self, game_id: int, player: PlayerRef, cls: Callable[[str], Action]) -> Outcome:
+        return await self._change(game_id, player, lambda _l, _s: [cls(player.id)])
+
+    def _check_participant(self, loaded: _Loaded, player: PlayerRef) -> MatchState:
+        row = loaded.row
+        if row.status == "challenge":
+            raise Refused(f"game #{row.id} has not started: it is waiting for the challenge to be accepted")
+        if loaded.state is None or row.status in ("declined", "expired"):
+            raise Refused(f"game #{row.id} is not being played ({row.status})")
+        state = loaded.state
+        if state.over:
+            raise Refused(f"game #{row.id} is over")
+        if not any(player.id in members for members in state.setup.sides):
+            raise Refused(f"you are not playing in game #{row.id}")
+        return state
+
+    async def _change(
+        self,
+        game_id: int,
+        player: PlayerRef,
+        decide: Callable[[_Loaded, MatchState], list[Action]],
+        *,
+        clear_draft: bool = False,
+    ) -> Outcome:
+        """Judge, apply and store one request (with compare-and-swap and a retry after a conflict)."""
+        async with self._lock(game_id):
+            for _ in range(5):
+                loaded = await self._load(game_id)
+                state = self._check_participant(loaded, player)
+                try:
+                    new_actions = decide(loaded, state)
+                    states = [state]
+                    for action in new_actions:
+                        states.append(m.apply(states[-1], action))
+                    auto = await self._automatic(game_id, loaded, states[-1], len(loaded.actions) + len(new_actions))
+                    for action in auto:
+                        states.append(m.apply(states[-1], action))
+                except (ActionError, TurnError) as exc:
+                    raise Refused(str(exc)) from None
+                all_actions = [*new_actions, *auto]
+                final = states[-1]
+                status = "finished" if final.over else "active"
+                draft_value: Any = None if (clear_draft or final is not state) else loaded.row.draft
+                try:
+                    version = await self.store.update_game(
+                        game_id,
+                        loaded.row.version,
+                        new_actions=[action_to_data(a) for a in all_actions],
+                        snapshot=_summary(final),
+                        status=status,
+                        turn_player=_to_act(final),
+                        draft=draft_value,
+                    )
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                row = replace(
+                    loaded.row,
+                    version=version,
+                    status=status,
+                    snapshot=_summary(final),
+                    turn_player=_to_act(final),
+                    draft=draft_value,
+                    updated_at=self.clock(),
+                )
+                new_loaded = _Loaded(row, final, [*loaded.actions, *all_actions])
+                self._remember(new_loaded)
+                view = self._view(new_loaded)
+                events = []
+                for before, action, after in zip(states, all_actions, states[1:]):
+                    events.extend(_events(game_id, view, before, action, after, auto=action in auto))
+                return Outcome(tuple(events), view)
+            raise Refused("the game is busy (several changes at once); try again")
+
+    async def _change_draft(
+        self, game_id: int, player: PlayerRef, decide: Callable[[_Loaded, MatchState], list[list[int]]]
+    ) -> Outcome:
+        """Store a new draft for this turn (a compare-and-swap like any change; nothing enters the log)."""
+        async with self._lock(game_id):
+            for _ in range(5):
+                loaded = await self._load(game_id)
+                state = self._check_participant(loaded, player)
+                draft_moves = decide(loaded, state)
+                try:
+                    version = await self.store.update_game(game_id, loaded.row.version, draft=draft_moves or None)
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                row = replace(loaded.row, version=version, draft=draft_moves or None)
+                new_loaded = _Loaded(row, state, loaded.actions)
+                self._remember(new_loaded)
+                view = self._view(new_loaded)
+                so_far = view.draft or "nothing moved yet"
+                if view.draft_remaining:
+                    left = f"dice left: {', '.join(map(str, view.draft_remaining))}"
+                else:
+                    left = "all dice used: confirm or undo"
+                return Outcome(
+                    (Event("draft", game_id, f"{view.name(player.id)}: {so_far} ({left}).", player.id),), view
+                )
+            raise Refused("the game is busy (several changes at once); try again")
+
+    async def _automatic(self, game_id: int, loaded: _Loaded, state: MatchState, n_actions: int) -> list[Action]:
+        """Forced plays (player setting ``autoplay``) and greedy race bear-offs (``auto_bearoff``)."""
+        out: list[Action] = []
+        for _ in range(8):
+            if state.phase is not Phase.MOVE or state.roller is None:
+                break
+            mover = state.acting_member(state.roller)
+            prefs = {**PLAYER_DEFAULTS, **await self.store.player_settings(mover)}
+            plays = state.legal_plays()
+            choice = None
+            if prefs["autoplay"] and len(plays) == 1:
+                choice = plays[0]
+            elif prefs["auto_bearoff"] and _race_bearoff(state):
+                choice = max(plays, key=lambda p: (p.position.off[0], -state.variant.pips(p.position)[0]))
+            if choice is None:
+                break
+            action = m.Move(mover, choice.moves)
+            out.append(action)
+            state = m.apply(state, action)
+        return out
+
+    def _view(self, loaded: _Loaded) -> GameView:
+        row = loaded.row
+        state = loaded.state
+        if state is None:
+            terms = row.setup
+            cls = registry().variants.get(terms.get("variant", row.variant))
+            opts = terms.get("options", {})
+            sides: tuple[tuple[str, ...], tuple[str, ...]] = (
+                tuple(x for x in (terms["challenger"], terms.get("teammate")) if x),
+                tuple(x for x in (*terms["invited"], terms.get("opponent_teammate")) if x),
+            )
+            return GameView(
+                id=row.id,
+                guild_id=row.guild_id,
+                status=row.status,
+                variant=row.variant,
+                display_name=cls.display_name if cls else row.variant,
+                sides=sides,
+                names=dict(terms.get("names", {})),
+                length=int(opts.get("length", 0)),
+                score=(0, 0),
+                game=0,
+                phase=None,
+                to_act=row.turn_player,
+                acting=None,
+                dice=None,
+                cube=1,
+                cube_owner=None,
+                plays=(),
+                draft="",
+                draft_remaining=(),
+                winner=None,
+                position_id=None,
+                version=row.version,
+                thread_id=row.thread_id,
+                channel_id=row.channel_id,
+                challenger=terms["challenger"],
+                invited=tuple(terms["invited"]),
+            )
+        plays: tuple[str, ...] = ()
+        draft_text = ""
+        remaining: tuple[int, ...] = ()
+        if state.phase is Phase.MOVE:
+            plays = tuple(sorted(p.notation for p in state.legal_plays()))
+            if row.draft:
+                d = self._draft(loaded, state)
+                draft_text = d.notation
+                remaining = () if d.complete else tuple(d.remaining)
+            else:
+                remaining = tuple(state.draft().remaining)
+        pid = None
+        if state.position is not None and state.variant.gnubg_compatible:
+            pid = encode_position_id(state.variant, state.position)
+        acting = (state.acting_member(0), state.acting_member(1))
+        return GameView(
+            id=row.id,
+            guild_id=row.guild_id,
+            status=row.status,
+            variant=state.variant.name,
+            display_name=state.variant.display_name,
+            sides=state.setup.sides,
+            names=dict(row.setup.get("names", {})),
+            length=state.options.length,
+            score=state.score,
+            game=state.game,
+            phase=str(state.phase),
+            to_act=_to_act(state),
+            acting=acting,
+            dice=state.dice,
+            cube=state.cube.value,
+            cube_owner=state.cube.owner,
+            plays=plays,
+            draft=draft_text,
+            draft_remaining=remaining,
+            winner=state.winner,
+            position_id=pid,
+            version=row.version,
+            thread_id=row.thread_id,
+            channel_id=row.channel_id,
+            challenger=row.setup.get("terms", {}).get("challenger"),
+        )
+
+    async def set_thread(self, game_id: int, thread_id: str) -> None:
+        """Remember the transport's thread for a game (Discord: the match thread)."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+            version = await self.store.update_game(game_id, loaded.row.version, thread_id=thread_id)
+            self._remember(
+                _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.actions)
+            )
+
+
+def _to_act(state: MatchState) -> str | None:
+    side = state.turn
+    if side is None or state.over:
+        return None
+    return state.acting_member(side)
+
+
+def _phase_words(state: MatchState) -> str:
+    return {
+        Phase.OPENING: "the opening roll is due",
+        Phase.ROLL: "a roll is due",
+        Phase.MOVE: "a play is due",
+        Phase.DOUBLED: "a double is waiting for an answer",
+        Phase.RESIGNED: "a resignation is waiting for an answer",
+        Phase.OVER: "the match is over",
+    }[state.phase]
+
+
+def _race_bearoff(state: MatchState) -> bool:
+    """All the mover's checkers are home and no opposing checker can meet them again."""
+    pos = state.position
+    if pos is None:
+        return False
+    if pos.bar[0] or any(v > 0 for v in pos.board[6:]):
+        return False
+    if not state.variant.hitting:
+        return True
+    if pos.bar[1]:
+        return False
+    highest_mine = max((i + 1 for i, v in enumerate(pos.board) if v > 0), default=0)
+    return all(i + 1 > highest_mine for i, v in enumerate(pos.board) if v < 0)
+
+
+def _coerce(key: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, str):
+            low = value.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise Refused(f"{key} is on or off, not {value!r}")
+        return bool(value)
+    if isinstance(default, int) and not isinstance(default, bool):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise Refused(f"{key} must be a whole number, not {value!r}") from None
+    return value if not isinstance(value, str) else value.strip()
+
+
+def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOptions:
+    data = dict(raw)
+    if length is not None:
+        data["length"] = length
+    fields = {f for f in MatchOptions.__dataclass_fields__}
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise Refused(f"there is no match option {unknown[0]!r}; options: {', '.join(sorted(fields))}")
+    if "timeout_policy" in data:
+        data["timeout_policy"] = m.TimeoutPolicy(data["timeout_policy"])
+    try:
+        opts = MatchOptions(**data)
+        opts.check()
+    except (MatchOptionError, VariantOptionError, TypeError, ValueError) as exc:
+        raise Refused(str(exc)) from None
+    return opts
+
+
+def _options_data(opts: MatchOptions) -> dict[str, Any]:
+    return {k: (str(v) if isinstance(v, m.TimeoutPolicy) else v) for k, v in opts.__dict__.items()}
+
+
+def _describe_terms(cls: type[Variant], opts: MatchOptions) -> str:
+    what = f"a {opts.length}-point {cls.display_name} match" if opts.length else f"{cls.display_name} for money"
+    extras = [
+        label
+        for flag, label in (
+            (opts.jacoby, "Jacoby"),
+            (opts.beavers, "beavers"),
+            (opts.auto_doubles > 0, "automatic doubles"),
+            (opts.holland, "Holland rule"),
+            (not opts.crawford and opts.length > 0, "no Crawford rule"),
+            (not opts.cube, "no cube"),
+        )
+        if flag
+    ]
+    return what + (f" ({', '.join(extras)})" if extras else "")
+
+
+def _events(
+    game_id: int, view: GameView, before: MatchState, action: Action, after: MatchState, *, auto: bool
+) -> list[Event]:
+    """The events one applied action produced, each with a sentence for the players."""
+    name = view.name
+    by = action.by
+    out: list[Event] = []
+    if isinstance(action, m.OpeningRoll):
+        a, b = action.dice
+        n0, n1 = name(before.acting_member(0)), name(before.acting_member(1))
+        if a == b:
+            out.append(
+                Event(
+                    "opening", game_id, f"Opening roll: {n0} {a}, {n1} {b} — a tie, roll again.", by, {"dice": [a, b]}
+                )
+            )
+        else:
+            starter = n0 if a > b else n1
+            out.append(
+                Event(
+                    "opening",
+                    game_id,
+                    f"Opening roll: {n0} {a}, {n1} {b}. {starter} plays {max(a, b)}-{min(a, b)}.",
+                    by,
+                    {"dice": [a, b]},
+                )
+            )
+    elif isinstance(action, m.Roll):
+        text = f"{name(by)} rolled {action.dice[0]}-{action.dice[1]}."
+        if after.roller != before.roller and not after.over:
+            text += " No legal play: the turn passes."
+        out.append(Event("roll", game_id, text, by, {"dice": list(action.dice)}))
+    elif isinstance(action, m.Move):
+        from engine.notation import format_play
+
+        notation = format_play(action.moves) or "no move"
+        prefix = "(automatic) " if auto else ""
+        out.append(
+            Event("move", game_id, f"{prefix}{name(by)} played {notation}.", by, {"play": notation, "auto": auto})
+        )
+    elif isinstance(action, m.Double):
+        out.append(Event("double", game_id, f"{name(by)} doubles to {before.cube.value * 2}.", by))
+    elif isinstance(action, m.Take):
+        out.append(Event("take", game_id, f"{name(by)} takes; the cube is at {after.cube.value}.", by))
+    elif isinstance(action, m.Pass):
+        out.append(Event("pass", game_id, f"{name(by)} passes.", by))
+    elif isinstance(action, m.Beaver):
+        out.append(Event("beaver", game_id, f"{name(by)} beavers, redoubling to {after.cube.value * 2}.", by))
+    elif isinstance(action, m.Raccoon):
+        out.append(Event("raccoon", game_id, f"{name(by)} raccoons, redoubling to {after.cube.value * 2}.", by))
+    elif isinstance(action, m.Resign):
+        level = m.RESIGN_LEVELS[action.level]
+        out.append(Event("resign", game_id, f"{name(by)} offers to resign a {level}.", by, {"level": action.level}))
+    elif isinstance(action, m.AcceptResignation):
+        out.append(Event("resign-accepted", game_id, f"{name(by)} accepts the resignation.", by))
+    elif isinstance(action, m.RejectResignation):
+        out.append(Event("resign-rejected", game_id, f"{name(by)} rejects the resignation; play on.", by))
+    elif isinstance(action, m.Timeout):
+        out.append(Event("timeout", game_id, f"{name(by)} ran out of time.", by))
+    elif isinstance(action, m.Forfeit):
+        out.append(Event("forfeit", game_id, f"{name(by)} forfeits the match.", by))
+    if isinstance(action, m.Resign) and after.phase is not Phase.RESIGNED and len(after.results) > len(before.results):
+        out.append(
+            Event(
+                "resign-accepted",
+                game_id,
+                "The resignation is accepted automatically: nothing more could be won.",
+                None,
+            )
+        )
+    if len(after.results) > len(before.results):
+        result = after.results[-1]
+        winner = after.setup.side_name(result.winner)
+        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(result.level, "the game")
+        points = f"{result.points} point{'s' if result.points != 1 else ''}"
+        text = f"{winner} wins {kind} ({points}, {result.reason}). Score {after.score[0]}-{after.score[1]}"
+        text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
+        out.append(Event("game-over", game_id, text, None, {"winner": result.winner, "points": result.points}))
+    if after.over and not before.over:
+        winner = after.setup.side_name(after.winner) if after.winner is not None else "nobody"
+        out.append(
+            Event(
+                "match-over",
+                game_id,
+                f"Match over: {winner} wins {after.score[0]}-{after.score[1]}.",
+                None,
+                {"winner": after.winner},
+            )
+        )
+    elif not after.over:
+        actor = _to_act(after)
+        if actor is not None and (before.turn != after.turn or before.phase != after.phase):
+            out.append(
+                Event("turn", game_id, f"{name(actor)} to {_verb(after.phase)}.", actor, {"phase": str(after.phase)})
+            )
+        elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
+            out.append(Event("turn", game_id, f"Game {after.game}: roll the opening dice.", None, {"phase": "opening"}))
+    return out
+
+
+def _verb(phase: Phase) -> str:
+    return {
+        Phase.ROLL: "roll (or double)",
+        Phase.MOVE: "play",
+        Phase.DOUBLED: "take or pass",
+        Phase.RESIGNED: "accept or reject the resignation",
+        Phase.OPENING: "roll the opening dice",
+        Phase.OVER: "rest",
+    }[phase]
+
+
+def legal_play_list(view: GameView) -> Sequence[str]:
+    """The legal plays of the current roll, in the order transports list them."""
+    return view.plays
