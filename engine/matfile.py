@@ -5,6 +5,7 @@ Export writes what GNU Backgammon's own ``export match mat`` writes: a header of
 side 0 in the left column and side 1 in the right, each entry either ``dd: <submoves>`` (plain form,
 mover's numbering, 25 = bar, 0 = off; nothing after the colon = a dance), `` Doubles => v``, `` Takes``,
 `` Drops``, `` Beavers => v``, `` Raccoons => v``, and finally ``Wins n point(s)`` in the winner's column.
+As in GNU Backgammon's files, the doubler's acceptance of a beaver is not written: his next roll implies it.
 
 Import reads the same grammar (and GNU Backgammon's and XG's files, which use it) back into a setup and an
 action list, replaying every action through the match state machine, so an imported match is checked
@@ -141,7 +142,9 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
             game.entries.append((before.roller, f" Doubles => {before.cube.value * 2}"))
         elif isinstance(action, Take):
             assert before.responder is not None
-            game.entries.append((before.responder, " Takes"))
+            if before.responder != before.roller:
+                game.entries.append((before.responder, " Takes"))
+            # else: the doubler taking a beaver is implied, as GNU Backgammon writes it (his roll follows)
         elif isinstance(action, Pass):
             assert before.responder is not None
             game.entries.append((before.responder, " Drops"))
@@ -290,6 +293,8 @@ def import_mat(text: str) -> tuple[MatchSetup, list[Action]]:
         raise MatFileError("the file holds no games")
 
     variant = _find_variant(tags.get("variation"), tags.get("ruleset"))
+    # GNU Backgammon writes no Beaver tag: a money file with a beaver in it was played with beavers.
+    redoubled = any(em.group("beaver") or em.group("raccoon") for _, _, entries in games for _, _, em in entries)
     names = games[0][1]
     if variant.team_size > 1:
         sides = tuple(tuple(part.strip() for part in n.split("&")) for n in names)
@@ -307,7 +312,7 @@ def import_mat(text: str) -> tuple[MatchSetup, list[Action]]:
             cube=cube_limit > 1,
             max_cube=min(max(cube_limit, 1), 1 << 15) if cube_limit > 1 else 64,
             jacoby=_on(tags.get("jacoby", "Off")) if length == 0 else False,
-            beavers=_on(tags.get("beaver", "Off")) if length == 0 else False,
+            beavers=length == 0 and (_on(tags["beaver"]) if "beaver" in tags else redoubled),
             beaver_limit=int(tags.get("beaverlimit", "3")),
             auto_doubles=int(tags.get("autodoubles", "0")) if length == 0 else 0,
             holland=_on(tags.get("holland", "Off")) if length else False,
@@ -382,6 +387,7 @@ class _Importer:
             hi, lo = max(d), min(d)
             self.do(OpeningRoll(by, (hi, lo) if side == 0 else (lo, hi)), lineno)
         else:
+            self._implied_take(side, lineno)
             self.do(Roll(by, d), lineno)
         state = self.state
         if state.phase is Phase.MOVE and state.roller == side:
@@ -391,8 +397,15 @@ class _Importer:
         elif moves:
             raise MatFileError(f"line {lineno}: {d[0]}{d[1]} has no legal play, but the file lists moves")
 
+    def _implied_take(self, side: int, lineno: int) -> None:
+        """GNU Backgammon writes no "Takes" when the doubler accepts a beaver: his next action implies it."""
+        state = self.state
+        if state.phase is Phase.DOUBLED and state.responder == side == state.roller:
+            self.do(Take(state.acting_member(side)), lineno)
+
     def finish(self, winner: int, points: int, lineno: int) -> None:
         """A game won without bearing off or a pass: a resignation, or else a timeout or forfeit."""
+        self._implied_take(1 - winner, lineno)
         state = self.state
         loser = 1 - winner
         cube = state.cube.value

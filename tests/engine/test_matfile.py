@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.match import (
+    Beaver,
     Double,
     EndReason,
     MatchOptions,
@@ -203,3 +204,32 @@ def test_take_and_money_session_header() -> None:
     assert "  2)  Takes" in text
     setup2, actions2 = import_mat(text)
     assert actions2 == actions and setup2.options == setup.options
+
+
+#: GNU Backgammon 1.07's export of: gnubg 31 8/5 6/5; root doubles; gnubg beavers; root takes (not written)
+#: and rolls 52.
+GNUBG_BEAVER = "\n".join(
+    [
+        '; [EventDate "2026.11.30"]',
+        "",
+        " 0 point match",
+        "",
+        " Game 1",
+        " gnubg : 0                      root : 0",
+        "  1) 31: 8/5 6/5                  Doubles => 2",
+        "  2)  Beavers => 4               52: 13/8 13/11 ",
+        "  3) 42: 8/4 6/4                 61: 13/7 8/7 ",
+        "",
+    ]
+)
+
+
+def test_the_doublers_take_of_a_beaver_is_implied_as_gnu_backgammon_writes_it() -> None:
+    setup, actions = import_mat(GNUBG_BEAVER)
+    assert setup.options.beavers  # no Beaver tag, but the file has a beaver
+    assert [type(a) for a in actions[2:6]] == [Double, Beaver, Take, Roll]
+    state = replay(setup, actions)
+    assert state.cube.value == 4 and state.cube.owner == 0
+    text = export_mat(setup, actions)
+    assert "  2)  Beavers => 4               52: 13/11 13/8" in text.splitlines()
+    assert replay(*import_mat(text)) == state
