@@ -189,7 +189,7 @@ print("RESULT " + json.dumps({{"variation": m["match-info"]["variation"], "games
       "comment": m["match-info"].get("comment", "")}}))
 """
     out = gnubg(script)
-    assert "Illegal" not in out and "Unrecognised" not in out, out[-2000:]
+    assert not any(word in out for word in ("WARNING", "Illegal", "Invalid", "Unrecognised")), out[-2000:]
     found = json.loads(next(line for line in out.splitlines() if line.startswith("RESULT "))[7:])
     assert found["variation"] == GNUBG_VARIATIONS[variant.mat_variation]
     assert "Variation" not in found["comment"], "GNU Backgammon did not recognise the tag"
