@@ -194,7 +194,8 @@ def _draw_trays(
 
 
 def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
-    if s.opening_dice is not None:
+    rolled = s.dice is not None and s.on_roll is not None
+    if s.opening_dice is not None and not rolled:  # once the roll is being played, only its dice show
         for side in (VIEWER, OPPONENT):
             sprite = sprites.die(t, colours[side], s.opening_dice[side], L.die_size)
             _paste(im, sprite, L.dice_centers(side, 1)[0])

@@ -274,3 +274,16 @@ def test_palette_pngs_are_smaller_and_keep_the_picture() -> None:
     L = layout()
     assert close(pixel(rgb, L.checker_center(24, 0)), LIGHT)
     assert close(pixel(rgb, L.checker_center(19, 0)), DARK)
+
+
+def test_long_names_are_cut_before_the_match_label() -> None:
+    L = layout()
+    short = render_image(snap(names=("Ann", "Bob"), match_length=5), THEME)
+    long = render_image(snap(names=("Ann " * 40, "Bartholomew " * 30), match_length=5), THEME)
+    for side in (VIEWER, OPPONENT):
+        x0, y0, x1, y1 = L.info_rect(side)
+        centre = (x1 // 2 - L.d, y0, x1 // 2 + L.d, y1)  # inside the label in the middle of the row
+        assert ImageChops.difference(short.crop(centre), long.crop(centre)).getbbox() is None
+        # ... and the name really is longer there: the rows differ left of the label.
+        left = (x0, y0, x1 // 2 - L.d, y1)
+        assert ImageChops.difference(short.crop(left), long.crop(left)).getbbox() is not None
