@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.match import Double, MatchOptions, OpeningRoll, Resign, apply, new_match
 from engine.matchid import GameState, MatchIdError, MatchInfo, decode_match_id, encode_match_id, match_id
 from engine.plugins import get_variant
+from tests.conftest import run_gnubg_script
 
 P = GameState.PLAYING
 VECTORS = {
@@ -91,3 +94,25 @@ def test_fields_that_do_not_fit_are_refused() -> None:
         encode_match_id(MatchInfo(cube_value=3))
     with pytest.raises(MatchIdError, match="match length"):
         encode_match_id(MatchInfo(length=1 << 15))
+
+
+@pytest.mark.gnubg
+def test_gnubg_reads_back_our_ids_of_real_states(tmp_path: Path) -> None:
+    """GNU Backgammon's ``set matchid`` accepts our IDs and writes the same ID back (it does not restore a
+    pending double or resignation, so those states are left out)."""
+    from engine.match import Phase, states
+    from engine.selfplay import play_match
+
+    ids: list[str] = []
+    for seed in (1, 2, 3):
+        final, actions = play_match(get_variant("backgammon"), MatchOptions(length=5), seed)
+        for k, state in enumerate(states(final.setup, actions)):
+            if state.phase in (Phase.ROLL, Phase.MOVE) and k % 7 == 0:
+                ids.append(match_id(state))
+    assert len(ids) > 20
+    script = "import gnubg\n" + "".join(
+        f"gnubg.command('set matchid {mid}')\nprint('MID {mid} ' + gnubg.matchid())\n" for mid in ids
+    )
+    out = run_gnubg_script(script, tmp_path)
+    back = dict(line.split()[1:3] for line in out.splitlines() if line.startswith("MID "))
+    assert back == {mid: mid for mid in ids}
