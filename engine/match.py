@@ -17,9 +17,10 @@ Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` to
 * A roll with no legal play passes the turn at once (the record holds just the roll).
 * A resignation may be offered only by the player on roll (before or after rolling), never while a double
   is pending; after a rejection the same side may only offer a higher level in that game (GNU Backgammon).
-  It pays level × cube. With ``auto_accept_resign`` (default on) it is accepted at once when nothing more
-  could be won: level 3, or the resigner has borne a checker off, or Jacoby voids gammons (money, centred
-  cube), or in a match when level × cube already gives the opponent the match.
+  It pays level × cube, the level capped at the most the opponent could still win (single once the
+  resigner has borne a checker off, or under Jacoby with a centred cube). With ``auto_accept_resign``
+  (default on) it is accepted at once when nothing more could be won: level 3, or that cap, or in a match
+  when the points already give the opponent the match (rules.md §1.10 [U]).
 * Timeouts (``by`` is the player whose clock ran out; they must be the one due to act) and forfeits follow
   ``timeout_policy``: IBF (default) credits the opponent what they need to win a match; in money play the
   game is lost at the cube value (a timeout continues the session, a forfeit ends it).
@@ -838,12 +839,15 @@ def _resign(state: MatchState, a: Resign) -> MatchState:
         was = RESIGN_LEVELS[state.declined[side]]
         raise ActionError(f"your offer to resign a {was} was rejected this game; you may only offer more")
     winner = 1 - side
-    points = a.level * state.cube.value
+    # Nobody pays more than the opponent could still win: a gammon offer after bearing a checker off,
+    # or under Jacoby with a centred cube, concedes a single game.
+    level = min(a.level, state.max_level(side))
+    points = level * state.cube.value
     if state.options.auto_accept_resign and (
-        a.level >= state.max_level(side) or (not state.options.money and points >= state.needs(winner))
+        level >= state.max_level(side) or (not state.options.money and points >= state.needs(winner))
     ):
-        return _end_game(state, winner, a.level, points, EndReason.RESIGN)
-    return replace(state, phase=Phase.RESIGNED, responder=winner, resign_level=a.level, resume=state.phase)
+        return _end_game(state, winner, level, points, EndReason.RESIGN)
+    return replace(state, phase=Phase.RESIGNED, responder=winner, resign_level=level, resume=state.phase)
 
 
 def _accept(state: MatchState, a: AcceptResignation) -> MatchState:
@@ -1009,7 +1013,7 @@ def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right"
     offered_by = rel(1 - state.responder) if state.phase is Phase.DOUBLED and state.responder is not None else None
     last_play: tuple[Submove, ...] = ()
     last_by: Side | None = None
-    if state.last_move is not None and state.last_move[2]:
+    if state.last_move is not None and state.last_move[2] and state.phase is not Phase.OPENING:
         last_by = rel(state.last_move[0])
         last_play = state.last_move[2]
     return snapshot_of(

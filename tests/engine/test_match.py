@@ -478,3 +478,9 @@ def test_options_are_checked() -> None:
         new_match(BG, [[A], [A]])
     with pytest.raises(MatchOptionError, match="sides have 1 player"):
         new_match(BG, [[A, "carol"], [B]])
+
+
+def test_resignation_never_pays_more_than_could_be_won() -> None:
+    s = open_for(start(jacoby=True), 0)
+    s = apply(s, Resign(A, 3))  # Jacoby, centred cube: a single game is the most bob can win
+    assert s.results[-1].level == 1 and s.score == (0, 1)

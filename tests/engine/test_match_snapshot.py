@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.match import Double, MatchOptions, Move, OpeningRoll, Roll, apply, board_snapshot, new_match
+from engine.match import Double, MatchOptions, Move, OpeningRoll, Pass, Roll, apply, board_snapshot, new_match
 from engine.plugins import get_variant
 from engine.snapshot import OPPONENT, VIEWER
 
@@ -55,3 +55,13 @@ def test_crawford_game_marks_the_cube_unavailable() -> None:
     assert s.score == (0, 2) and s.crawford_game
     assert board_snapshot(s, "a").cube_unavailable == "Crawford"
     assert board_snapshot(s, "a").score == (0, 2) and board_snapshot(s, "b").score == (2, 0)
+
+
+def test_a_new_game_shows_no_last_play() -> None:
+    s = new_match(get_variant("backgammon"), [["a"], ["b"]], MatchOptions(length=3))
+    s = apply(s, OpeningRoll("a", (3, 1)))
+    s = apply(s, Move("a", ((8, 5, False), (6, 5, False))))
+    s = apply(apply(s, Double("b")), Pass("a"))
+    snap = board_snapshot(s, "a")
+    assert s.game == 2 and snap.last_play == () and snap.last_play_by is None
+    assert snap.position == get_variant("backgammon").start_position()
