@@ -248,6 +248,7 @@ class Cube:
 
     @property
     def centred(self) -> bool:
+        """True while nobody owns the cube (either player may double)."""
         return self.owner is None
 
 
@@ -420,10 +421,12 @@ class MatchState:
     # --- views ----------------------------------------------------------------------------------
     @property
     def variant(self) -> Variant:
+        """The rule set of the match."""
         return self.setup.variant
 
     @property
     def options(self) -> MatchOptions:
+        """The match options."""
         return self.setup.options
 
     @property
@@ -470,6 +473,7 @@ class MatchState:
 
     @property
     def crawford_possible(self) -> bool:
+        """Whether this match plays a Crawford game at all."""
         return not self.options.money and self.options.crawford
 
     def needs(self, side: int) -> int:
