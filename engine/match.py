@@ -48,6 +48,7 @@ __all__ = [
     "MatchOptionError",
     "Phase",
     "TimeoutPolicy",
+    "OpeningRule",
     "EndReason",
     "MatchOptions",
     "MatchSetup",
@@ -105,6 +106,17 @@ class Phase(StrEnum):
     OVER = "over"  #: the match (or money session) has ended
 
 
+class OpeningRule(StrEnum):
+    """How a game starts (rules.md §1.2, §2.3)."""
+
+    #: IBF: each side throws one die (ties throw again); the higher die plays both numbers.
+    IBF = "ibf"
+    #: One die each decides who starts; the starter then rolls both dice afresh (a doublet is possible).
+    REROLL = "reroll"
+    #: The winner of the previous game starts by rolling both dice (the first game starts as IBF).
+    PREVIOUS_WINNER = "winner"
+
+
 class TimeoutPolicy(StrEnum):
     """What a timeout costs (rules.md §5.4)."""
 
@@ -160,6 +172,8 @@ class MatchOptions:
     auto_accept_resign: bool = True
     #: What a timeout costs.
     timeout_policy: TimeoutPolicy = TimeoutPolicy.IBF
+    #: How each game starts (the IBF opening roll by default).
+    opening: OpeningRule = OpeningRule.IBF
 
     @property
     def money(self) -> bool:
@@ -411,6 +425,7 @@ class MatchState:
     moved: tuple[bool, bool] = (False, False)
     rolls: tuple[int, int] = (0, 0)
     opening_ties: int = 0
+    begun: bool = False  # dice have been thrown in this game (the acting member is then fixed)
     auto_doubles: int = 0
     acting: tuple[int, int] = (0, 0)
     results: tuple[GameResult, ...] = ()
@@ -678,8 +693,11 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
         if opts.money and state.setup.cube_in_use and autos < opts.auto_doubles and cube.value * 2 <= opts.max_cube:
             cube = Cube(cube.value * 2, None)
             autos += 1
-        return replace(state, opening_ties=state.opening_ties + 1, cube=cube, auto_doubles=autos)
+        return replace(state, opening_ties=state.opening_ties + 1, cube=cube, auto_doubles=autos, begun=True)
     roller = 0 if d[0] > d[1] else 1
+    if state.options.opening is OpeningRule.REROLL:
+        # The opening throw only decides who starts; the starter rolls both dice as a normal turn.
+        return replace(state, phase=Phase.ROLL, roller=roller, begun=True, _plays=None)
     rolls = list(state.rolls)
     if state.options.holland_counts_opening:
         rolls[roller] += 1
@@ -691,6 +709,7 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
         dice=dice,
         position=state.variant.start_position(),
         rolls=(rolls[0], rolls[1]),
+        begun=True,
         _plays=None,
     )
     return _dance_check(nxt)
@@ -706,7 +725,7 @@ def _roll(state: MatchState, a: Roll) -> MatchState:
     dice = _check_dice(a.dice)
     rolls = list(state.rolls)
     rolls[state.roller] += 1
-    nxt = replace(state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), _plays=None)
+    nxt = replace(state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), begun=True, _plays=None)
     return _dance_check(nxt)
 
 
@@ -769,7 +788,7 @@ def _double(state: MatchState, a: Double) -> MatchState:
     why = state.may_double(side)
     if why:
         raise ActionError(why)
-    return replace(state, phase=Phase.DOUBLED, responder=1 - side, redoubles=0)
+    return replace(state, phase=Phase.DOUBLED, responder=1 - side, redoubles=0, begun=True)
 
 
 def _answer_side(state: MatchState, by: str, what: str) -> int:
@@ -903,8 +922,8 @@ def _set_acting(state: MatchState, a: SetActing) -> MatchState:
     side, _ = _who(state, a.by)
     if not state.options.team_choice:
         raise ActionError("the acting member rotates each game in this match; team choice is off")
-    if state.phase is not Phase.OPENING or state.opening_ties:
-        raise ActionError("the acting member can be changed only between games, before the opening roll")
+    if state.phase not in (Phase.OPENING, Phase.ROLL) or state.begun:
+        raise ActionError("the acting member can be changed only between games, before the first roll")
     members = state.setup.sides[side]
     if a.member not in members:
         raise ActionError(f"{a.member!r} is not a member of {state.setup.side_name(side)}")
@@ -971,12 +990,15 @@ def _start_game(state: MatchState, number: int) -> MatchState:
             post = True
     size = state.variant.team_size
     acting = ((number - 1) % size, (number - 1) % size)
+    phase, roller = Phase.OPENING, None
+    if opts.opening is OpeningRule.PREVIOUS_WINNER and state.results:
+        phase, roller = Phase.ROLL, state.results[-1].winner
     return replace(
         state,
         game=number,
-        phase=Phase.OPENING,
+        phase=phase,
         position=state.variant.start_position(),
-        roller=None,
+        roller=roller,
         dice=None,
         cube=Cube(),
         responder=None,
@@ -989,6 +1011,7 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         moved=(False, False),
         rolls=(0, 0),
         opening_ties=0,
+        begun=False,
         auto_doubles=0,
         acting=acting,
         _plays=None,
@@ -1017,7 +1040,7 @@ def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right"
     offered_by = rel(1 - state.responder) if state.phase is Phase.DOUBLED and state.responder is not None else None
     last_play: tuple[Submove, ...] = ()
     last_by: Side | None = None
-    if state.last_move is not None and state.last_move[2] and state.phase is not Phase.OPENING:
+    if state.last_move is not None and state.last_move[2] and state.begun:
         last_by = rel(state.last_move[0])
         last_play = state.last_move[2]
     return snapshot_of(

@@ -12,12 +12,13 @@ action list, replaying every action through the match state machine, so an impor
 move by move. Tags written: ``Player 1``/``Player 2``, ``Variation`` (the rule set's ``mat_variation``),
 ``Crawford`` (matches), ``Jacoby`` and ``Beaver`` (money), ``CubeLimit``, our own ``RuleSet`` (the
 registered name, for rule sets other than standard backgammon) and, only when set, ``BeaverLimit``,
-``Holland``, ``Games`` and ``AutoDoubles`` (other programs keep unknown tags as a comment).
+``Holland``, ``Games``, ``AutoDoubles`` and ``Opening`` (other programs keep unknown tags as a comment).
 
 Not representable in ``.mat`` (so not round-tripped): opening-roll ties (and the automatic doubles they
-cause), rejected resignations, and why a game was lost on time or forfeited: such a game is written as
-``Wins n points`` and read back as a resignation when n is 1, 2 or 3 times the cube, otherwise as a
-timeout (or, when it ends the match early, a forfeit) crediting n points.
+cause), the deciding throw of a non-IBF opening, rejected resignations, and why a game was lost on time
+or forfeited: such a game is written as ``Wins n points`` and read back as a resignation when n is 1, 2
+or 3 times the cube, otherwise as a timeout (or, when it ends the match early, a forfeit) crediting n
+points.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .match import (
     MatchState,
     Move,
     OpeningRoll,
+    OpeningRule,
     Pass,
     Phase,
     Raccoon,
@@ -105,6 +107,8 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
         header.append(f'; [Crawford "{"On" if opts.crawford else "Off"}"]')
         if opts.holland:
             header.append('; [Holland "On"]')
+    if opts.opening is not OpeningRule.IBF:
+        header.append(f'; [Opening "{opts.opening.value}"]')
     if setup.cube_in_use:
         header.append(f'; [CubeLimit "{opts.max_cube}"]')
     else:
@@ -128,7 +132,7 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
             if state.phase is Phase.MOVE:
                 assert state.roller is not None and state.dice is not None
                 pending_roll = (state.roller, state.dice)
-            elif state.phase is Phase.ROLL and state.last_move is not None:
+            elif state.last_move is not None and state.last_move is not before.last_move:
                 side, dice, _ = state.last_move  # a dance: the turn passed at once
                 game.entries.append((side, _roll_text(dice, None)))
         elif isinstance(action, Move):
@@ -316,6 +320,7 @@ def import_mat(text: str) -> tuple[MatchSetup, list[Action]]:
             beaver_limit=int(tags.get("beaverlimit", "3")),
             auto_doubles=int(tags.get("autodoubles", "0")) if length == 0 else 0,
             holland=_on(tags.get("holland", "Off")) if length else False,
+            opening=OpeningRule(tags.get("opening", "ibf").strip().lower()),
         )
         setup = MatchSetup(variant, (sides[0], sides[1]), options, names)
         setup.check()
@@ -381,6 +386,9 @@ class _Importer:
         for s, t, _ in moves:
             if not (OFF <= t < s <= BAR):
                 raise MatFileError(f"line {lineno}: {s}/{t} is not a submove (points 25 = bar to 0 = off)")
+        if self.state.phase is Phase.OPENING and self.setup.options.opening is OpeningRule.REROLL:
+            # The file keeps only the starter's first roll; the deciding opening throw is not recorded.
+            self.do(OpeningRoll(by, (2, 1) if side == 0 else (1, 2)), lineno)
         if self.state.phase is Phase.OPENING:
             if d[0] == d[1]:
                 raise MatFileError(f"line {lineno}: an opening roll cannot be a doublet ({d[0]}{d[1]})")

@@ -19,6 +19,7 @@ from engine.match import (
     MatchState,
     Move,
     OpeningRoll,
+    OpeningRule,
     Pass,
     Phase,
     Raccoon,
@@ -484,3 +485,22 @@ def test_resignation_never_pays_more_than_could_be_won() -> None:
     s = open_for(start(jacoby=True), 0)
     s = apply(s, Resign(A, 3))  # Jacoby, centred cube: a single game is the most bob can win
     assert s.results[-1].level == 1 and s.score == (0, 1)
+
+
+# --- how games start -------------------------------------------------------------------------------------
+def test_reroll_opening_decides_the_starter_who_then_rolls_both_dice() -> None:
+    s = start(length=5, opening=OpeningRule.REROLL)
+    s = apply(s, OpeningRoll(A, (2, 5)))
+    assert s.phase is Phase.ROLL and s.roller == 1 and s.dice is None
+    s = apply(s, Roll(B, (6, 6)))  # a doublet on the first move is possible under this rule
+    assert s.phase is Phase.MOVE and s.dice == (6, 6)
+
+
+def test_previous_winner_starts_the_next_game_without_an_opening_roll() -> None:
+    s = start(length=5, opening=OpeningRule.PREVIOUS_WINNER)
+    assert s.phase is Phase.OPENING  # the first game starts as IBF
+    s = concede(s, 0)  # bob wins game 1
+    assert s.game == 2 and s.phase is Phase.ROLL and s.roller == 1
+    with pytest.raises(ActionError, match="not started|must roll first"):
+        apply(s, OpeningRoll(A, (3, 1)))
+    assert apply(s, Roll(B, (4, 4))).dice == (4, 4)

@@ -14,6 +14,7 @@ from engine.match import (
     EndReason,
     MatchOptions,
     MatchState,
+    OpeningRule,
     Phase,
     apply,
     new_match,
@@ -32,6 +33,7 @@ def match_setups(draw: st.DrawFn) -> tuple[str, MatchOptions]:
             crawford=draw(st.booleans()),
             holland=draw(st.booleans()),
             max_cube=draw(st.sampled_from([1, 2, 8, 64])),
+            opening=draw(st.sampled_from(list(OpeningRule))),
         )
     else:
         options = MatchOptions(
@@ -40,6 +42,7 @@ def match_setups(draw: st.DrawFn) -> tuple[str, MatchOptions]:
             beavers=draw(st.booleans()),
             beaver_limit=draw(st.integers(1, 3)),
             auto_doubles=draw(st.integers(0, 2)),
+            opening=draw(st.sampled_from(list(OpeningRule))),
         )
     return name, options
 

@@ -12,6 +12,7 @@ from engine.match import (
     MatchSetup,
     Move,
     OpeningRoll,
+    OpeningRule,
     Pass,
     Resign,
     Roll,
@@ -152,6 +153,8 @@ ROUND_TRIPS = [
     ("backgammon", MatchOptions(games=6, jacoby=True, beavers=True), 13),
     ("backgammon", MatchOptions(games=4, beavers=True, beaver_limit=1, max_cube=16), 14),
     ("doubles", MatchOptions(length=5), 15),
+    ("backgammon", MatchOptions(length=5, opening=OpeningRule.REROLL), 16),
+    ("backgammon", MatchOptions(games=4, opening=OpeningRule.PREVIOUS_WINNER), 17),
 ]
 
 

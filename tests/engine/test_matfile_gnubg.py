@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.match import MatchOptions, MatchState
+from engine.match import MatchOptions, MatchState, OpeningRule
 from engine.matfile import export_mat
 from engine.plugins import find_variant, get_variant
 from engine.selfplay import play_match
@@ -69,6 +69,7 @@ def test_standard_matches_import_into_gnubg_with_the_same_result(tmp_path: Path)
     ]
     played.append(play_match(get_variant("doubles"), MatchOptions(length=5), 4))
     played.append(play_match(get_variant("backgammon"), MatchOptions(length=5, crawford=False), 5))
+    played.append(play_match(get_variant("backgammon"), MatchOptions(length=7, opening=OpeningRule.REROLL), 6))
     views = gnubg_view(tmp_path, [export_mat(s.setup, actions) for s, actions in played])
     for (state, _), view in zip(played, views):
         check_same(state, view)
