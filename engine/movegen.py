@@ -223,7 +223,11 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
                             nocc = [t]
                         else:
                             nocc = occ if v > 0 else [*occ, t]
-                        search(order, depth + 1, npips, nkey, s if doublet else BAR, hits + (v < 0), nocc)
+                        if memo is None:
+                            search(order, depth + 1, npips, nkey, s if doublet else BAR, hits + (v < 0), nocc)
+                        elif (depth, nkey) not in memo:
+                            memo.add((depth, nkey))
+                            search(order, depth + 1, npips, nkey, BAR, hits + (v < 0), nocc)
                     path.pop()
                 if came_home:
                     outside += 1
@@ -251,7 +255,11 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
                     if last:
                         save(depth + 1, npips, key - W[s] + 1, hits)
                     else:
-                        search(order, depth + 1, npips, key - W[s] + 1, s if doublet else BAR, hits, occ)
+                        if memo is None:
+                            search(order, depth + 1, npips, key - W[s] + 1, s if doublet else BAR, hits, occ)
+                        elif (depth, key - W[s] + 1) not in memo:
+                            memo.add((depth, key - W[s] + 1))
+                            search(order, depth + 1, npips, key - W[s] + 1, BAR, hits, occ)
                     path.pop()
                 b[OFF] -= 1
                 b[s] += 1
@@ -263,6 +271,10 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
     orders = dice_orders(dice)
     # Independent submoves commute unless a turn rule, the bar or bearing off makes their order matter.
     prune = rules is None and b[BAR] == 0 and len(orders) == 2
+    # A doublet's submoves are tried with sources never rising (GNU Backgammon), which loses nothing when
+    # order cannot matter. Turn rules checked after every submove can make order matter, so then every order
+    # is tried and each board reached at each depth is expanded once.
+    memo: set[tuple[int, int]] | None = set() if rules is not None and len(orders) == 1 else None
     for order in orders:
         search(order, 0, 0, start_key, BAR, 0, occupied)
 

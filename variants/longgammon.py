@@ -29,10 +29,10 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.geometry import Geometry
-from engine.movegen import HOME, Play, PlaySet, Submove, TurnRules, board_list
+from engine.movegen import TurnRules
 from engine.plugins import hookimpl
 from engine.position import OFF, POINTS, Position, PositionError
-from engine.variant import Variant, VariantOptionError, check_dice
+from engine.variant import Variant, VariantOptionError
 
 __all__ = ["Longgammon", "LonggammonTurn", "HEAD", "BLOCK"]
 
@@ -116,22 +116,6 @@ class Longgammon(Variant):
         if head <= head_limit and not blocks_matter:
             return None
         return LonggammonTurn(self, pos, head, head_limit, blocks_matter)
-
-    def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
-        """Every legal play (rules.md §1.5), where any legal order of a doublet's submoves makes a play legal.
-
-        The generic generator tries a doublet's four submoves in one order only (sources never rising), which
-        is exact when the order cannot matter. Under the six-block rule it can: ``8/6 5/3`` may be playable only
-        as ``5/3`` first, because ``8/6`` first would complete a block for a moment. While blocks matter, a
-        doublet is therefore searched over every order here (see :func:`_doublet_plays`).
-        """
-        # Blocks matter until the opponent has borne off a checker.
-        if dice[0] == dice[1] and pos.off[1] == 0:
-            check_dice(dice)
-            rules = self.turn_rules(pos, dice, first_move)
-            if isinstance(rules, LonggammonTurn):
-                return _doublet_plays(pos, dice[0], rules)
-        return super().legal_plays(pos, dice, first_move)
 
     def game_result(self, pos: Position) -> int:
         """1 for a single game, 2 for a mars (the loser bore off none), 3 for a koks when that option is on."""
@@ -274,93 +258,6 @@ class LonggammonTurn:
             points = ", ".join(str(self.route[q]) for q in range(hi, lo - 1, -1))
             return f"this would build a block of six points ({points}) with no opposing checker in front of it"
         return None
-
-
-def _doublet_plays(pos: Position, die: int, rules: LonggammonTurn) -> PlaySet:
-    """The legal plays of a doublet when every order of its submoves counts (see ``Longgammon.legal_plays``).
-
-    The same rules as the generic generator (most dice used; a play is the position it leaves; no stopping
-    while a submove is legal), with long-nardy submoves: no bar, nothing hit, a lone opposing checker holds
-    a point. All four submoves use the same number, so the board alone says what can follow: each board is
-    explored once per depth, which keeps the search over every order small.
-    """
-    b = board_list(pos)
-    found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...]]] = {}
-    best = [0]
-    seen: list[set[int]] = [set() for _ in range(5)]
-    path: list[Submove] = []
-    outside = sum(v for v in b[HOME + 1 : POINTS + 1] if v > 0)
-    head_start = rules.head_start
-    head_limit = rules.head_limit
-    block_run = rules._block_run
-    W = _W
-
-    def save(depth: int, key: int) -> None:
-        if depth < best[0]:
-            return
-        if depth > best[0]:
-            found.clear()
-            best[0] = depth
-        if key not in found:
-            found[key] = (tuple(b), tuple(path))
-
-    def search(depth: int, key: int, occupied: list[int]) -> None:
-        nonlocal outside
-        if depth == 4:
-            save(depth, key)
-            return
-        moved = False
-        below = seen[depth + 1]
-        # ``occupied``: points that hold (or held, on this path) my checkers; emptied ones are skipped.
-        for s in occupied:
-            if b[s] <= 0:
-                continue
-            t = s - die
-            if t > 0:
-                v = b[t]
-                # A single opposing checker holds a point.
-                if v < 0:
-                    continue
-            else:
-                # Bear off only with every checker home: the exact number, or from the highest point.
-                if outside or (t < 0 and any(b[p] > 0 for p in range(s + 1, HOME + 1))):
-                    continue
-                t = OFF
-                v = 1
-            # The head rule, and (only where a new point is made) the six-block rule.
-            if s == HEAD and head_start - b[HEAD] >= head_limit:
-                continue
-            if v == 0 and block_run(b, s, t) is not None:
-                continue
-            moved = True
-            nkey = key - W[s] + W[t]
-            if nkey in below:
-                continue
-            below.add(nkey)
-            came_home = s > HOME >= t
-            b[s] -= 1
-            b[t] += 1
-            if came_home:
-                outside -= 1
-            path.append((s, t, False))
-            search(depth + 1, nkey, [*occupied, t] if v == 0 and t != OFF else occupied)
-            path.pop()
-            if came_home:
-                outside += 1
-            b[t] -= 1
-            b[s] += 1
-        if not moved:
-            save(depth, key)
-
-    search(0, sum((v + 16) * W[i] for i, v in enumerate(b)), [p for p in range(POINTS, 0, -1) if b[p] > 0])
-    trusted = Position.trusted
-    their = (pos.bar[1], pos.off[1])
-    plays = [Play(moves, trusted((*board, *their))) for board, moves in found.values()]
-    return PlaySet(plays, (die, die), best[0], best[0] * die)
-
-
-#: Weights of an exact integer key of a working board: 5 bits per slot, counts offset by 16.
-_W = tuple(1 << (5 * i) for i in range(POINTS + 2))
 
 
 @hookimpl
