@@ -26,6 +26,15 @@ class Geometry:
     #: A short description for documentation and renderers ("mirrored", "rotated by 12").
     kind: str = "mirrored"
 
+    def __post_init__(self) -> None:
+        # Seen from either side the relation must be the same, so the map must undo itself: their q is my p
+        # exactly when my p is their q. (Mirroring and a half-board rotation are; a rotation by 6 is not.)
+        points = range(1, POINTS + 1)
+        if len(self.opposite) != POINTS + 1 or sorted(self.opposite[1:]) != list(points):
+            raise ValueError("a geometry maps each of the 24 points to a distinct point")
+        if any(self.opposite[self.opposite[p]] != p for p in points):
+            raise ValueError("a geometry's point map must undo itself (mirror, or rotation by 12)")
+
     @classmethod
     def mirrored(cls) -> Geometry:
         """Players move towards each other: their point q is my point 25 - q."""
