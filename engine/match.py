@@ -175,6 +175,14 @@ class MatchOptions:
     #: How each game starts (the IBF opening roll by default).
     opening: OpeningRule = OpeningRule.IBF
 
+    def __post_init__(self) -> None:
+        # Options read back from storage may carry the enums as their text values.
+        try:
+            object.__setattr__(self, "timeout_policy", TimeoutPolicy(self.timeout_policy))
+            object.__setattr__(self, "opening", OpeningRule(self.opening))
+        except ValueError as exc:
+            raise MatchOptionError(str(exc)) from None
+
     @property
     def money(self) -> bool:
         """True for a money session (no match length)."""
