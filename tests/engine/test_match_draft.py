@@ -100,3 +100,20 @@ def test_move_action_needs_the_maximal_play() -> None:
         apply(s, Move("a", ((13, 7, False),)))
     with pytest.raises(ActionError, match="no dice left"):
         apply(s, Move("a", ((13, 7, False), (13, 8, False), (8, 3, False))))
+
+
+def test_draft_checks_longgammon_six_block_after_every_submove() -> None:
+    # rules.md §2.6: 24/21/20 is not a legal order (24/21 blocks all 15 mid-turn), 24/23/20 is.
+    from engine.plugins import find_variant
+
+    try:
+        lg = find_variant("longgammon")()
+    except LookupError:
+        pytest.skip("variants/longgammon.py is not registered")
+    pos = Position.from_points({24: 10, 20: 1, 19: 1, 18: 1, 17: 1, 16: 1}, {12: 15})
+    d = TurnDraft(lg, pos, (3, 1))
+    with pytest.raises(TurnError, match="block of six"):
+        d.add(24, 21)
+    assert d.add(24, 23).add(23, 20).complete
+    with pytest.raises(TurnError, match="block of six"):
+        check_moves(lg, pos, (3, 1), [(24, 21), (21, 20)], lg.legal_plays(pos, (3, 1)))
