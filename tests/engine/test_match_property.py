@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine.dice import RandomDice
 from engine.match import (
+    Action,
     Double,
     EndReason,
     MatchOptions,
@@ -69,7 +70,7 @@ def test_random_matches_end_correctly_and_replay_exactly(
     dice = RandomDice(seed)
     player = RandomPlayer(random.Random(seed), chaos=chaos)
     seen: list[MatchState] = [state]
-    actions = []
+    actions: list[Action] = []
     while not state.over:
         assert len(actions) < 100_000
         action = player.choose(state, dice)

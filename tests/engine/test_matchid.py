@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.match import Double, MatchOptions, OpeningRoll, Resign, apply, new_match
+from engine.match import Double, MatchOptions, MatchState, Move, OpeningRoll, Resign, apply, new_match
 from engine.matchid import GameState, MatchIdError, MatchInfo, decode_match_id, encode_match_id, match_id
 from engine.plugins import get_variant
 from tests.conftest import run_gnubg_script
@@ -60,9 +60,7 @@ def test_ids_of_match_states() -> None:
     assert info.double_offered and info.turn == 1 and info.dice_owner == 0 and info.cube_value == 1
 
 
-def _play(state, by):  # type: ignore[no-untyped-def]
-    from engine.match import Move
-
+def _play(state: MatchState, by: str) -> Move:
     return Move(by, state.legal_plays()[0].moves)
 
 

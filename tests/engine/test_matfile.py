@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.match import (
+    Action,
     Beaver,
     Double,
     EndReason,
@@ -93,7 +94,7 @@ GNUBG_FILE = "\n".join(
 
 def test_export_layout_matches_gnu_backgammon() -> None:
     setup = MatchSetup(BG, (("Alice",), ("Bob",)), MatchOptions(length=3))
-    actions = [
+    actions: list[Action] = [
         OpeningRoll("Bob", (1, 3)),
         Move("Bob", ((8, 5, False), (6, 5, False))),
         Roll("Alice", (6, 4)),
@@ -201,7 +202,12 @@ def test_bad_files_name_the_line_and_the_problem(text: str, message: str) -> Non
 
 def test_take_and_money_session_header() -> None:
     setup = MatchSetup(BG, (("a",), ("b",)), MatchOptions(games=2, jacoby=True))
-    actions = [OpeningRoll("a", (3, 1)), Move("a", ((8, 5, False), (6, 5, False))), Double("b"), Take("a")]
+    actions: list[Action] = [
+        OpeningRoll("a", (3, 1)),
+        Move("a", ((8, 5, False), (6, 5, False))),
+        Double("b"),
+        Take("a"),
+    ]
     text = export_mat(setup, actions)
     assert '[Jacoby "On"]' in text and '[Games "2"]' in text and " 0 point match" in text
     assert "  2)  Takes" in text
