@@ -616,14 +616,13 @@ class GameService:
             self._cache.move_to_end(game_id)
             return cached
         try:
-            row = await self.store.load_game(game_id)
+            row, logged = await self.store.load_game_and_actions(game_id)
         except NotFound:
             raise Refused(f"there is no game #{game_id}") from None
         if row.status == "challenge" or "match" not in row.setup:
             loaded = _Loaded(row, None, [])
         else:
             setup = setup_from_data(row.setup["match"])
-            logged = await self.store.load_actions(game_id)
             acts = [action_from_data(a.action) for a in logged]
             state = m.replay(setup, acts)
             if row.snapshot is not None and _summary(state) != row.snapshot:

@@ -275,6 +275,17 @@ class Store:
             players={s.player_id: s.side for s in seats},
         )
 
+    async def load_game_and_actions(self, game_id: int) -> tuple[GameRow, list[ActionRow]]:
+        """A game and its action log as of one moment (retried if a write lands between the two reads)."""
+        for _ in range(20):
+            row = await self.load_game(game_id)
+            log = await self.load_actions(game_id)
+            async with self.engine.connect() as conn:
+                version = (await conn.execute(sa.select(games.c.version).where(games.c.id == game_id))).scalar()
+            if version == row.version:
+                return row, log
+        raise Conflict(f"game #{game_id} keeps changing while being read")
+
     async def load_actions(self, game_id: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
             rows = (
