@@ -32,10 +32,7 @@ async def _script(db: Path, variant: str) -> list[str]:
         if view.status != "active":
             break
         actor = view.to_act or view.acting[0]  # type: ignore[index]
-        if view.phase in ("opening", "roll"):
-            line = f"{actor}: roll"
-        else:
-            line = f"{actor}: move {view.plays[0]}"
+        line = f"{actor}: roll" if view.phase in ("opening", "roll") else f"{actor}: move {view.plays[0]}"
         lines.append(line)
         assert await console.handle(line)
     await store.close()
@@ -73,7 +70,9 @@ def test_a_scripted_console_session_plays_a_whole_game(variant: str, tmp_path: P
 
 
 def test_console_refusals_are_one_line_and_the_session_goes_on(tmp_path: Path) -> None:
-    typed = "\n".join(["roll", "as alice", "roll", "play bob chess", "play bob backgammon 1", "bob: roll", "help", "quit"])
+    typed = "\n".join(
+        ["roll", "as alice", "roll", "play bob chess", "play bob backgammon 1", "bob: roll", "help", "quit"]
+    )
     proc = subprocess.run(
         [*_console_command(), "console", "--db", str(tmp_path / "c.sqlite3"), "--seed", "1"],
         input=typed + "\n",

@@ -28,12 +28,10 @@ def test_sigkill_loses_no_acknowledged_action_and_every_game_replays(tmp_path: P
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
-        count = 0
-        for line in child.stdout:
+        for count, line in enumerate(child.stdout, 1):
             kind, game, stored, _version = line.split()
             assert kind == "ACK"
             acked[int(game)] = max(acked.get(int(game), 0), int(stored))
-            count += 1
             if count == 400:
                 os.kill(child.pid, signal.SIGKILL)  # in the middle of whatever it is writing
                 break
