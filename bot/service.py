@@ -22,6 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 from engine import match as m
@@ -927,8 +928,6 @@ def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOp
     unknown = sorted(set(data) - fields)
     if unknown:
         raise Refused(f"there is no match option {unknown[0]!r}; options: {', '.join(sorted(fields))}")
-    if "timeout_policy" in data:
-        data["timeout_policy"] = m.TimeoutPolicy(data["timeout_policy"])
     try:
         opts = MatchOptions(**data)
         opts.check()
@@ -938,7 +937,7 @@ def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOp
 
 
 def _options_data(opts: MatchOptions) -> dict[str, Any]:
-    return {k: (str(v) if isinstance(v, m.TimeoutPolicy) else v) for k, v in opts.__dict__.items()}
+    return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in opts.__dict__.items()}
 
 
 def _describe_terms(cls: type[Variant], opts: MatchOptions) -> str:

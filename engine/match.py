@@ -1065,6 +1065,7 @@ def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right"
         cube_unavailable="Crawford" if state.crawford_game else None,
         uses_cube=setup.cube_in_use,
         score=(state.score[side], state.score[other]),
+        viewer_checkers="light" if side == 0 else "dark",
         match_length=state.options.length,
         last_play=last_play,
         last_play_by=last_by,

@@ -8,6 +8,7 @@ so replaying them with :func:`engine.match.replay` reproduces every state.
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -82,7 +83,7 @@ def setup_to_data(setup: m.MatchSetup) -> dict[str, Any]:
     options = {}
     for f in dataclasses.fields(setup.options):
         value = getattr(setup.options, f.name)
-        options[f.name] = str(value) if isinstance(value, m.TimeoutPolicy) else value
+        options[f.name] = str(value) if isinstance(value, StrEnum) else value
     return {
         "variant": setup.variant.name,
         "variant_options": dict(setup.variant.options),
@@ -96,10 +97,7 @@ def setup_from_data(data: Mapping[str, Any]) -> m.MatchSetup:
     """Rebuild a setup; the rule set must be registered (UnknownVariant otherwise)."""
     try:
         variant = get_variant(str(data["variant"]), **dict(data.get("variant_options") or {}))
-        raw = dict(data.get("options") or {})
-        if "timeout_policy" in raw:
-            raw["timeout_policy"] = m.TimeoutPolicy(raw["timeout_policy"])
-        options = m.MatchOptions(**raw)
+        options = m.MatchOptions(**dict(data.get("options") or {}))  # it reads its enums' text forms
         sides = data["sides"]
         names = data.get("names")
         return m.MatchSetup(
