@@ -258,7 +258,9 @@ def test_two_concurrent_identical_rolls_apply_exactly_once(db_url: tuple[str, st
         mover = PEOPLE[out.game.to_act]  # type: ignore[index]
         out = await svc.move(gid, mover, out.game.plays[0])
         roller = PEOPLE[out.game.to_act]  # type: ignore[index]
-        other_process = GameService(svc.store, dice=SeededDice(99))
+        url, schema = db_url
+        second_store = await Store.open(url, schema=schema)  # a second instance with its own connections
+        other_process = GameService(second_store, dice=SeededDice(99))
         before = len(await svc.store.load_actions(gid))
 
         async def attempt(s: GameService) -> str:
@@ -272,5 +274,6 @@ def test_two_concurrent_identical_rolls_apply_exactly_once(db_url: tuple[str, st
         assert results.count("ok") == 1, results
         assert all("already rolled" in r or "not your turn" in r for r in results if r != "ok"), results
         assert len(await svc.store.load_actions(gid)) == before + 1
+        await second_store.close()
 
     run(db_url, body)
