@@ -129,12 +129,21 @@ def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     import os
 
-    if not os.environ.get("DISCORD_TOKEN"):
+    from .config import ConfigError, load_settings
+
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
         raise UsageError(
-            "DISCORD_TOKEN is not set: create a bot token in the Discord developer portal and export it, "
-            "or try the game without Discord using `gammonbot plays`"
+            "DISCORD_TOKEN is not set: export your bot's token from the Discord developer portal "
+            "(see README, Running on Discord), or play without Discord with `gammonbot console`"
         )
-    raise UsageError("the Discord transport is not built yet (issue 7); `gammonbot plays` works today")
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    from .discord.app import run_bot
+
+    return run_bot(settings, token)
 
 
 def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,0 +1,129 @@
+"""The Discord bot: ``GammonBot`` and ``run_bot`` (what ``gammonbot run`` starts).
+
+All asynchronous start-up happens in :meth:`GammonBot.setup_hook`: open the storage, build the game service,
+load the cogs, register the game components (so buttons sent before a restart keep working) and sync the
+slash commands, to the test server named in ``config.toml`` or globally.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render  # noqa: F401  (imported here, not on the event loop during the first board)
+
+from ..config import Settings
+from ..service import DiceProvider, GameService, SystemDice
+from ..storage import Store
+from .components import DYNAMIC_ITEMS
+from .table import Table
+
+__all__ = ["GammonBot", "run_bot", "INTENTS", "EXTENSIONS"]
+
+log = logging.getLogger("gammonbot.discord")
+
+#: The cogs loaded at start-up.
+EXTENSIONS = ("bot.discord.cogs.games",)
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent (channels and threads): slash commands and components need no privileged intent."""
+    value = discord.Intents.none()
+    value.guilds = True
+    return value
+
+
+INTENTS = intents()
+
+
+class GammonTree(app_commands.CommandTree["GammonBot"]):
+    """The command tree; an unexpected error gets a short apology instead of silence."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
+        text = "Something went wrong on our side; the game is unchanged. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+class GammonBot(commands.Bot):
+    """The backgammon bot: a game service over one database, shown through ``/bg`` commands and buttons."""
+
+    service: GameService
+    table: Table
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        dice: DiceProvider | None = None,
+        theme: Any = None,
+        storage_url: str | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=INTENTS,
+            tree_cls=GammonTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            help_command=None,
+        )
+        self.settings = settings
+        self.dice = dice
+        self.theme = theme
+        self.storage_url = storage_url or settings.storage_url
+        self.store: Store | None = None
+
+    async def setup_hook(self) -> None:
+        """Open storage, build the service and the table, load the cogs, register components, sync commands."""
+        url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
+        self.store = await Store.open(url, sqlite_synchronous=self.settings.sqlite_synchronous)
+        self.service = GameService(self.store, dice=self.dice or SystemDice(), theme=self.theme)
+        self.table = Table(self, self.service)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.settings.guild_id:
+            guild = discord.Object(int(self.settings.guild_id))
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(synced), self.settings.guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+
+    async def close(self) -> None:
+        """Log out, then close the database."""
+        try:
+            await super().close()
+        finally:
+            await self.close_storage()
+
+    async def close_storage(self) -> None:
+        """Close the database connection (also what a test does with a bot it replaced)."""
+        if self.store is not None:
+            store, self.store = self.store, None
+            await store.close()
+
+
+def run_bot(settings: Settings, token: str) -> int:
+    """Run the bot until it is stopped; returns an exit status."""
+    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    bot = GammonBot(settings)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord refused the token in DISCORD_TOKEN (reset it in the developer portal)")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused the intents; gammonbot needs no privileged intent, check the application")
+        return 1
+    return 0

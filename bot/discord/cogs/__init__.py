@@ -1,0 +1,1 @@
+"""Cogs of the Discord bot; each module ends with ``async def setup(bot)``."""

@@ -1,0 +1,287 @@
+"""Buttons and selects of a game, as ``DynamicItem``s whose custom id carries the game id.
+
+Nothing here is kept in memory between clicks: a component's custom id (at most 100 characters) names the
+game and, for the components of one roll, the game's version when they were drawn. After a restart the
+bot registers the same classes again and every old button still works. :func:`may_press` is the one check
+deciding who may press; whether the press is allowed by the rules is the game service's call, and its
+refusal (naming the rule) is shown to the presser alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..service import GameView
+
+if TYPE_CHECKING:
+    from .table import Table
+
+__all__ = [
+    "ActionButton",
+    "ResignButton",
+    "SubmoveButton",
+    "PlaySelect",
+    "SubmoveSelect",
+    "DYNAMIC_ITEMS",
+    "may_press",
+    "custom_id",
+    "point_label",
+]
+
+#: Buttons of a game: custom id ``bg:<action>:<game>``. Labels are what players see.
+ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+    "roll": ("Roll", discord.ButtonStyle.primary),
+    "double": ("Double", discord.ButtonStyle.secondary),
+    "take": ("Take", discord.ButtonStyle.success),
+    "pass": ("Pass", discord.ButtonStyle.danger),
+    "beaver": ("Beaver", discord.ButtonStyle.secondary),
+    "raccoon": ("Raccoon", discord.ButtonStyle.secondary),
+    "resign": ("Resign…", discord.ButtonStyle.secondary),
+    "resign-accept": ("Accept resignation", discord.ButtonStyle.success),
+    "resign-reject": ("Reject resignation", discord.ButtonStyle.danger),
+    "undo": ("Undo", discord.ButtonStyle.secondary),
+    "confirm": ("Confirm", discord.ButtonStyle.success),
+}
+CHALLENGE_ACTIONS = ("accept", "decline")
+RESIGN_LABELS = {1: "Resign a single game", 2: "Resign a gammon", 3: "Resign a backgammon"}
+MAX_ID = 100
+
+
+def custom_id(*parts: object) -> str:
+    """A component custom id ``bg:part:part…``; refuses ids longer than Discord's limit of 100 characters."""
+    text = ":".join(["bg", *(str(p) for p in parts)])
+    if len(text) > MAX_ID:
+        raise ValueError(f"custom id {text!r} is longer than {MAX_ID} characters")
+    return text
+
+
+def point_label(point: int) -> str:
+    """A point in the mover's numbering as players write it: 25 is the bar, 0 is off."""
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+def may_press(view: GameView, user_id: str, action: str) -> str | None:
+    """Who may press a game's components: None if ``user_id`` may, else the message telling them why not.
+
+    Challenges: Accept is for the invited players (anyone on an open challenge, except the challengers);
+    Decline is for the invited players and the challengers. Games: only the players of the game. Whether the
+    press is allowed *now* (whose turn it is, which cube action is legal) is the service's decision.
+    """
+    if view.status == "challenge":
+        own = user_id in view.sides[0]
+        if action == "accept":
+            if own:
+                return "You cannot accept your own challenge; wait for your opponent (or Decline to withdraw it)."
+            if view.invited and user_id not in view.invited:
+                names = ", ".join(view.name(i) for i in view.invited)
+                return f"This challenge is for {names}. Start your own with `/bg play`."
+            return None
+        if action == "decline":
+            if own or user_id in view.invited:
+                return None
+            if not view.invited:
+                return "Only the challenger can withdraw an open challenge; just leave it if you do not want to play."
+            return "Only the challenged players (or the challenger) can decline this challenge."
+        return f"Game #{view.id} has not started: it is waiting for the challenge to be accepted."
+    if view.status in ("declined", "expired"):
+        return f"Game #{view.id} was {view.status}; start a new one with `/bg play`."
+    if view.side_of(user_id) is None:
+        players = " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides)
+        return (
+            f"You are not playing in game #{view.id} ({players}): only its players can use these buttons. "
+            "Start your own with `/bg play`."
+        )
+    if view.status == "finished":
+        return f"Game #{view.id} is over."
+    return None
+
+
+def _table(interaction: discord.Interaction[Any]) -> Table:
+    return interaction.client.table  # type: ignore[attr-defined,no-any-return]
+
+
+class _GameItem:
+    """Shared behaviour: the press check before any callback runs."""
+
+    game_id: int
+    action: str
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await _table(interaction).check_press(interaction, self.game_id, self.action)
+
+
+class ActionButton(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:(?P<action>[a-z-]+):(?P<game>[0-9]+)",
+):
+    """Accept, Decline, Roll, Double, Take, Pass, Beaver, Raccoon, Resign…, resignation answers, Undo, Confirm."""
+
+    def __init__(self, action: str, game_id: int, *, disabled: bool = False, row: int | None = None) -> None:
+        if action not in ACTIONS:
+            raise ValueError(f"unknown game button {action!r}")
+        label, style = ACTIONS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=custom_id(action, game_id), disabled=disabled, row=row
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        action = match["action"]
+        if action not in ACTIONS:
+            raise ValueError(f"unknown game button {action!r}")
+        return cls(action, int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _table(interaction).on_button(interaction, self.game_id, self.action)
+
+
+class ResignButton(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:resign(?P<level>[123]):(?P<game>[0-9]+)",
+):
+    """One of the three resignation offers (single game, gammon, backgammon)."""
+
+    def __init__(self, game_id: int, level: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=RESIGN_LABELS[level],
+                style=discord.ButtonStyle.danger,
+                custom_id=custom_id(f"resign{level}", game_id),
+            )
+        )
+        self.game_id = game_id
+        self.level = level
+        self.action = "resign"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ResignButton:
+        return cls(int(match["game"]), int(match["level"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _table(interaction).on_resign(interaction, self.game_id, self.level)
+
+
+class SubmoveButton(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:sub:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<src>[0-9]+)-(?P<dst>[0-9]+)",
+):
+    """Move one checker by one die (``src`` to ``dst`` in the mover's numbering), for rolls with many plays."""
+
+    def __init__(self, game_id: int, version: int, src: int, dst: int, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"{point_label(src)}/{point_label(dst)}",
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id("sub", game_id, version, f"{src}-{dst}"),
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.src = src
+        self.dst = dst
+        self.action = "submove"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> SubmoveButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["src"]), int(match["dst"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _table(interaction).on_submove(interaction, self.game_id, self.version, self.src, self.dst)
+
+
+class PlaySelect(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bg:play:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """Pick the whole play of this roll from the legal plays (shown when there are at most 25)."""
+
+    def __init__(self, game_id: int, version: int, plays: tuple[str, ...] = ()) -> None:
+        options = [discord.SelectOption(label=p[:100], value=p[:100]) for p in plays[:25]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id("play", game_id, version),
+                placeholder="Pick your play",
+                options=options or [discord.SelectOption(label="no play", value="-")],
+                row=0,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = "move"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> PlaySelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        await _table(interaction).on_play(interaction, self.game_id, self.version, str(values[0]) if values else "")
+
+
+class SubmoveSelect(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bg:subs:(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """Move one checker by one die, picked from a list (when there are too many checkers for buttons)."""
+
+    def __init__(self, game_id: int, version: int, options: tuple[tuple[int, int], ...] = ()) -> None:
+        choices = [
+            discord.SelectOption(label=f"{point_label(s)}/{point_label(d)}", value=f"{s}-{d}") for s, d in options[:25]
+        ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id("subs", game_id, version),
+                placeholder="Move a checker",
+                options=choices or [discord.SelectOption(label="no move", value="-")],
+                row=0,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = "submove"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> SubmoveSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        src, _, dst = str(values[0] if values else "").partition("-")
+        if not (src.isdigit() and dst.isdigit()):
+            await _table(interaction).refuse(interaction, "Pick a checker move from the list.")
+            return
+        await _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ResignButton,
+    SubmoveButton,
+    PlaySelect,
+    SubmoveSelect,
+    ActionButton,
+)

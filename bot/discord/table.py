@@ -1,0 +1,442 @@
+"""The table: how a game's outcomes become Discord messages (boards, buttons, mentions, threads).
+
+Every press of a game component and every slash command that acts on a game goes through here: the
+service judges the request, and the table shows what happened. One message per change of who must act
+(it mentions them); while the same player keeps acting (roll, then play; checker by checker) their message
+is edited in place, so a turn costs one or two messages, not one per click. Boards are rendered by the
+service in a worker thread; component presses are deferred before any work, so Discord's 3-second limit
+never bites.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..service import Event, GameService, GameView, Outcome, PlayerRef, Refused
+from .components import ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect, may_press
+
+if TYPE_CHECKING:
+    from engine.match import MatchState
+
+__all__ = ["Table", "player_of", "callers", "MAX_SELECT", "MAX_SUBMOVE_BUTTONS"]
+
+log = logging.getLogger("gammonbot.discord")
+
+#: A select lists at most 25 options; above that the roll is played checker by checker.
+MAX_SELECT = 25
+#: Four rows of five submove buttons; the fifth row holds Undo, Confirm and Resign.
+MAX_SUBMOVE_BUTTONS = 20
+MAX_CONTENT = 2000
+
+
+def player_of(user: discord.abc.User) -> PlayerRef:
+    """The service's idea of a Discord user: their id as text and their display name."""
+    return PlayerRef(str(user.id), user.display_name)
+
+
+def callers(view: GameView) -> tuple[str, ...]:
+    """Who is called to act now (mentioned in the game's newest message)."""
+    if view.status == "challenge":
+        return tuple(view.invited)
+    if view.status != "active":
+        return ()
+    if view.to_act is not None:
+        return (view.to_act,)
+    if view.phase == "opening" and view.acting is not None:
+        return tuple(dict.fromkeys(view.acting))
+    return ()
+
+
+def mention(player_id: str) -> str:
+    return f"<@{player_id}>" if player_id.isdigit() else player_id
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def describe(view: GameView) -> str:
+    """One line about a game: its number, rule set, players, score and cube."""
+    kind = f"{view.length}-point match" if view.length else "money play"
+    sides = [" & ".join(view.name(p) for p in side) for side in view.sides]
+    if view.status == "challenge":
+        who = ", ".join(view.name(i) for i in view.invited) or "anyone"
+        return f"#{view.id} {view.display_name} {kind}: challenge from {view.name(view.challenger)} to {who}"
+    score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
+    cube = f"cube {view.cube}" + (f" ({sides[view.cube_owner]})" if view.cube_owner is not None else "")
+    return f"#{view.id} {view.display_name} {kind} · {score} · {cube}"
+
+
+class Table:
+    """Shows games in Discord: posts and edits turn messages, opens match threads, answers refusals."""
+
+    def __init__(self, bot: discord.Client, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        #: The message with the live buttons of each game (channel id, message id), to retire it when the
+        #: next one is posted. Lost on restart, which only means old buttons stay visible (and still work).
+        self.turn_messages: dict[int, tuple[int, int]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # --- answering ------------------------------------------------------------------------------
+    @staticmethod
+    async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
+        """Tell the presser alone why not (an ephemeral message)."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def check_press(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> bool:
+        """The component check: may this user press this game's component at all? (see :func:`may_press`)."""
+        try:
+            view = await self.service.view(game_id)
+        except Refused as exc:
+            await self.refuse(interaction, str(exc))
+            return False
+        reason = may_press(view, str(interaction.user.id), action)
+        if reason is not None:
+            await self.refuse(interaction, reason)
+            return False
+        return True
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # --- component presses -----------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
+        """A game button was pressed (the press check has passed)."""
+        svc = self.service
+        me = player_of(interaction.user)
+        if action == "resign":
+            chooser = discord.ui.View(timeout=None)
+            for level in (1, 2, 3):
+                chooser.add_item(ResignButton(game_id, level))
+            await interaction.response.send_message(
+                "Offer to resign this game at which level? Your opponent may accept or reject.",
+                view=chooser,
+                ephemeral=True,
+            )
+            chooser.stop()
+            return
+        if action == "accept":
+            await self._accept(interaction, game_id, me)
+            return
+        calls: dict[str, Callable[[], Awaitable[Outcome]]] = {
+            "decline": lambda: svc.decline(game_id, me),
+            "roll": lambda: svc.roll(game_id, me),
+            "double": lambda: svc.double(game_id, me),
+            "take": lambda: svc.take(game_id, me),
+            "pass": lambda: svc.pass_(game_id, me),
+            "beaver": lambda: svc.beaver(game_id, me),
+            "raccoon": lambda: svc.raccoon(game_id, me),
+            "undo": lambda: svc.undo(game_id, me),
+            "confirm": lambda: svc.confirm(game_id, me),
+            "resign-accept": lambda: svc.answer_resignation(game_id, me, True),
+            "resign-reject": lambda: svc.answer_resignation(game_id, me, False),
+        }
+        await self._component_action(interaction, game_id, me, calls[action])
+
+    async def on_resign(self, interaction: discord.Interaction[Any], game_id: int, level: int) -> None:
+        """A resignation level was picked from the Resign… chooser."""
+        me = player_of(interaction.user)
+        await self._component_action(interaction, game_id, me, lambda: self.service.resign(game_id, me, level))
+
+    async def on_play(self, interaction: discord.Interaction[Any], game_id: int, version: int, play: str) -> None:
+        """A play was picked from the select of legal plays."""
+        me = player_of(interaction.user)
+        await self._component_action(
+            interaction, game_id, me, lambda: self.service.move(game_id, me, play), version=version
+        )
+
+    async def on_submove(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, src: int, dst: int
+    ) -> None:
+        """One checker was moved by one die."""
+        me = player_of(interaction.user)
+        await self._component_action(
+            interaction, game_id, me, lambda: self.service.submove(game_id, me, src, dst), version=version
+        )
+
+    async def _component_action(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        me: PlayerRef,
+        call: Callable[[], Awaitable[Outcome]],
+        *,
+        version: int | None = None,
+    ) -> None:
+        await interaction.response.defer()
+        async with self._lock(game_id):
+            try:
+                if version is not None and (await self.service.view(game_id)).version != version:
+                    raise Refused(
+                        "This board is out of date: the game has moved on since it was drawn. "
+                        "Use the newest board in the game's thread (or `/bg board`)."
+                    )
+                out = await call()
+            except Refused as exc:
+                await interaction.followup.send(str(exc), ephemeral=True)
+                return
+            await self.show(out, me, interaction=interaction)
+
+    async def _accept(self, interaction: discord.Interaction[Any], game_id: int, me: PlayerRef) -> None:
+        await interaction.response.defer()
+        async with self._lock(game_id):
+            try:
+                out = await self.service.accept(game_id, me)
+            except Refused as exc:
+                await interaction.followup.send(str(exc), ephemeral=True)
+                return
+            message = interaction.message
+            old = message.content if message is not None else ""
+            await interaction.edit_original_response(content=_clip(f"{old}\n{_texts(out.events)}"), view=None)
+            thread = await self._open_thread(interaction, out.game)
+            await self.service.set_thread(game_id, str(thread.id))
+            view = await self.service.view(game_id)
+            await self._post_turn(thread, view, ())
+
+    async def _open_thread(self, interaction: discord.Interaction[Any], view: GameView) -> discord.abc.Messageable:
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            return channel
+        sides = " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides)
+        name = f"#{view.id} {view.display_name}: {sides}"[:100]
+        message = interaction.message
+        try:
+            if message is not None:
+                return await message.create_thread(name=name, auto_archive_duration=10080)
+            if isinstance(channel, discord.TextChannel):
+                return await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
+        if channel is None or not isinstance(channel, discord.abc.Messageable):
+            raise Refused("this channel cannot hold a game; challenge from a text channel")
+        return channel
+
+    # --- slash commands acting on a game -------------------------------------------------------------
+    async def command_action(
+        self, interaction: discord.Interaction[Any], game_id: int, call: Callable[[], Awaitable[Outcome]]
+    ) -> None:
+        """Run a game action typed as a slash command; show it in the game's thread."""
+        me = player_of(interaction.user)
+        async with self._lock(game_id):
+            try:
+                out = await call()
+            except Refused as exc:
+                await self.refuse(interaction, str(exc))
+                return
+            await self.show(out, me, interaction=interaction)
+
+    # --- showing outcomes ----------------------------------------------------------------------------
+    async def show(self, out: Outcome, me: PlayerRef, *, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Show what a request did: edit the pressed message in place, or retire it and post the next turn."""
+        view = out.game
+        message = interaction.message if interaction is not None and interaction.message is not None else None
+        component = interaction is not None and interaction.type is discord.InteractionType.component
+        ephemeral_source = message is not None and message.flags.ephemeral
+        if view.status == "declined":
+            if component and message is not None:
+                await interaction.edit_original_response(  # type: ignore[union-attr]
+                    content=_clip(f"{message.content}\n{_texts(out.events)}"), view=None
+                )
+            elif interaction is not None:
+                await interaction.response.send_message(_texts(out.events))
+            return
+        target = await self.channel_of(view)
+        if component and message is not None and not ephemeral_source and callers(view) == (me.id,):
+            assert interaction is not None
+            content, file, ui = await self._turn(view, out.events)
+            await interaction.edit_original_response(content=content, attachments=[file], view=ui)
+            ui.stop()
+            self.turn_messages[view.id] = (message.channel.id, message.id)
+            return
+        if component and message is not None:
+            assert interaction is not None
+            if ephemeral_source:
+                await interaction.edit_original_response(content=_clip(_texts(out.events) or "Done."), view=None)
+            else:
+                await interaction.edit_original_response(view=None)
+                if self.turn_messages.get(view.id, (0, 0))[1] == message.id:
+                    del self.turn_messages[view.id]
+        send: Callable[..., Awaitable[Any]] = target.send
+        if interaction is not None and not component:
+            # A slash command: answer it with the next post when typed in the game's thread.
+            if interaction.channel_id == getattr(target, "id", None):
+                await interaction.response.defer(thinking=True)
+                send = _followup_sender(interaction)
+            else:
+                where = getattr(target, "mention", "the game's thread")
+                await interaction.response.send_message(
+                    _clip(f"{_texts(out.events)}\nThe game goes on in {where}."), ephemeral=True
+                )
+        await self.retire(view.id)
+        if view.status == "finished":
+            await self._post_end(target, view, out.events, send=send)
+        else:
+            await self._post_turn(target, view, out.events, send=send)
+
+    async def retire(self, game_id: int) -> None:
+        """Remove the buttons from a game's previous turn message (best effort: it may be gone)."""
+        where = self.turn_messages.pop(game_id, None)
+        if where is None:
+            return
+        channel = self.bot.get_channel(where[0])
+        if channel is None or not isinstance(channel, discord.abc.Messageable):
+            return
+        try:
+            await channel.get_partial_message(where[1]).edit(view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException as exc:
+            log.info("game %s: could not retire message %s (%s)", game_id, where[1], exc)
+
+    async def channel_of(self, view: GameView) -> discord.abc.Messageable:
+        """The game's thread (or, without one, the channel the challenge was made in)."""
+        for raw in (view.thread_id, view.channel_id):
+            if not raw:
+                continue
+            channel = self.bot.get_channel(int(raw))
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(int(raw))
+                except discord.HTTPException:
+                    continue
+            if isinstance(channel, discord.abc.Messageable):
+                return channel
+        raise Refused(f"game #{view.id} has no channel I can reach any more")
+
+    async def _post_turn(
+        self,
+        target: discord.abc.Messageable,
+        view: GameView,
+        events: Sequence[Event],
+        *,
+        send: Callable[..., Awaitable[Any]] | None = None,
+    ) -> None:
+        content, file, ui = await self._turn(view, events)
+        sent = await (send or target.send)(content=content, file=file, view=ui)
+        ui.stop()
+        if sent is not None:
+            self.turn_messages[view.id] = (sent.channel.id, sent.id)
+
+    async def _post_end(
+        self,
+        target: discord.abc.Messageable,
+        view: GameView,
+        events: Sequence[Event],
+        *,
+        send: Callable[..., Awaitable[Any]] | None = None,
+    ) -> None:
+        rendered = await self.service.board(view.id, None)
+        mat = await self.service.export(view.id)
+        content = _clip(
+            f"**{describe(view)}**\n{_texts(events)}\nThe final board and the match file (.mat) are attached."
+        )
+        files = [
+            discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}-final.png", description=rendered.alt_text),
+            discord.File(io.BytesIO(mat.encode()), filename=f"game{view.id}.mat"),
+        ]
+        await (send or target.send)(content=content, files=files)
+
+    async def _turn(self, view: GameView, events: Sequence[Event]) -> tuple[str, discord.File, discord.ui.View]:
+        """The content, board and components of the message calling the next player to act."""
+        state = await self.service.state(view.id)
+        viewer = view.to_act or (view.acting[0] if view.acting else None)
+        rendered = await self.service.board(view.id, viewer)
+        file = discord.File(
+            io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text[:1024]
+        )
+        ui, prompt = await self._components(view, state)
+        lines = [f"**{describe(view)}**"]
+        told = _texts(e for e in events if e.kind != "turn")
+        if told:
+            lines.append(told)
+        lines.append(prompt)
+        return _clip("\n".join(lines)), file, ui
+
+    async def _components(self, view: GameView, state: MatchState) -> tuple[discord.ui.View, str]:
+        ui = discord.ui.View(timeout=None)
+        gid = view.id
+        who = " ".join(mention(p) for p in callers(view))
+        actor = view.to_act
+        phase = view.phase
+        if phase == "opening":
+            ui.add_item(ActionButton("roll", gid))
+            return ui, f"{who}: roll the opening dice (either of you)."
+        side = view.side_of(actor) if actor else None
+        if phase == "roll":
+            ui.add_item(ActionButton("roll", gid))
+            can_double = side is not None and state.may_double(side) is None
+            if can_double:
+                ui.add_item(ActionButton("double", gid))
+            ui.add_item(ActionButton("resign", gid))
+            return ui, f"{who}: your roll{' (or double)' if can_double else ''}."
+        if phase == "move":
+            dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else "your roll"
+            if len(view.plays) <= MAX_SELECT and not view.draft:
+                ui.add_item(PlaySelect(gid, view.version, view.plays))
+                ui.add_item(ActionButton("resign", gid, row=1))
+                return ui, f"{who}: play {dice}: pick your play below, or type it with `/bg move`."
+            options = await submove_options(self.service, view)
+            if len(options) <= MAX_SUBMOVE_BUTTONS:
+                for k, (src, dst) in enumerate(options):
+                    ui.add_item(SubmoveButton(gid, view.version, src, dst, row=k // 5))
+            else:
+                ui.add_item(SubmoveSelect(gid, view.version, options))
+            complete = bool(view.draft) and not view.draft_remaining
+            ui.add_item(ActionButton("undo", gid, disabled=not view.draft, row=4))
+            ui.add_item(ActionButton("confirm", gid, disabled=not complete, row=4))
+            ui.add_item(ActionButton("resign", gid, row=4))
+            so_far = f" So far: {view.draft}." if view.draft else ""
+            left = ", ".join(map(str, view.draft_remaining))
+            todo = f"dice left: {left}" if left else "all dice used: Confirm, or Undo"
+            return ui, (
+                f"{who}: play {dice} checker by checker ({len(view.plays)} possible plays; {todo}).{so_far} "
+                "Or type the whole play with `/bg move`."
+            )
+        if phase == "doubled":
+            ui.add_item(ActionButton("take", gid))
+            ui.add_item(ActionButton("pass", gid))
+            opts = state.options
+            if opts.money and opts.beavers and state.redoubles < opts.beaver_limit:
+                ui.add_item(ActionButton("beaver" if state.redoubles == 0 else "raccoon", gid))
+            return ui, f"{who}: the cube is offered at {state.cube.value * 2}: take or pass?"
+        if phase == "resigned":
+            ui.add_item(ActionButton("resign-accept", gid))
+            ui.add_item(ActionButton("resign-reject", gid))
+            return ui, f"{who}: accept or reject the resignation."
+        return ui, ""
+
+
+async def submove_options(service: GameService, view: GameView) -> tuple[tuple[int, int], ...]:
+    """The checker moves that may be made next this turn (the engine's answer, with the stored draft).
+
+    The service does not list them yet; until it does, this asks the engine through the public state and
+    the stored draft (see the report of issue 7).
+    """
+    state = await service.state(view.id)
+    row = await service.store.load_game(view.id)
+    draft = state.draft()
+    for src, dst in row.draft or []:
+        draft = draft.add(src, dst)
+    return tuple(draft.options())
+
+
+def _texts(events: Any) -> str:
+    return "\n".join(e.text for e in events)
+
+
+def _followup_sender(interaction: discord.Interaction[Any]) -> Callable[..., Awaitable[Any]]:
+    async def send(**kwargs: Any) -> Any:
+        return await interaction.followup.send(wait=True, **kwargs)
+
+    return send

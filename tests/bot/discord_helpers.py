@@ -1,0 +1,241 @@
+"""Driving the real Discord bot through simcord: a world (server, channel, players) and a game driver.
+
+The driver only does what a player could do in Discord: run slash commands, click buttons and pick from
+selects on the messages the bot posted. It reads the game service (never writes it) to know whose turn it
+is. Every interaction result is kept, so a test can check that each one was answered or deferred.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+
+from bot.config import Settings
+from bot.discord.app import GammonBot
+from bot.service import DiceProvider, GameView, SeededDice
+
+NAMES = ("alice", "bob", "carol", "dave", "eve")
+
+
+class ScriptedDice:
+    """Dice that follow a script (roll number -> dice) and fall back to seeded dice after it."""
+
+    def __init__(self, script: dict[int, tuple[int, int]], seed: int = 1) -> None:
+        self.script = script
+        self.fallback = SeededDice(seed)
+
+    def roll(self, game_id: int, n: int) -> tuple[int, int]:
+        return self.script.get(n) or self.fallback.roll(game_id, n)
+
+
+def make_bot(db: Path, seed: int = 1, dice: DiceProvider | None = None) -> GammonBot:
+    """A bot on the SQLite file ``db`` with reproducible dice."""
+    return GammonBot(Settings(storage_url=f"sqlite:///{db}"), dice=dice or SeededDice(seed))
+
+
+class LagMeter:
+    """Measures how long the event loop is kept from running a ticker: the longest blocking stretch."""
+
+    def __init__(self, period: float = 0.005) -> None:
+        self.period = period
+        self.worst = 0.0
+        self.ticks = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.period)
+            self.worst = max(self.worst, time.perf_counter() - start - self.period)
+            self.ticks += 1
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+@dataclass
+class World:
+    """One server with a #backgammon channel, five members, and the bot under test."""
+
+    env: simcord.Env
+    bot: GammonBot
+    db: Path
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    people: dict[str, simcord.MemberActor]
+    results: list[simcord.InteractionResult] = field(default_factory=list)
+    old_bots: list[GammonBot] = field(default_factory=list)
+    dice: DiceProvider | None = None
+
+    def by_id(self, player_id: str) -> simcord.MemberActor:
+        for actor in self.people.values():
+            if str(actor.id) == player_id:
+                return actor
+        raise KeyError(player_id)
+
+    async def do(self, action: Awaitable[simcord.InteractionResult]) -> simcord.InteractionResult:
+        """Run one interaction and keep its result."""
+        result = await action
+        self.results.append(result)
+        return result
+
+    async def restart(self, seed: int = 1) -> None:
+        """Replace the bot by a new instance on the same database (the old one's messages stay)."""
+        old = self.bot
+        self.bot = make_bot(self.db, seed, self.dice)
+        await self.env.restart_bot(self.bot)
+        await old.close_storage()
+        self.old_bots.append(old)
+
+    async def view(self, game_id: int) -> GameView:
+        return await self.bot.service.view(game_id)
+
+    async def start(self, opponent: str = "bob", challenger: str = "alice", **options: Any) -> tuple[int, Any]:
+        """A challenge accepted: (game id, the match thread)."""
+        me, them = self.people[challenger], self.people[opponent]
+        r = await self.do(me.slash(self.channel, "bg play", opponent=them, **options))
+        assert r.response is not None, r
+        found = re.search(r"game #(\d+)", r.response.content)
+        assert found is not None, r.response.content
+        game_id = int(found[1])
+        await self.do(them.click(r.response, label="Accept"))
+        return game_id, game_thread(self, await self.view(game_id))
+
+
+@asynccontextmanager
+async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None) -> AsyncIterator[World]:
+    """A running bot on a fresh SQLite file, a server, a channel and the players of :data:`NAMES`."""
+    db = tmp_path / "games.sqlite3"
+    bot = make_bot(db, seed, dice)
+    async with simcord.run(bot) as env:
+        guild = env.create_guild("Backgammon Club")
+        channel = guild.create_text_channel("backgammon")
+        people = {name: guild.add_member(env.create_user(name)) for name in NAMES}
+        w = World(env, bot, db, guild, channel, people, dice=dice)
+        try:
+            yield w
+        finally:
+            await w.bot.close_storage()
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    """The buttons and selects of a message, flattened, as payload dicts."""
+    out: list[dict[str, Any]] = []
+    for row in message.components:
+        data = row.to_dict() if hasattr(row, "to_dict") else row
+        out.extend(data.get("components", []))
+    return out
+
+
+def labels(message: Any) -> list[str]:
+    return [c.get("label", "") for c in components(message) if c.get("type") == 2]
+
+
+def live_message(thread: simcord.ChannelHandle) -> discord.Message:
+    """The newest message in the thread that has components (the one calling a player to act)."""
+    for message in reversed(thread.history()):
+        if message.components:
+            return message
+    raise AssertionError("no message with buttons in the thread")
+
+
+def game_thread(w: World, view: GameView) -> simcord.ChannelHandle:
+    assert view.thread_id is not None, "the game has no thread"
+    for thread in w.channel.threads:
+        if str(thread.id) == view.thread_id:
+            return thread
+    raise AssertionError(f"thread {view.thread_id} not found")
+
+
+class Driver:
+    """Plays one game through Discord: rolls, picks plays, cube actions, resignations."""
+
+    def __init__(self, w: World, game_id: int) -> None:
+        self.w = w
+        self.game_id = game_id
+
+    async def view(self) -> GameView:
+        return await self.w.view(self.game_id)
+
+    async def thread(self) -> simcord.ChannelHandle:
+        return game_thread(self.w, await self.view())
+
+    async def actor(self) -> simcord.MemberActor:
+        v = await self.view()
+        pid = v.to_act or (v.acting[0] if v.acting else None)
+        assert pid is not None, f"nobody to act in {v.phase}"
+        return self.w.by_id(pid)
+
+    async def click(self, label: str, who: simcord.MemberActor | None = None) -> simcord.InteractionResult:
+        who = who or await self.actor()
+        message = live_message(await self.thread())
+        return await self.w.do(who.click(message, label=label))
+
+    async def roll(self) -> simcord.InteractionResult:
+        result = await self.click("Roll")
+        assert result.acknowledged
+        return result
+
+    async def play(self) -> None:
+        """Play the current roll: the first play of the select, or checker by checker, then Confirm."""
+        v = await self.view()
+        assert v.phase == "move", v.phase
+        who = self.w.by_id(v.to_act or "")
+        for _ in range(6):
+            message = live_message(await self.thread())
+            comps = components(message)
+            select = next((c for c in comps if c.get("type") == 3), None)
+            if select is not None and select["custom_id"].startswith("bg:play:"):
+                await self.w.do(who.select(message, [select["options"][0]["value"]], custom_id=select["custom_id"]))
+                return
+            confirm = next(c for c in comps if c.get("label") == "Confirm")
+            if not confirm.get("disabled"):
+                await self.w.do(who.click(message, label="Confirm"))
+                return
+            if select is not None:
+                await self.w.do(who.select(message, [select["options"][0]["value"]], custom_id=select["custom_id"]))
+            else:
+                sub = next(c for c in comps if c.get("custom_id", "").startswith("bg:sub:"))
+                await self.w.do(who.click(message, custom_id=sub["custom_id"]))
+        raise AssertionError("the play was never confirmed")
+
+    async def step(self) -> None:
+        """One action of the player to act: roll, or play the roll."""
+        v = await self.view()
+        if v.phase in ("opening", "roll"):
+            await self.roll()
+        elif v.phase == "move":
+            await self.play()
+        else:
+            raise AssertionError(f"step in phase {v.phase}")
+
+    async def until(self, phase: str, side: int | None = None, *, can_double: bool = False, limit: int = 60) -> None:
+        """Roll and play until ``phase`` with a member of ``side`` to act (and a Double button, if asked)."""
+        for _ in range(limit):
+            v = await self.view()
+            assert v.status == "active", v.status
+            on_side = side is None or (v.to_act is not None and v.side_of(v.to_act) == side)
+            if (
+                v.phase == phase
+                and on_side
+                and (not can_double or "Double" in labels(live_message(await self.thread())))
+            ):
+                return
+            await self.step()
+        raise AssertionError(f"never reached {phase} for side {side}")

@@ -1,0 +1,352 @@
+"""The ``/bg`` commands and components one by one, through simcord and the real discord.py command tree."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.cli import main
+from bot.discord.app import INTENTS, GammonBot
+from bot.discord.cogs.games import match_plays
+from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
+from bot.service import GameView
+from tests.bot.discord_helpers import Driver, ScriptedDice, components, labels, live_message, make_bot, world
+
+# --- the command tree -------------------------------------------------------------------------------------
+
+
+def all_commands(bot: GammonBot) -> list[app_commands.Command[..., ..., ...] | app_commands.Group]:
+    out: list[app_commands.Command[..., ..., ...] | app_commands.Group] = []
+    stack: list[app_commands.Command[..., ..., ...] | app_commands.Group] = list(bot.tree.get_commands())
+    while stack:
+        cmd = stack.pop()
+        out.append(cmd)
+        if isinstance(cmd, app_commands.Group):
+            stack.extend(cmd.commands)
+    return out
+
+
+@pytest.mark.asyncio
+async def test_no_two_commands_share_a_name_and_every_command_is_described_for_players(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        commands = all_commands(w.bot)
+        names = [c.qualified_name for c in commands]
+        assert len(names) == len(set(names)), names
+        assert {"bg play", "bg move", "bg board", "bg games", "bg variants", "bg rules", "bg resign"} <= set(names)
+        assert {"bg export", "bg settings", "bg config"} <= set(names)
+        assert [c.name for c in w.bot.tree.get_commands()] == ["bg"], "one top-level command group"
+        for cmd in commands:
+            assert cmd.description and cmd.description != "…", cmd.qualified_name
+            assert cmd.description[0].isupper() and len(cmd.description) <= 100, cmd.description
+            if isinstance(cmd, app_commands.Command):
+                for param in cmd.parameters:
+                    assert param.description and param.description != "…", f"{cmd.qualified_name} {param.name}"
+        # What a player sees in Discord's picker is exactly what was synced.
+        assert w.people["alice"].available_commands(w.channel)
+
+
+def test_the_bot_asks_for_no_privileged_intent() -> None:
+    assert not (INTENTS.members or INTENTS.presences or INTENTS.message_content)
+    assert INTENTS.guilds
+
+
+# --- who may press -------------------------------------------------------------------------------------------
+
+
+def game_view(**kw: object) -> GameView:
+    base: dict[str, object] = dict(
+        id=7,
+        guild_id="g",
+        status="active",
+        variant="backgammon",
+        display_name="Backgammon",
+        sides=(("1",), ("2",)),
+        names={"1": "Alice", "2": "Bob", "3": "Carol"},
+        length=3,
+        score=(0, 0),
+        game=1,
+        phase="roll",
+        to_act="1",
+        acting=("1", "2"),
+        dice=None,
+        cube=1,
+        cube_owner=None,
+        plays=(),
+        draft="",
+        draft_remaining=(),
+        winner=None,
+        position_id=None,
+        version=3,
+        challenger="1",
+        invited=("2",),
+    )
+    base.update(kw)
+    return GameView(**base)  # type: ignore[arg-type]
+
+
+def test_only_the_players_may_press_a_games_buttons() -> None:
+    view = game_view()
+    assert may_press(view, "1", "roll") is None
+    assert may_press(view, "2", "roll") is None  # whose turn it is is the service's call
+    refusal = may_press(view, "3", "roll")
+    assert refusal is not None and "not playing in game #7" in refusal and "/bg play" in refusal
+    assert may_press(game_view(status="finished"), "1", "roll") == "Game #7 is over."
+
+
+def test_challenge_buttons_are_for_the_invited_or_anyone_on_an_open_challenge() -> None:
+    challenge = game_view(status="challenge", sides=(("1",), ("2",)), phase=None)
+    assert may_press(challenge, "2", "accept") is None
+    assert "for Bob" in (may_press(challenge, "3", "accept") or "")
+    assert "your own challenge" in (may_press(challenge, "1", "accept") or "")
+    assert may_press(challenge, "1", "decline") is None
+    assert may_press(challenge, "3", "decline") is not None
+    open_one = game_view(status="challenge", sides=(("1",), ()), invited=(), phase=None)
+    assert may_press(open_one, "3", "accept") is None
+    assert "withdraw" in (may_press(open_one, "3", "decline") or "")
+
+
+def test_custom_ids_carry_the_game_and_fit_discords_limit() -> None:
+    big = 10**15
+    ids = [
+        ActionButton("resign-accept", big).custom_id,
+        SubmoveButton(big, 10**12, 25, 0).custom_id,
+        PlaySelect(big, 10**12, ("13/7 8/7",)).custom_id,
+    ]
+    assert all(str(big) in i and len(i) <= 100 for i in ids), ids
+    for cls, cid in zip(DYNAMIC_ITEMS[1:3], ids[1:]):
+        assert cls.__discord_ui_compiled_template__.fullmatch(cid)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        custom_id("x" * 100)
+
+
+def test_move_suggestions_match_what_is_typed() -> None:
+    plays = ("13/10 13/9", "24/20 13/10", "24/17", "8/5 6/2")
+    assert match_plays(plays, "") == list(plays)
+    assert match_plays(plays, "24") == ["24/20 13/10", "24/17"]
+    assert match_plays(plays, "13/10") == ["13/10 13/9", "24/20 13/10"]
+    assert match_plays(plays, "9/1") == []
+
+
+# --- `gammonbot run` -------------------------------------------------------------------------------------------
+
+
+def test_run_without_a_token_refuses_in_one_line_pointing_to_the_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        code = main(["run", "--config", "/nonexistent/config.toml"])
+    assert code == 2
+    text = err.getvalue()
+    assert text.count("\n") == 1 and "DISCORD_TOKEN" in text and "gammonbot console" in text
+
+
+# --- commands through Discord ------------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_information_commands_answer_only_the_asker(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice = w.people["alice"]
+        r = await w.do(alice.slash(w.channel, "bg variants"))
+        assert r.ephemeral and "Longgammon" in r.response.content and "Backgammon Doubles" in r.response.content
+        r = await w.do(alice.slash(w.channel, "bg rules", variant="sprint"))
+        assert r.ephemeral and r.response.content.startswith("Sprintgammon:")
+        r = await w.do(alice.slash(w.channel, "bg rules", variant="chess"))
+        assert r.ephemeral and "chess" in r.response.content.lower()
+        r = await w.do(alice.slash(w.channel, "bg games"))
+        assert r.ephemeral and "no games" in r.response.content
+        choices = await alice.autocomplete(w.channel, "bg play", "variant", "long")
+        assert [c["value"] for c in choices] == ["longgammon"]
+        r = await w.do(alice.slash(w.channel, "bg board"))
+        assert r.ephemeral and "no game running" in r.response.content
+        assert all(r.acknowledged for r in w.results)
+
+
+@pytest.mark.asyncio
+async def test_settings_are_per_player_and_bad_values_are_refused(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice = w.people["alice"]
+        r = await w.do(alice.slash(w.channel, "bg settings", autoplay=False, home="left"))
+        assert r.ephemeral and "autoplay = off" in r.response.content and "home = left" in r.response.content
+        r = await w.do(w.people["bob"].slash(w.channel, "bg settings"))
+        assert "autoplay = on" in r.response.content and "home = right" in r.response.content
+
+
+@pytest.mark.asyncio
+async def test_server_settings_need_the_manage_server_permission(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        r = await w.do(w.people["alice"].slash(w.channel, "bg config", default_length=7))
+        assert r.ephemeral and "Manage Server" in r.response.content
+        role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
+        r = await w.do(admin.slash(w.channel, "bg config", default_length=7, default_variant="sprint"))
+        assert r.ephemeral and "default_length = 7" in r.response.content
+        assert "default_variant = sprintgammon" in r.response.content
+        r = await w.do(admin.slash(w.channel, "bg config", default_variant="chess"))
+        assert r.ephemeral and "chess" in r.response.content.lower()
+        # A challenge that names nothing now gets the server's defaults.
+        r = await w.do(w.people["alice"].slash(w.channel, "bg play", opponent=w.people["bob"]))
+        assert "7-point Sprintgammon match" in r.response.content
+
+
+@pytest.mark.asyncio
+async def test_bad_challenges_are_refused_with_the_rule(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice, bob = w.people["alice"], w.people["bob"]
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=alice))
+        assert r.ephemeral and "cannot challenge yourself" in r.response.content
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, variant="doubles"))
+        assert r.ephemeral and "teammate" in r.response.content
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, length=3, jacoby=True))
+        assert r.ephemeral and "Jacoby" in r.response.content or "jacoby" in r.response.content
+        assert w.channel.threads == []
+
+
+@pytest.mark.asyncio
+async def test_open_challenges_are_for_anyone_and_a_challenger_may_withdraw(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice, bob, eve = w.people["alice"], w.people["bob"], w.people["eve"]
+        r = await w.do(alice.slash(w.channel, "bg play", variant="sprintgammon", length=1))
+        assert "Anyone may Accept" in r.response.content
+        r2 = await w.do(alice.click(r.response, label="Accept"))
+        assert r2.ephemeral and "your own challenge" in r2.response.content
+        await w.do(eve.click(r.response, label="Accept"))
+        game_id = int(re.findall(r"game #(\d+)", r.response.content)[0])
+        view = await w.view(game_id)
+        assert view.status == "active" and str(eve.id) in view.sides[1]
+        assert len(w.channel.threads) == 1
+
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=bob))
+        challenge = r.response
+        await w.do(alice.click(challenge, label="Decline"))
+        message = w.channel.history()[-1]
+        assert "withdrew" in message.content and labels(message) == []
+        assert len(w.channel.threads) == 1
+
+
+@pytest.mark.asyncio
+async def test_typed_moves_get_suggestions_and_are_shown_in_the_thread(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        await d.until("move")
+        view = await d.view()
+        mover = w.by_id(view.to_act or "")
+        choices = await mover.autocomplete(thread, "bg move", "play", "24/")
+        expected = [p for p in view.plays if p.startswith("24/")]
+        assert expected and [c["value"] for c in choices] == expected
+        all_choices = await mover.autocomplete(thread, "bg move", "play", "")
+        assert [c["value"] for c in all_choices] == list(view.plays[:25])
+
+        # Typed in the thread: the answer is the next turn's board, calling the opponent.
+        old = live_message(thread)
+        r = await w.do(mover.slash(thread, "bg move", play=expected[0]))
+        assert r.acknowledged and r.response is not None and not r.response.ephemeral
+        post = r.response
+        after = await d.view()
+        assert after.to_act != view.to_act and f"<@{after.to_act}>" in post.content
+        assert f"played {expected[0]}" in post.content and post.attachments
+        assert labels(thread.history()[[m.id for m in thread.history()].index(old.id)]) == []  # old buttons gone
+
+        # Typed elsewhere: a private acknowledgement, and the board still goes to the thread.
+        await d.until("move")
+        view = await d.view()
+        mover = w.by_id(view.to_act or "")
+        count = len(thread.history())
+        r = await w.do(mover.slash(w.channel, "bg move", play=view.plays[0], game=game_id))
+        assert r.ephemeral and thread.mention in r.response.content
+        assert len(thread.history()) == count + 1
+
+
+@pytest.mark.asyncio
+async def test_board_and_export_are_private_files(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="sprintgammon", length=3)
+        d = Driver(w, game_id)
+        await d.until("move")
+        r = await w.do(w.people["eve"].slash(thread, "bg board"))
+        assert r.response is not None and r.response.ephemeral
+        assert r.response.attachments[0].filename == f"game{game_id}.png"
+        r = await w.do(w.people["alice"].slash(w.channel, "bg export", game=game_id))
+        assert r.ephemeral and r.response.attachments[0].filename == f"game{game_id}.mat"
+        text = (await r.response.attachments[0].read()).decode()
+        assert "Hypergammon" in text or "3 point match" in text
+        r = await w.do(w.people["alice"].slash(w.channel, "bg games"))
+        assert f"#{game_id}" in r.response.content and thread.mention in r.response.content
+
+
+@pytest.mark.asyncio
+async def test_rolls_with_many_plays_are_played_checker_by_checker_with_undo_and_confirm(tmp_path: Path) -> None:
+    # Opening 3-1 for side 0 (action 0), its play (action 1), then 2-2 for side 1: 75 legal plays.
+    async with world(tmp_path, dice=ScriptedDice({0: (3, 1), 2: (2, 2)})) as w:
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        await d.roll()
+        await d.play()
+        await d.roll()
+        view = await d.view()
+        assert view.dice == (2, 2) and len(view.plays) > 25
+        message = live_message(thread)
+        subs = [c for c in components(message) if c.get("custom_id", "").startswith("bg:sub:")]
+        assert subs and labels(message)[-3:] == ["Undo", "Confirm", "Resign…"]
+        assert all(c.get("disabled") for c in components(message) if c.get("label") in ("Undo", "Confirm"))
+        who = w.by_id(view.to_act or "")
+        stranger = w.people["eve"]
+        r = await w.do(stranger.click(message, custom_id=subs[0]["custom_id"]))
+        assert r.ephemeral and "not playing" in r.response.content
+        for _ in range(4):
+            message = live_message(thread)
+            sub = next(c for c in components(message) if c.get("custom_id", "").startswith("bg:sub:"))
+            r = await w.do(who.click(message, custom_id=sub["custom_id"]))
+            assert not r.ephemeral and live_message(thread).id == message.id  # edited in place, no new message
+        view = await d.view()
+        assert view.draft and view.draft_remaining == ()
+        await w.do(who.click(live_message(thread), label="Undo"))
+        assert (await d.view()).draft_remaining == (2,)
+        await d.play()
+        after = await d.view()
+        assert after.to_act != view.to_act and after.phase == "roll"
+        assert f"played {view.draft}" in thread.history()[-1].content
+
+
+@pytest.mark.asyncio
+async def test_a_stale_play_list_is_refused_after_the_game_moved_on(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        await d.until("move")
+        stale = live_message(thread)
+        view = await d.view()
+        mover = w.by_id(view.to_act or "")
+        await w.restart()  # the new bot does not know which message is live, so the old select stays
+        await w.do(mover.slash(w.channel, "bg move", play=view.plays[-1], game=game_id))
+        select = next(c for c in components(stale) if c.get("type") == 3)
+        r = await w.do(mover.select(stale, [view.plays[0]], custom_id=select["custom_id"]))
+        assert r.followups and r.followups[0].ephemeral and "out of date" in r.followups[0].content
+        assert (await d.view()).to_act != view.to_act
+
+
+@pytest.mark.asyncio
+async def test_money_play_offers_beavers_and_raccoons(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="backgammon", length=0, beavers=True)
+        d = Driver(w, game_id)
+        await d.until("roll", can_double=True)
+        await d.click("Double")
+        assert labels(live_message(thread)) == ["Take", "Pass", "Beaver"]
+        await d.click("Beaver")
+        assert labels(live_message(thread)) == ["Take", "Pass", "Raccoon"]
+        await d.click("Take")
+        view = await d.view()
+        assert view.cube == 4 and view.phase in ("roll", "move")
+
+
+def test_a_bot_can_be_built_without_touching_the_network(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path / "x.sqlite3")
+    assert bot.intents == INTENTS and bot.store is None
