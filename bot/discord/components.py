@@ -9,8 +9,10 @@ refusal (naming the rule) is shown to the presser alone.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -105,6 +107,24 @@ def _table(interaction: discord.Interaction[Any]) -> Table:
     return interaction.client.table  # type: ignore[attr-defined,no-any-return]
 
 
+def _values(interaction: discord.Interaction[Any]) -> list[str]:
+    data = cast(dict[str, Any], interaction.data or {})
+    return [str(v) for v in data.get("values") or []]
+
+
+SORRY = "Something went wrong on our side; the game is as it was before your click. Please try again."
+
+
+async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """Run a component's work; on an unexpected error, apologise to the presser, then let it be logged."""
+    try:
+        await work
+    except Exception:
+        with contextlib.suppress(discord.HTTPException):
+            await _table(interaction).refuse(interaction, SORRY)
+        raise
+
+
 class _GameItem:
     """Shared behaviour: the press check before any callback runs."""
 
@@ -136,7 +156,7 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         action = match["action"]
         if action not in ACTIONS:
@@ -144,7 +164,7 @@ class ActionButton(
         return cls(action, int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _table(interaction).on_button(interaction, self.game_id, self.action)
+        await _guarded(interaction, _table(interaction).on_button(interaction, self.game_id, self.action))
 
 
 class ResignButton(
@@ -168,12 +188,12 @@ class ResignButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ResignButton:
         return cls(int(match["game"]), int(match["level"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _table(interaction).on_resign(interaction, self.game_id, self.level)
+        await _guarded(interaction, _table(interaction).on_resign(interaction, self.game_id, self.level))
 
 
 class SubmoveButton(
@@ -200,12 +220,14 @@ class SubmoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SubmoveButton:
         return cls(int(match["game"]), int(match["version"]), int(match["src"]), int(match["dst"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _table(interaction).on_submove(interaction, self.game_id, self.version, self.src, self.dst)
+        await _guarded(
+            interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, self.src, self.dst)
+        )
 
 
 class PlaySelect(
@@ -231,13 +253,14 @@ class PlaySelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PlaySelect:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        await _table(interaction).on_play(interaction, self.game_id, self.version, str(values[0]) if values else "")
+        values = _values(interaction)
+        play = str(values[0]) if values else ""
+        await _guarded(interaction, _table(interaction).on_play(interaction, self.game_id, self.version, play))
 
 
 class SubmoveSelect(
@@ -265,17 +288,19 @@ class SubmoveSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SubmoveSelect:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = _values(interaction)
         src, _, dst = str(values[0] if values else "").partition("-")
         if not (src.isdigit() and dst.isdigit()):
             await _table(interaction).refuse(interaction, "Pick a checker move from the list.")
             return
-        await _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))
+        await _guarded(
+            interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))
+        )
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -205,8 +205,33 @@ class Table:
             await self.service.set_thread(game_id, str(thread.id))
             view = await self.service.view(game_id)
             await self._post_turn(thread, view, ())
+            if any(len(side) > 1 for side in view.sides):
+                await self._team_threads(interaction.channel, view, thread)
 
-    async def _open_thread(self, interaction: discord.Interaction[Any], view: GameView) -> discord.abc.Messageable:
+    async def _team_threads(self, channel: Any, view: GameView, match_thread: Any) -> None:
+        """Team games: a private thread per team, where teammates consult (best effort, needs the permission)."""
+        if not isinstance(channel, discord.TextChannel):
+            return
+        for side in view.sides:
+            team = " & ".join(view.name(p) for p in side)
+            try:
+                thread = await channel.create_thread(
+                    name=f"#{view.id} team {team}"[:100], type=discord.ChannelType.private_thread, invitable=False
+                )
+                for member in side:
+                    await thread.add_user(discord.Object(int(member)))
+                await thread.send(
+                    f"{' '.join(mention(p) for p in side)}: your team's private thread for game #{view.id}. "
+                    f"Talk over your plays and cube decisions here; the game itself is in {match_thread.mention}, "
+                    "and only your acting member rolls, moves and handles the cube."
+                )
+            except (discord.HTTPException, ValueError) as exc:
+                log.warning("game %s: no team thread for %s (%s)", view.id, team, exc)
+
+    async def _open_thread(
+        self, interaction: discord.Interaction[Any], view: GameView
+    ) -> discord.Thread | discord.TextChannel:
+        """The match's thread, started from the challenge message (in a thread already: that thread)."""
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             return channel
@@ -220,9 +245,9 @@ class Table:
                 return await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
         except discord.HTTPException as exc:
             log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
-        if channel is None or not isinstance(channel, discord.abc.Messageable):
-            raise Refused("this channel cannot hold a game; challenge from a text channel")
-        return channel
+        if isinstance(channel, discord.TextChannel):
+            return channel
+        raise Refused("This channel cannot hold a game: challenge from a text channel.")
 
     # --- slash commands acting on a game -------------------------------------------------------------
     async def command_action(
@@ -272,7 +297,7 @@ class Table:
         send: Callable[..., Awaitable[Any]] = target.send
         if interaction is not None and not component:
             # A slash command: answer it with the next post when typed in the game's thread.
-            if interaction.channel_id == getattr(target, "id", None):
+            if interaction.channel_id == getattr(target, "id", None):  # noqa: B009
                 await interaction.response.defer(thinking=True)
                 send = _followup_sender(interaction)
             else:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from simcord import MemberActor
+from simcord import MemberActor, SetupError
 
 from engine.match import ActionError, move_from_text
 from tests.bot.discord_helpers import Driver, LagMeter, game_thread, labels, live_message, world
@@ -62,6 +62,17 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         png = await first.attachments[0].read()
         assert png.startswith(b"\x89PNG")
         assert all(f"<@{p}>" in first.content for p in view.acting or ())
+
+        if variant == "doubles":
+            # Each team also gets a private thread to consult in.
+            teams = [t for t in w.channel.threads if " team " in (t.name or "")]
+            assert sorted(t.name for t in teams) == [f"#{gid} team alice & carol", f"#{gid} team bob & dave"]
+            for t in teams:
+                members = [alice, carol] if "alice" in (t.name or "") else [bob, dave]
+                assert all(f"<@{m.id}>" in t.history()[0].content for m in members)
+                assert t.history(viewer=members[1])
+                with pytest.raises(SetupError):
+                    t.history(viewer=eve)
 
         # A stranger's click is refused, and changes nothing.
         r = await w.do(eve.click(first, label="Roll"))

@@ -137,10 +137,10 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         partner: discord.Member | None = None,
     ) -> None:
         """Challenge someone (or anyone) to a backgammon match or a money game."""
-        for who in (opponent, teammate, partner):
-            if who is not None and who.bot:
+        for person in (opponent, teammate, partner):
+            if person is not None and person.bot:
                 raise Refused(
-                    f"{who.display_name} is a bot; challenge a person (playing against the bot is not built yet)."
+                    f"{person.display_name} is a bot; challenge a person (playing against the bot is not built yet)."
                 )
         options = {k: v for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford)) if v is not None}
         me = player_of(interaction.user)
