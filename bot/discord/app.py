@@ -22,7 +22,7 @@ from ..storage import Store
 from .components import DYNAMIC_ITEMS
 from .table import Table
 
-__all__ = ["GammonBot", "run_bot", "INTENTS", "EXTENSIONS"]
+__all__ = ["GammonBot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
 
 log = logging.getLogger("gammonbot.discord")
 
@@ -38,6 +38,18 @@ def intents() -> discord.Intents:
 
 
 INTENTS = intents()
+
+#: What the bot needs in a server (the README's invite link carries this value): post boards and files,
+#: open a public thread per match and a private one per Doubles team, and speak in them.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
+    attach_files=True,
+    read_message_history=True,
+)
 
 
 class GammonTree(app_commands.CommandTree["GammonBot"]):

@@ -33,6 +33,7 @@ MAX_SELECT = 25
 #: Four rows of five submove buttons; the fifth row holds Undo, Confirm and Resign.
 MAX_SUBMOVE_BUTTONS = 20
 MAX_CONTENT = 2000
+MAX_LOCKS = 10000
 
 
 def player_of(user: discord.abc.User) -> PlayerRef:
@@ -107,8 +108,12 @@ class Table:
         return True
 
     def _lock(self, game_id: int) -> asyncio.Lock:
+        """One lock per game, so a game's messages are posted in the order its changes were made."""
         lock = self._locks.get(game_id)
         if lock is None:
+            if len(self._locks) >= MAX_LOCKS:
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 

@@ -12,7 +12,7 @@ import pytest
 from discord import app_commands
 
 from bot.cli import main
-from bot.discord.app import INTENTS, GammonBot
+from bot.discord.app import INTENTS, PERMISSIONS, GammonBot
 from bot.discord.cogs.games import match_plays
 from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
 from bot.service import GameView
@@ -54,6 +54,13 @@ async def test_no_two_commands_share_a_name_and_every_command_is_described_for_p
 def test_the_bot_asks_for_no_privileged_intent() -> None:
     assert not (INTENTS.members or INTENTS.presences or INTENTS.message_content)
     assert INTENTS.guilds
+
+
+def test_the_readme_invite_link_asks_for_exactly_the_permissions_the_bot_needs() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Running on Discord") :]
+    assert f"permissions={PERMISSIONS.value}" in section and f"`{PERMISSIONS.value}`" in section
+    assert not (PERMISSIONS.administrator or PERMISSIONS.manage_guild or PERMISSIONS.manage_messages)
 
 
 # --- who may press -------------------------------------------------------------------------------------------
@@ -350,3 +357,43 @@ async def test_money_play_offers_beavers_and_raccoons(tmp_path: Path) -> None:
 def test_a_bot_can_be_built_without_touching_the_network(tmp_path: Path) -> None:
     bot = make_bot(tmp_path / "x.sqlite3")
     assert bot.intents == INTENTS and bot.store is None
+
+
+@pytest.mark.asyncio
+async def test_the_invited_player_may_decline_and_a_declined_challenge_cannot_be_accepted(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice, bob = w.people["alice"], w.people["bob"]
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, length=1))
+        challenge = r.response
+        r = await w.do(bob.click(challenge, label="Decline"))
+        assert not r.ephemeral
+        message = w.channel.history()[-1]
+        assert "bob declined challenge" in message.content and labels(message) == []
+        game_id = int(re.findall(r"game #(\d+)", message.content)[0])
+        assert (await w.view(game_id)).status == "declined"
+        # The buttons are gone; a slash command about it names what happened.
+        r = await w.do(bob.slash(w.channel, "bg board", game=game_id))
+        assert r.ephemeral and r.response.content.startswith(f"Game #{game_id} was declined, so it has no board.")
+        assert w.channel.threads == []
+
+
+@pytest.mark.asyncio
+async def test_a_typed_resignation_is_answered_with_buttons_in_the_thread(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="sprintgammon", length=5)
+        d = Driver(w, game_id)
+        await d.until("roll")
+        view = await d.view()
+        resigner = w.by_id(view.to_act or "")
+        other = next(
+            p for p in w.people.values() if str(p.id) in view.sides[1 - (view.side_of(view.to_act or "") or 0)]
+        )
+        r = await w.do(other.slash(thread, "bg resign", level="gammon"))
+        assert r.ephemeral and "own turn" in r.response.content  # not on roll: the rule is named
+        r = await w.do(resigner.slash(thread, "bg resign", level="gammon"))
+        assert r.response is not None and not r.response.ephemeral
+        assert "offers to resign a gammon" in r.response.content
+        assert labels(r.response) == ["Accept resignation", "Reject resignation"]
+        await w.do(other.click(r.response, label="Accept resignation"))
+        after = await d.view()
+        assert after.game == 2 and sorted(after.score) == [0, 2]

@@ -224,6 +224,8 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         view = await self._game(interaction, game)
         if view.status == "challenge":
             raise Refused(f"Game #{view.id} has not started: it is waiting for the challenge to be accepted.")
+        if view.status in ("declined", "expired"):
+            raise Refused(f"Game #{view.id} was {view.status}, so it has no board. Start a new one with `/bg play`.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         me = str(interaction.user.id)
         rendered = await self.service.board(view.id, me if view.side_of(me) is not None else None)
