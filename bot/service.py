@@ -14,6 +14,7 @@ click is refused with the reason ("you have already rolled") instead of applying
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import random
@@ -28,13 +29,15 @@ from typing import Any, Protocol
 from engine import match as m
 from engine.match import Action, ActionError, MatchOptionError, MatchOptions, MatchState, Phase
 from engine.matfile import export_mat
-from engine.plugins import UnknownVariant, registry
+from engine.plugins import UnknownTimeControl, UnknownVariant, registry
 from engine.positionid import encode_position_id
 from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
+from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
 from engine.variant import Variant, VariantOptionError
 
-from .storage import Conflict, GameRow, NotFound, Store
+from .clock import REMINDER_FRACTIONS, Clock, advance, deadline, reminder_times, start_clock
+from .storage import Conflict, GameRow, NotFound, Store, TimerRow, TimerSpec
 
 __all__ = [
     "Refused",
@@ -57,6 +60,8 @@ PLAYER_DEFAULTS: dict[str, Any] = {
     "auto_bearoff": False,  # in a race with everything home, bear off greedily
     "home": "right",  # which side the home board is drawn on
     "theme": "default",
+    "dm_reminders": False,  # also send turn pings and reminders as direct messages
+    "quiet_hours": "",  # "22-7": no direct messages from 22:00 to 07:00 UTC
 }
 #: Server settings and their defaults.
 GUILD_DEFAULTS: dict[str, Any] = {
@@ -64,6 +69,10 @@ GUILD_DEFAULTS: dict[str, Any] = {
     "allowed_variants": None,  # None = every registered rule set
     "default_length": 5,
     "default_options": {},
+    "default_time_control": None,  # a preset name; None: no clock
+    "challenge_expiry_days": 7,  # open challenges expire after this many days
+    "vacation_days_per_year": 21,  # how many vacation days a player may take in any 365 days
+    "archive_after_days": 60,  # matches without a clock are archived after this long without a move
 }
 RESIGN_NAMES = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
 
@@ -289,9 +298,15 @@ class GameService:
         teammate: PlayerRef | None = None,
         opponent_teammate: PlayerRef | None = None,
         channel_id: str | None = None,
+        time_control: str | dict[str, Any] | None = None,
     ) -> Outcome:
-        """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session."""
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session.
+
+        ``time_control`` is a preset name (see :meth:`time_controls`) or the fields of a custom control;
+        None takes the server's default (which may be no clock at all).
+        """
         settings = await self.guild_settings(guild_id)
+        tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
         cls = self._variant_class(variant or settings["default_variant"])
         allowed = settings["allowed_variants"]
         if allowed is not None and cls.name not in allowed:
@@ -324,6 +339,7 @@ class GameService:
             "variant": cls.name,
             "options": _options_data(match_options),
             "names": names,
+            "time_control": None if tc is None else _tc_data(tc),
         }
         seats: dict[str, int | None] = {challenger.id: 0}
         if teammate:
@@ -339,9 +355,11 @@ class GameService:
             turn_player=invited[0].id if invited else None,
             channel_id=channel_id,
         )
+        expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
+        await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
         loaded = _Loaded(row, None, [])
         view = self._view(loaded)
-        what = _describe_terms(cls, match_options)
+        what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id})."
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
@@ -377,8 +395,13 @@ class GameService:
                 except MatchOptionError as exc:
                     raise Refused(str(exc)) from None
                 await self.store.save_player(player.id, player.name)
-                setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms}
+                tc_data = terms.get("time_control")
+                setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
                 seats = {} if player.id in row.players else {player.id: 1}
+                now = self.clock()
+                tc = _time_control(tc_data)
+                clock = start_clock(tc, state, now) if tc else None
+                guild = await self.guild_settings(row.guild_id)
                 try:
                     version = await self.store.update_game(
                         game_id,
@@ -388,6 +411,8 @@ class GameService:
                         snapshot=_summary(state),
                         turn_player=None,
                         players=seats,
+                        clock=None if clock is None else clock.to_data(),
+                        timers=self._timers_for(state, tc, clock, now, {}, guild, 0),
                     )
                 except Conflict:
                     self._forget(game_id)
@@ -533,9 +558,158 @@ class GameService:
         return await self._simple(game_id, player, m.Forfeit)
 
     async def timeout(self, game_id: int, player_id: str) -> Outcome:
-        """The scheduler reports that ``player_id`` ran out of time."""
+        """``player_id`` ran out of time (an admin or test may call this; the scheduler uses :meth:`fire_timer`)."""
         ref = PlayerRef(player_id, await self.store.player_name(player_id) or player_id)
         return await self._simple(game_id, ref, m.Timeout)
+
+    # --- clocks and timers ----------------------------------------------------------------------
+    @staticmethod
+    def time_controls() -> list[TimeControl]:
+        """Every registered time-control preset."""
+        reg = registry()
+        return [reg.time_controls[n] for n in sorted(reg.time_controls)]
+
+    async def vacation(self, player: PlayerRef, guild_id: str, days: float) -> float:
+        """Declare an absence of ``days`` from now: the player's clocks stop, within the server's yearly allowance.
+
+        Returns when the vacation ends.
+        """
+        if days <= 0:
+            raise Refused("a vacation lasts at least part of a day")
+        settings = await self.guild_settings(guild_id)
+        now = self.clock()
+        window = now - 365 * DAY
+        taken = sum(b - max(a, window) for a, b in await self.store.vacations_of(player.id, window))
+        allowance = float(settings["vacation_days_per_year"]) * DAY
+        if taken + days * DAY > allowance + 1e-6:
+            left = max(0.0, (allowance - taken) / DAY)
+            limit = allowance / DAY
+            raise Refused(
+                f"that is more vacation than this server allows: {left:.1f} of {limit:.0f} days left this year"
+            )
+        await self.store.save_player(player.id, player.name)
+        await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
+        # Deadlines of the player's running clocks move back by the vacation.
+        for row in await self.store.games_of(player.id, statuses=("active",)):
+            async with self._lock(row.id):
+                loaded = await self._load(row.id)
+                if loaded.state is None or loaded.row.clock is None:
+                    continue
+                tc = _time_control(loaded.row.setup.get("time_control"))
+                clock = Clock.from_data(loaded.row.clock)
+                vac = await self._vacations(loaded.state)
+                guild = await self.guild_settings(loaded.row.guild_id)
+                try:
+                    version = await self.store.update_game(
+                        row.id,
+                        loaded.row.version,
+                        timers=self._timers_for(loaded.state, tc, clock, now, vac, guild, len(loaded.actions)),
+                    )
+                except Conflict:
+                    self._forget(row.id)
+                    continue
+                self._remember(_Loaded(replace(loaded.row, version=version), loaded.state, loaded.actions))
+        return now + days * DAY
+
+    async def _vacations(self, state: MatchState) -> dict[int, list[tuple[float, float]]]:
+        """Vacation intervals of each side's acting member (recent ones)."""
+        since = self.clock() - 400 * DAY
+        return {side: await self.store.vacations_of(state.acting_member(side), since) for side in (0, 1)}
+
+    def _timers_for(
+        self,
+        state: MatchState,
+        tc: TimeControl | None,
+        clock: Clock | None,
+        now: float,
+        vacations: dict[int, list[tuple[float, float]]],
+        guild: dict[str, Any],
+        n_actions: int,
+    ) -> list[TimerSpec]:
+        """The timers a game needs after a change: a deadline and reminders, an automatic opening roll, archiving.
+
+        Each remembers how long the game's record was when it was set: a timer whose game has moved on since
+        (a longer record) no longer applies when it comes due.
+        """
+        mark = {"actions": n_actions}
+        if state.over:
+            return []
+        if tc is None or clock is None:
+            return [TimerSpec("archive", now + float(guild["archive_after_days"]) * DAY, mark)]
+        if state.phase is Phase.OPENING:
+            return [TimerSpec("opening", now + tc.per_move, mark)]
+        due = deadline(tc, clock, vacations.get(clock.running or 0, ()))
+        if due is None:
+            return []
+        side = clock.running
+        specs = [TimerSpec("timeout", due, {"side": side, **mark})]
+        for k, at in enumerate(reminder_times(tc, clock, due)):
+            if at > now:
+                specs.append(TimerSpec("reminder", at, {"side": side, "share": REMINDER_FRACTIONS[k], **mark}))
+        return specs
+
+    async def fire_timer(self, timer: TimerRow) -> Outcome | None:
+        """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on)."""
+        game_id = timer.game_id
+        if game_id is None:
+            return None
+        loaded = await self._load(game_id)
+        if timer.kind == "challenge-expiry":
+            if loaded.row.status != "challenge":
+                return None
+            try:
+                await self.store.update_game(game_id, loaded.row.version, status="expired", turn_player=None, timers=[])
+            except Conflict:
+                self._forget(game_id)
+                return None
+            self._forget(game_id)
+            view = self._view(await self._load(game_id))
+            return Outcome((Event("expired", game_id, f"Challenge #{game_id} expired unanswered.", None),), view)
+        n_actions = timer.payload.get("actions")
+        if loaded.state is None or loaded.state.over or n_actions != len(loaded.actions):
+            return None  # the game moved on since this timer was set: a newer timer replaced it
+        state = loaded.state
+        if timer.kind == "archive":
+            try:
+                await self.store.update_game(
+                    game_id, loaded.row.version, status="archived", turn_player=None, timers=[]
+                )
+            except Conflict:
+                self._forget(game_id)
+                return None
+            self._forget(game_id)
+            view = self._view(await self._load(game_id))
+            return Outcome(
+                (Event("archived", game_id, f"Game #{game_id} was archived after a long time without a move.", None),),
+                view,
+            )
+        if timer.kind == "opening":
+            if state.phase is not Phase.OPENING:
+                return None
+            thrower = state.acting_member(0)
+            name = await self.store.player_name(thrower) or thrower
+            out = await self.roll(game_id, PlayerRef(thrower, name))
+            note = Event("auto-opening", game_id, "Nobody threw the opening roll in time, so the bot threw it.", None)
+            return Outcome((note, *out.events), out.game)
+        side = int(timer.payload.get("side", 0))
+        member = state.acting_member(side)
+        if timer.kind == "reminder":
+            view = self._view(loaded)
+            share = float(timer.payload.get("share", 0.5))
+            text = (
+                f"Reminder: {view.name(member)}, it is your move in game #{game_id} "
+                f"({int(share * 100)}% of your time for this move has gone)."
+            )
+            return Outcome((Event("reminder", game_id, text, member, {"share": share}),), view)
+        if timer.kind == "timeout":
+            name = await self.store.player_name(member) or member
+            return await self._change(
+                game_id,
+                PlayerRef(member, name),
+                lambda _l, _s: [m.Timeout(member)],
+                expected_actions=n_actions,
+            )
+        return None
 
     # --- views ----------------------------------------------------------------------------------
     async def view(self, game_id: int) -> GameView:
@@ -677,14 +851,30 @@ class GameService:
         decide: Callable[[_Loaded, MatchState], list[Action]],
         *,
         clear_draft: bool = False,
+        expected_actions: int | None = None,
     ) -> Outcome:
         """Judge, apply and store one request (with compare-and-swap and a retry after a conflict)."""
         async with self._lock(game_id):
             for _ in range(5):
                 loaded = await self._load(game_id)
+                if expected_actions is not None and len(loaded.actions) != expected_actions:
+                    raise Refused(f"game #{game_id} has moved on meanwhile")
                 state = self._check_participant(loaded, player)
+                now = self.clock()
+                tc = _time_control(loaded.row.setup.get("time_control"))
+                clock = Clock.from_data(loaded.row.clock) if loaded.row.clock else None
+                vacations = await self._vacations(state) if clock is not None else {}
+                flag_fell = False
+                if tc is not None and clock is not None and clock.running is not None:
+                    due = deadline(tc, clock, vacations.get(clock.running, ()))
+                    flag_fell = due is not None and now > due
                 try:
-                    new_actions = decide(loaded, state)
+                    if flag_fell:
+                        # The flag fell before this request arrived: the timeout comes first.
+                        assert clock is not None and clock.running is not None
+                        new_actions: list[Action] = [m.Timeout(state.acting_member(clock.running))]
+                    else:
+                        new_actions = decide(loaded, state)
                     states = [state]
                     for action in new_actions:
                         states.append(m.apply(states[-1], action))
@@ -697,6 +887,10 @@ class GameService:
                 final = states[-1]
                 status = "finished" if final.over else "active"
                 draft_value: Any = None if (clear_draft or final is not state) else loaded.row.draft
+                if tc is not None and clock is not None:
+                    for after in states[1:]:
+                        clock = advance(tc, clock, after, now, vacations)
+                guild = await self.guild_settings(loaded.row.guild_id)
                 try:
                     version = await self.store.update_game(
                         game_id,
@@ -706,6 +900,10 @@ class GameService:
                         status=status,
                         turn_player=_to_act(final),
                         draft=draft_value,
+                        clock=None if clock is None else clock.to_data(),
+                        timers=self._timers_for(
+                            final, tc, clock, now, vacations, guild, len(loaded.actions) + len(all_actions)
+                        ),
                     )
                 except Conflict:
                     self._forget(game_id)
@@ -717,7 +915,8 @@ class GameService:
                     snapshot=_summary(final),
                     turn_player=_to_act(final),
                     draft=draft_value,
-                    updated_at=self.clock(),
+                    clock=None if clock is None else clock.to_data(),
+                    updated_at=now,
                 )
                 new_loaded = _Loaded(row, final, [*loaded.actions, *all_actions])
                 self._remember(new_loaded)
@@ -725,6 +924,8 @@ class GameService:
                 events = []
                 for before, action, after in zip(states, all_actions, states[1:]):
                     events.extend(_events(game_id, view, before, action, after, auto=action in auto))
+                if flag_fell:
+                    events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
                 return Outcome(tuple(events), view)
             raise Refused("the game is busy (several changes at once); try again")
 
@@ -867,6 +1068,37 @@ class GameService:
             self._remember(
                 _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.actions)
             )
+
+
+DAY = 86400.0
+
+
+def _time_control(value: str | dict[str, Any] | TimeControl | None) -> TimeControl | None:
+    """A preset by name, a custom control from its fields, or None for no clock; Refused if it cannot work."""
+    if value is None or isinstance(value, TimeControl):
+        return value
+    if isinstance(value, str):
+        if value.strip().lower() in ("", "none", "off"):
+            return None
+        try:
+            return registry().find_time_control(value)
+        except UnknownTimeControl as exc:
+            raise Refused(str(exc)) from None
+    data = dict(value)
+    data.setdefault("name", "custom")
+    data.setdefault("display_name", "Custom clock")
+    try:
+        return TimeControl(**data)
+    except (TimeControlError, TypeError) as exc:
+        raise Refused(f"that time control cannot work: {exc}") from None
+
+
+def _tc_data(tc: TimeControl) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(tc):
+        value = getattr(tc, f.name)
+        out[f.name] = str(value) if isinstance(value, StrEnum) else list(value) if isinstance(value, tuple) else value
+    return out
 
 
 def _to_act(state: MatchState) -> str | None:

@@ -27,6 +27,8 @@ __all__ = [
     "NotFound",
     "GameRow",
     "ActionRow",
+    "TimerSpec",
+    "TimerRow",
     "Store",
     "metadata",
     "normalise_url",
@@ -51,6 +53,7 @@ games = sa.Table(
     sa.Column("snapshot", sa.Text, nullable=True),  # JSON summary of the state after the last action
     sa.Column("draft", sa.Text, nullable=True),  # JSON: submoves made this turn, not yet confirmed
     sa.Column("turn_player", sa.String(32), nullable=True, index=True),
+    sa.Column("clock", sa.Text, nullable=True),  # JSON: reserves and whose clock runs since when
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
 )
@@ -89,8 +92,35 @@ guilds = sa.Table(
 )
 
 
+timers_table = sa.Table(
+    "timers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=True, index=True),
+    # timeout, reminder, opening, challenge-expiry, archive
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("due_at", sa.Float, nullable=False),
+    sa.Column("game_version", sa.Integer, nullable=True),  # the game version the timer was set for
+    sa.Column("payload", sa.Text, nullable=False, default="{}"),
+    sa.Column("claimed_by", sa.String(64), nullable=True),
+    sa.Column("claimed_until", sa.Float, nullable=True),
+    sa.Column("fired_at", sa.Float, nullable=True),
+    sa.Index("ix_timers_due", "fired_at", "due_at"),
+)
+
+vacations = sa.Table(
+    "vacations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), nullable=False, index=True),
+    sa.Column("guild_id", sa.String(32), nullable=False),
+    sa.Column("start", sa.Float, nullable=False),
+    sa.Column("end", sa.Float, nullable=False),
+)
+
+
 def _migration_1(conn: sa.Connection) -> None:
-    for table in (games, game_players, actions, players, guilds):
+    for table in (games, game_players, actions, players, guilds, timers_table, vacations):
         table.create(conn, checkfirst=True)
 
 
@@ -118,12 +148,47 @@ class GameRow:
     version: int
     snapshot: dict[str, Any] | None = None
     draft: list[Any] | None = None
+    clock: dict[str, Any] | None = None
     turn_player: str | None = None
     channel_id: str | None = None
     thread_id: str | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
     players: dict[str, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimerSpec:
+    """A timer to store: what fires, when, and what it needs to know."""
+
+    kind: str
+    due_at: float
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class TimerRow:
+    id: int
+    game_id: int | None
+    kind: str
+    due_at: float
+    game_version: int | None
+    payload: dict[str, Any]
+    claimed_by: str | None
+    fired_at: float | None
+
+
+def _timer(r: Any) -> TimerRow:
+    return TimerRow(
+        r["id"],
+        r["game_id"],
+        r["kind"],
+        r["due_at"],
+        r["game_version"],
+        json.loads(r["payload"]),
+        r["claimed_by"],
+        r["fired_at"],
+    )
 
 
 @dataclass
@@ -267,6 +332,7 @@ class Store:
             version=row["version"],
             snapshot=_load(row["snapshot"]),
             draft=_load(row["draft"]),
+            clock=_load(row["clock"]),
             turn_player=row["turn_player"],
             channel_id=row["channel_id"],
             thread_id=row["thread_id"],
@@ -304,16 +370,18 @@ class Store:
         *,
         new_actions: Sequence[dict[str, Any]] = (),
         players: dict[str, int | None] | None = None,
+        timers: Sequence[TimerSpec] | None = None,
         **changes: Any,
     ) -> int:
         """Compare-and-swap: apply ``changes`` (and append ``new_actions``) only if the version still matches.
 
         Returns the new version. Raises :class:`Conflict` if someone else changed the game first.
-        JSON columns (setup, snapshot, draft) are encoded here; pass ``draft=None`` to clear it.
+        JSON columns (setup, snapshot, draft, clock) are encoded here; pass ``draft=None`` to clear it.
+        ``timers`` (when not None) replaces the game's pending timers, in the same transaction.
         """
         values: dict[str, Any] = {}
         for key, value in changes.items():
-            if key in ("setup", "snapshot", "draft"):
+            if key in ("setup", "snapshot", "draft", "clock"):
                 values[key] = None if value is None else _dump(value)
             elif key in ("status", "turn_player", "channel_id", "thread_id", "variant"):
                 values[key] = value
@@ -347,7 +415,113 @@ class Store:
                 await conn.execute(
                     game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
                 )
+            if timers is not None:
+                await conn.execute(
+                    timers_table.delete().where(timers_table.c.game_id == game_id, timers_table.c.fired_at.is_(None))
+                )
+                await self._insert_timers(conn, game_id, new_version, timers)
         return new_version
+
+    async def _insert_timers(
+        self, conn: AsyncConnection, game_id: int | None, version: int | None, specs: Sequence[TimerSpec]
+    ) -> None:
+        if specs:
+            await conn.execute(
+                timers_table.insert(),
+                [
+                    {
+                        "game_id": game_id,
+                        "kind": t.kind,
+                        "due_at": t.due_at,
+                        "game_version": version,
+                        "payload": _dump(t.payload),
+                    }
+                    for t in specs
+                ],
+            )
+
+    # --- timers ---------------------------------------------------------------------------------
+    async def add_timers(
+        self, game_id: int | None, specs: Sequence[TimerSpec], game_version: int | None = None
+    ) -> None:
+        async with self.engine.begin() as conn:
+            await self._insert_timers(conn, game_id, game_version, specs)
+
+    async def pending_timers(self, game_id: int | None = None) -> list[TimerRow]:
+        async with self.engine.connect() as conn:
+            query = sa.select(timers_table).where(timers_table.c.fired_at.is_(None)).order_by(timers_table.c.due_at)
+            if game_id is not None:
+                query = query.where(timers_table.c.game_id == game_id)
+            return [_timer(r) for r in (await conn.execute(query)).mappings().all()]
+
+    async def next_due(self) -> float | None:
+        async with self.engine.connect() as conn:
+            return (
+                await conn.execute(
+                    sa.select(sa.func.min(timers_table.c.due_at)).where(timers_table.c.fired_at.is_(None))
+                )
+            ).scalar()
+
+    async def claim_due_timers(
+        self, now: float, worker: str, *, limit: int = 100, lease: float = 60.0
+    ) -> list[TimerRow]:
+        """Claim up to ``limit`` due timers for ``worker`` (a lease: unfinished claims return after ``lease`` s).
+
+        PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so workers in several processes never claim the same timer.
+        SQLite: the single statement runs under the database's one writer lock, with the same effect.
+        """
+        t = timers_table
+        due = (
+            sa.select(t.c.id)
+            .where(
+                t.c.fired_at.is_(None),
+                t.c.due_at <= now,
+                sa.or_(t.c.claimed_until.is_(None), t.c.claimed_until < now),
+            )
+            .order_by(t.c.due_at)
+            .limit(limit)
+        )
+        if self.dialect == "postgresql":
+            due = due.with_for_update(skip_locked=True)
+        stmt = (
+            t.update()
+            .where(t.c.id.in_(due.scalar_subquery()))
+            .values(claimed_by=worker, claimed_until=now + lease)
+            .returning(*t.c)
+        )
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(stmt)).mappings().all()
+        return sorted((_timer(r) for r in rows), key=lambda r: (r.due_at, r.id))
+
+    async def finish_timer(self, timer_id: int, worker: str, now: float) -> bool:
+        """Mark a claimed timer fired; False if the claim was lost (another worker took it over)."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                timers_table.update()
+                .where(
+                    timers_table.c.id == timer_id,
+                    timers_table.c.claimed_by == worker,
+                    timers_table.c.fired_at.is_(None),
+                )
+                .values(fired_at=now)
+            )
+        return result.rowcount == 1
+
+    # --- vacations ------------------------------------------------------------------------------
+    async def add_vacation(self, player_id: str, guild_id: str, start: float, end: float) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(vacations.insert().values(player_id=player_id, guild_id=guild_id, start=start, end=end))
+
+    async def vacations_of(self, player_id: str, since: float = 0.0) -> list[tuple[float, float]]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(vacations.c.start, vacations.c.end)
+                    .where(vacations.c.player_id == player_id, vacations.c.end > since)
+                    .order_by(vacations.c.start)
+                )
+            ).all()
+        return [(float(a), float(b)) for a, b in rows]
 
     async def games_of(
         self, player_id: str, *, guild_id: str | None = None, statuses: Sequence[str] = ("challenge", "active")

@@ -1,0 +1,93 @@
+"""The durable scheduler: deadlines, reminders, automatic opening rolls, expiries — all stored, none in memory.
+
+Every pending timer is a row of the ``timers`` table, written in the same transaction as the game change
+that set it. A tick claims the due timers (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, the single writer lock
+on SQLite) with a lease, fires each through the game service — the same path as a player's action — and
+marks it fired. So after a restart, overdue timers fire once; with several scheduler processes on one
+database each timer fires once; and if a process dies between firing and marking, the timer is claimed
+again after its lease, finds its game already moved on (the record is longer than when it was set) and
+does nothing. Time comes from an injected clock, so tests drive it without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+from .service import GameService, Outcome, Refused
+from .storage import Store
+
+__all__ = ["Scheduler"]
+
+log = logging.getLogger("gammonbot.scheduler")
+
+
+class Scheduler:
+    """Fires due timers through the service and hands each outcome to ``notify`` (the transport)."""
+
+    def __init__(
+        self,
+        store: Store,
+        service: GameService,
+        *,
+        notify: Callable[[Outcome], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.time,
+        worker: str | None = None,
+        batch: int = 200,
+        lease: float = 120.0,
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.notify = notify
+        self.clock = clock
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.batch = batch
+        self.lease = lease
+
+    async def tick(self) -> list[Outcome]:
+        """Fire every timer due now; returns what happened (timers that no longer applied give nothing)."""
+        fired: list[Outcome] = []
+        while True:
+            now = self.clock()
+            claimed = await self.store.claim_due_timers(now, self.worker, limit=self.batch, lease=self.lease)
+            if not claimed:
+                return fired
+            for timer in claimed:
+                try:
+                    outcome = await self.service.fire_timer(timer)
+                except Refused as exc:
+                    log.info("timer %s (%s, game %s) no longer applies: %s", timer.id, timer.kind, timer.game_id, exc)
+                    outcome = None
+                except Exception:  # one broken game must not stop every other deadline
+                    log.exception("timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id)
+                    continue
+                if not await self.store.finish_timer(timer.id, self.worker, self.clock()):
+                    log.warning("timer %s was taken over by another worker while firing", timer.id)
+                if outcome is not None:
+                    fired.append(outcome)
+                    if self.notify is not None:
+                        try:
+                            await self.notify(outcome)
+                        except Exception:
+                            log.exception("could not announce timer %s of game %s", timer.id, timer.game_id)
+            if len(claimed) < self.batch:
+                return fired
+
+    async def run(self, stop: asyncio.Event, *, interval: float = 5.0) -> None:
+        """Tick until ``stop`` is set: at least every ``interval`` seconds, sooner when a timer is due."""
+        while not stop.is_set():
+            try:
+                await self.tick()
+                due = await self.store.next_due()
+            except Exception:
+                log.exception("scheduler tick failed; retrying")
+                due = None
+            wait = interval if due is None else max(0.05, min(interval, due - self.clock()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=wait)
