@@ -58,6 +58,7 @@ class Scheduler:
             claimed = await self.store.claim_due_timers(now, self.worker, limit=self.batch, lease=self.lease)
             if not claimed:
                 return fired
+            done: list[int] = []
             for timer in claimed:
                 try:
                     outcome = await self.service.fire_timer(timer)
@@ -67,8 +68,7 @@ class Scheduler:
                 except Exception:  # one broken game must not stop every other deadline
                     log.exception("timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id)
                     continue
-                if not await self.store.finish_timer(timer.id, self.worker, self.clock()):
-                    log.warning("timer %s was taken over by another worker while firing", timer.id)
+                done.append(timer.id)
                 if outcome is not None:
                     fired.append(outcome)
                     if self.notify is not None:
@@ -76,6 +76,11 @@ class Scheduler:
                             await self.notify(outcome)
                         except Exception:
                             log.exception("could not announce timer %s of game %s", timer.id, timer.game_id)
+            # One transaction marks the batch fired. Dying before it re-fires these after their lease: game
+            # changes are safe (the record has moved on), a reminder may be sent twice.
+            lost = len(done) - await self.store.finish_timers(done, self.worker, self.clock())
+            if lost:
+                log.warning("%d timers were taken over by another worker while firing", lost)
             if len(claimed) < self.batch:
                 return fired
 

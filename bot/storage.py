@@ -493,19 +493,18 @@ class Store:
             rows = (await conn.execute(stmt)).mappings().all()
         return sorted((_timer(r) for r in rows), key=lambda r: (r.due_at, r.id))
 
-    async def finish_timer(self, timer_id: int, worker: str, now: float) -> bool:
-        """Mark a claimed timer fired; False if the claim was lost (another worker took it over)."""
+    async def finish_timers(self, timer_ids: Sequence[int], worker: str, now: float) -> int:
+        """Mark claimed timers fired; returns how many were still this worker's (the rest were taken over)."""
+        if not timer_ids:
+            return 0
+        t = timers_table
         async with self.engine.begin() as conn:
             result = await conn.execute(
-                timers_table.update()
-                .where(
-                    timers_table.c.id == timer_id,
-                    timers_table.c.claimed_by == worker,
-                    timers_table.c.fired_at.is_(None),
-                )
+                t.update()
+                .where(t.c.id.in_(list(timer_ids)), t.c.claimed_by == worker, t.c.fired_at.is_(None))
                 .values(fired_at=now)
             )
-        return result.rowcount == 1
+        return int(result.rowcount)
 
     # --- vacations ------------------------------------------------------------------------------
     async def add_vacation(self, player_id: str, guild_id: str, start: float, end: float) -> None:
