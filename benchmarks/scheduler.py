@@ -69,7 +69,8 @@ async def main(url: str, pending: int, due: int, n_games: int) -> None:
         await store.next_due()
         idle.append(time.perf_counter() - start)
     print(
-        f"idle tick (nothing due): median {statistics.median(idle) * 1000:.2f} ms, max {max(idle) * 1000:.2f} ms  (target < 5 ms)"
+        f"idle tick (nothing due): median {statistics.median(idle) * 1000:.2f} ms, "
+        f"max {max(idle) * 1000:.2f} ms  (target < 5 ms)"
     )
 
     clock.now += 120

@@ -90,7 +90,8 @@ async def throughput(url: str, n_games: int, n_actions: int, render: bool) -> No
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
     what = "with rendering" if render else "without rendering"
     print(
-        f"{len(latencies)} actions over {n_games} concurrent matches {what}: {len(latencies) / elapsed:,.0f} actions/s, "
+        f"{len(latencies)} actions over {n_games} concurrent matches {what}: "
+        f"{len(latencies) / elapsed:,.0f} actions/s, "
         f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (latency includes waiting for the other {n_games - 1} matches' work)"
     )
     await store.close()
