@@ -19,7 +19,7 @@ import render  # noqa: F401  (imported here, not on the event loop during the fi
 from ..config import Settings
 from ..service import DiceProvider, GameService, SystemDice
 from ..storage import Store
-from .components import DYNAMIC_ITEMS
+from .components import DYNAMIC_ITEMS, SORRY
 from .table import Table
 
 __all__ = ["GammonBot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
@@ -57,7 +57,7 @@ class GammonTree(app_commands.CommandTree["GammonBot"]):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
-        text = "Something went wrong on our side; the game is unchanged. Please try again."
+        text = SORRY
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -112,7 +112,10 @@ def _values(interaction: discord.Interaction[Any]) -> list[str]:
     return [str(v) for v in data.get("values") or []]
 
 
-SORRY = "Something went wrong on our side; the game is as it was before your click. Please try again."
+SORRY = (
+    "Something went wrong on our side while answering this. Your game is safe: `/bg board` shows where it "
+    "stands, with your buttons when it is your turn."
+)
 
 
 async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:

@@ -291,14 +291,6 @@ class Table:
             ui.stop()
             self.turn_messages[view.id] = (message.channel.id, message.id)
             return
-        if component and message is not None:
-            assert interaction is not None
-            if ephemeral_source:
-                await interaction.edit_original_response(content=_clip(_texts(out.events) or "Done."), view=None)
-            else:
-                await interaction.edit_original_response(view=None)
-                if self.turn_messages.get(view.id, (0, 0))[1] == message.id:
-                    del self.turn_messages[view.id]
         send: Callable[..., Awaitable[Any]] = target.send
         if interaction is not None and not component:
             # A slash command: answer it with the next post when typed in the game's thread.
@@ -310,17 +302,28 @@ class Table:
                 await interaction.response.send_message(
                     _clip(f"{_texts(out.events)}\nThe game goes on in {where}."), ephemeral=True
                 )
-        await self.retire(view.id)
-        if view.status == "finished":
-            await self._post_end(target, view, out.events, send=send)
-        else:
-            await self._post_turn(target, view, out.events, send=send)
+        # The next message first: if it cannot be posted, the old buttons stay for another try.
+        previous = self.turn_messages.pop(view.id, None)
+        try:
+            if view.status == "finished":
+                await self._post_end(target, view, out.events, send=send)
+            else:
+                await self._post_turn(target, view, out.events, send=send)
+        except BaseException:
+            if previous is not None:
+                self.turn_messages.setdefault(view.id, previous)
+            raise
+        if component and message is not None:
+            assert interaction is not None
+            if ephemeral_source:
+                await interaction.edit_original_response(content=_clip(_texts(out.events) or "Done."), view=None)
+            else:
+                await interaction.edit_original_response(view=None)
+        if previous is not None and (message is None or previous[1] != message.id):
+            await self._retire(view.id, previous)
 
-    async def retire(self, game_id: int) -> None:
+    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
         """Remove the buttons from a game's previous turn message (best effort: it may be gone)."""
-        where = self.turn_messages.pop(game_id, None)
-        if where is None:
-            return
         channel = self.bot.get_channel(where[0])
         if channel is None or not isinstance(channel, discord.abc.Messageable):
             return
@@ -385,7 +388,7 @@ class Table:
         file = discord.File(
             io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text[:1024]
         )
-        ui, prompt = await self._components(view, state)
+        ui, prompt = await self.controls(view, state)
         lines = [f"**{describe(view)}**"]
         told = _texts(e for e in events if e.kind != "turn")
         if told:
@@ -393,7 +396,10 @@ class Table:
         lines.append(prompt)
         return _clip("\n".join(lines)), file, ui
 
-    async def _components(self, view: GameView, state: MatchState) -> tuple[discord.ui.View, str]:
+    async def controls(self, view: GameView, state: MatchState | None = None) -> tuple[discord.ui.View, str]:
+        """The components fitting the game's phase, and the sentence calling the players to act."""
+        if state is None:
+            state = await self.service.state(view.id)
         ui = discord.ui.View(timeout=None)
         gid = view.id
         who = " ".join(mention(p) for p in callers(view))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable
@@ -82,6 +83,8 @@ class World:
     results: list[simcord.InteractionResult] = field(default_factory=list)
     old_bots: list[GammonBot] = field(default_factory=list)
     dice: DiceProvider | None = None
+    #: Exceptions discord.py logged from component callbacks (simcord does not see dynamic items' errors).
+    ui_errors: list[logging.LogRecord] = field(default_factory=list)
 
     def by_id(self, player_id: str) -> simcord.MemberActor:
         for actor in self.people.values():
@@ -118,6 +121,15 @@ class World:
         return game_id, game_thread(self, await self.view(game_id))
 
 
+class _Catcher(logging.Handler):
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record)
+
+
 @asynccontextmanager
 async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None) -> AsyncIterator[World]:
     """A running bot on a fresh SQLite file, a server, a channel and the players of :data:`NAMES`."""
@@ -128,10 +140,15 @@ async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None)
         channel = guild.create_text_channel("backgammon")
         people = {name: guild.add_member(env.create_user(name)) for name in NAMES}
         w = World(env, bot, db, guild, channel, people, dice=dice)
+        catcher = _Catcher(w.ui_errors)
+        ui_log = logging.getLogger("discord.ui.view")
+        ui_log.addHandler(catcher)
         try:
             yield w
         finally:
+            ui_log.removeHandler(catcher)
             await w.bot.close_storage()
+        assert not w.ui_errors, "component callbacks failed: " + "; ".join(r.getMessage() for r in w.ui_errors)
 
 
 def components(message: Any) -> list[dict[str, Any]]:

@@ -397,3 +397,34 @@ async def test_a_typed_resignation_is_answered_with_buttons_in_the_thread(tmp_pa
         await w.do(other.click(r.response, label="Accept resignation"))
         after = await d.view()
         assert after.game == 2 and sorted(after.score) == [0, 2]
+
+
+@pytest.mark.asyncio
+async def test_a_failed_post_gets_an_apology_and_the_board_command_brings_back_the_buttons(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        await d.until("move")
+        view = await d.view()
+        mover = w.by_id(view.to_act or "")
+        message = live_message(thread)
+        select = next(c for c in components(message) if c.get("type") == 3)
+        # Discord refuses the next post in the thread (as when a moderator removed the bot's permission).
+        w.env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions")
+        r = await w.do(mover.select(message, [view.plays[0]], custom_id=select["custom_id"]))
+        assert r.acknowledged and r.followups and r.followups[0].ephemeral
+        assert "Your game is safe" in r.followups[0].content
+        assert len(w.ui_errors) == 1 and w.ui_errors[0].exc_info is not None
+        assert isinstance(w.ui_errors[0].exc_info[1], discord.Forbidden)
+        w.ui_errors.clear()
+        after = await d.view()
+        assert after.to_act != view.to_act and after.phase == "roll"  # the play itself was made
+
+        # The player now to act asks for the board and gets their buttons with it.
+        roller = w.by_id(after.to_act or "")
+        r = await w.do(roller.slash(thread, "bg board"))
+        assert r.response is not None and r.response.ephemeral and "Roll" in labels(r.response)
+        count = len(thread.history())
+        await w.do(roller.click(r.response, label="Roll"))
+        assert (await d.view()).phase in ("move", "roll")
+        assert len(thread.history()) == count + 1 and "<@" in thread.history()[-1].content

@@ -234,6 +234,14 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         if view.phase == "move" and view.to_act == me:
             shown = ", ".join(view.plays[:10])
             plays = f"\nLegal plays: {shown}" + (f" … ({len(view.plays)} in all)" if len(view.plays) > 10 else "")
+        if view.status == "active" and me in callers(view):
+            # Your turn: your buttons come with your board (also a way back if a turn message went missing).
+            ui, prompt = await self.table.controls(view)
+            await interaction.followup.send(
+                f"**{describe(view)}**{plays}\n{prompt}", file=file, view=ui, ephemeral=True
+            )
+            ui.stop()
+            return
         await interaction.followup.send(f"**{describe(view)}**{plays}", file=file, ephemeral=True)
 
     @board.autocomplete("game")
