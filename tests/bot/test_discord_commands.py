@@ -9,9 +9,11 @@ from pathlib import Path
 
 import discord
 import pytest
+import simcord
 from discord import app_commands
 
 from bot.cli import main
+from bot.config import Settings
 from bot.discord.app import INTENTS, PERMISSIONS, GammonBot
 from bot.discord.cogs.games import match_plays
 from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
@@ -286,6 +288,9 @@ async def test_board_and_export_are_private_files(tmp_path: Path) -> None:
         assert "Hypergammon" in text or "3 point match" in text
         r = await w.do(w.people["alice"].slash(w.channel, "bg games"))
         assert f"#{game_id}" in r.response.content and thread.mention in r.response.content
+        choices = await w.people["alice"].autocomplete(w.channel, "bg board", "game", "")
+        assert [c["value"] for c in choices] == [game_id] and choices[0]["name"].startswith(f"#{game_id} Sprintgammon")
+        assert await w.people["eve"].autocomplete(w.channel, "bg board", "game", "") == []
 
 
 @pytest.mark.asyncio
@@ -428,3 +433,22 @@ async def test_a_failed_post_gets_an_apology_and_the_board_command_brings_back_t
         await w.do(roller.click(r.response, label="Roll"))
         assert (await d.view()).phase in ("move", "roll")
         assert len(thread.history()) == count + 1 and "<@" in thread.history()[-1].content
+
+
+@pytest.mark.asyncio
+async def test_commands_sync_to_the_test_server_of_the_configuration(tmp_path: Path) -> None:
+    server = 4242 << 22
+    bot = GammonBot(Settings(storage_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", guild_id=str(server)))
+    async with simcord.run(bot) as env:
+        try:
+            guild = env.create_guild("Test server", id=server)
+            channel = guild.create_text_channel("bg")
+            alice = guild.add_member(env.create_user("alice"))
+            assert "bg play" in alice.available_commands(channel)
+            other = env.create_guild("Elsewhere")
+            bob = other.add_member(env.create_user("bob"))
+            assert bob.available_commands(other.create_text_channel("bg")) == ()
+            r = await alice.slash(channel, "bg variants")
+            assert r.ephemeral and "Backgammon" in r.response.content
+        finally:
+            await bot.close_storage()
