@@ -149,6 +149,8 @@ class Outcome:
 
     events: tuple[Event, ...]
     game: GameView
+    #: How many actions this request added to the match record (automatic plays included).
+    applied: int = 0
 
 
 class DiceProvider(Protocol):
@@ -926,7 +928,7 @@ class GameService:
                     events.extend(_events(game_id, view, before, action, after, auto=action in auto))
                 if flag_fell:
                     events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
-                return Outcome(tuple(events), view)
+                return Outcome(tuple(events), view, len(all_actions))
             raise Refused("the game is busy (several changes at once); try again")
 
     async def _change_draft(

@@ -236,6 +236,10 @@ class Store:
     ) -> Store:
         """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database."""
         url = normalise_url(url)
+        parsed = sa.engine.make_url(url)
+        if "schema" in parsed.query:  # postgresql://host/db?schema=name: tables live in that schema
+            schema = schema or str(parsed.query["schema"])
+            url = parsed.difference_update_query(["schema"]).render_as_string(hide_password=False)
         kwargs: dict[str, Any] = {"echo": echo}
         if url.startswith("postgresql") and schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
