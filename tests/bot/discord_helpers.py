@@ -151,6 +151,17 @@ async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None)
         assert not w.ui_errors, "component callbacks failed: " + "; ".join(r.getMessage() for r in w.ui_errors)
 
 
+def reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The message answering an interaction (there must be one)."""
+    assert result.response is not None, f"no answer: {result!r}"
+    return result.response
+
+
+def said(result: simcord.InteractionResult) -> str:
+    """The text answering an interaction."""
+    return reply(result).content
+
+
 def components(message: Any) -> list[dict[str, Any]]:
     """The buttons and selects of a message, flattened, as payload dicts."""
     out: list[dict[str, Any]] = []

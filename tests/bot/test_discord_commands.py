@@ -6,6 +6,7 @@ import io
 import re
 from contextlib import redirect_stderr
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -18,14 +19,27 @@ from bot.discord.app import INTENTS, PERMISSIONS, GammonBot
 from bot.discord.cogs.games import match_plays
 from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
 from bot.service import GameView
-from tests.bot.discord_helpers import Driver, ScriptedDice, components, labels, live_message, make_bot, world
+from tests.bot.discord_helpers import (
+    Driver,
+    ScriptedDice,
+    components,
+    labels,
+    live_message,
+    make_bot,
+    reply,
+    said,
+    world,
+)
 
 # --- the command tree -------------------------------------------------------------------------------------
 
 
-def all_commands(bot: GammonBot) -> list[app_commands.Command[..., ..., ...] | app_commands.Group]:
-    out: list[app_commands.Command[..., ..., ...] | app_commands.Group] = []
-    stack: list[app_commands.Command[..., ..., ...] | app_commands.Group] = list(bot.tree.get_commands())
+AppCommand = app_commands.Command[Any, Any, Any] | app_commands.Group | app_commands.ContextMenu
+
+
+def all_commands(bot: GammonBot) -> list[AppCommand]:
+    out: list[AppCommand] = []
+    stack: list[AppCommand] = list(bot.tree.get_commands())
     while stack:
         cmd = stack.pop()
         out.append(cmd)
@@ -44,6 +58,7 @@ async def test_no_two_commands_share_a_name_and_every_command_is_described_for_p
         assert {"bg export", "bg settings", "bg config"} <= set(names)
         assert [c.name for c in w.bot.tree.get_commands()] == ["bg"], "one top-level command group"
         for cmd in commands:
+            assert not isinstance(cmd, app_commands.ContextMenu), "context menus would need their own check"
             assert cmd.description and cmd.description != "…", cmd.qualified_name
             assert cmd.description[0].isupper() and len(cmd.description) <= 100, cmd.description
             if isinstance(cmd, app_commands.Command):
@@ -163,17 +178,17 @@ async def test_information_commands_answer_only_the_asker(tmp_path: Path) -> Non
     async with world(tmp_path) as w:
         alice = w.people["alice"]
         r = await w.do(alice.slash(w.channel, "bg variants"))
-        assert r.ephemeral and "Longgammon" in r.response.content and "Backgammon Doubles" in r.response.content
+        assert r.ephemeral and "Longgammon" in said(r) and "Backgammon Doubles" in said(r)
         r = await w.do(alice.slash(w.channel, "bg rules", variant="sprint"))
-        assert r.ephemeral and r.response.content.startswith("Sprintgammon:")
+        assert r.ephemeral and said(r).startswith("Sprintgammon:")
         r = await w.do(alice.slash(w.channel, "bg rules", variant="chess"))
-        assert r.ephemeral and "chess" in r.response.content.lower()
+        assert r.ephemeral and "chess" in said(r).lower()
         r = await w.do(alice.slash(w.channel, "bg games"))
-        assert r.ephemeral and "no games" in r.response.content
+        assert r.ephemeral and "no games" in said(r)
         choices = await alice.autocomplete(w.channel, "bg play", "variant", "long")
         assert [c["value"] for c in choices] == ["longgammon"]
         r = await w.do(alice.slash(w.channel, "bg board"))
-        assert r.ephemeral and "no game running" in r.response.content
+        assert r.ephemeral and "no game running" in said(r)
         assert all(r.acknowledged for r in w.results)
 
 
@@ -182,26 +197,26 @@ async def test_settings_are_per_player_and_bad_values_are_refused(tmp_path: Path
     async with world(tmp_path) as w:
         alice = w.people["alice"]
         r = await w.do(alice.slash(w.channel, "bg settings", autoplay=False, home="left"))
-        assert r.ephemeral and "autoplay = off" in r.response.content and "home = left" in r.response.content
+        assert r.ephemeral and "autoplay = off" in said(r) and "home = left" in said(r)
         r = await w.do(w.people["bob"].slash(w.channel, "bg settings"))
-        assert "autoplay = on" in r.response.content and "home = right" in r.response.content
+        assert "autoplay = on" in said(r) and "home = right" in said(r)
 
 
 @pytest.mark.asyncio
 async def test_server_settings_need_the_manage_server_permission(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         r = await w.do(w.people["alice"].slash(w.channel, "bg config", default_length=7))
-        assert r.ephemeral and "Manage Server" in r.response.content
+        assert r.ephemeral and "Manage Server" in said(r)
         role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
         r = await w.do(admin.slash(w.channel, "bg config", default_length=7, default_variant="sprint"))
-        assert r.ephemeral and "default_length = 7" in r.response.content
-        assert "default_variant = sprintgammon" in r.response.content
+        assert r.ephemeral and "default_length = 7" in said(r)
+        assert "default_variant = sprintgammon" in said(r)
         r = await w.do(admin.slash(w.channel, "bg config", default_variant="chess"))
-        assert r.ephemeral and "chess" in r.response.content.lower()
+        assert r.ephemeral and "chess" in said(r).lower()
         # A challenge that names nothing now gets the server's defaults.
         r = await w.do(w.people["alice"].slash(w.channel, "bg play", opponent=w.people["bob"]))
-        assert "7-point Sprintgammon match" in r.response.content
+        assert "7-point Sprintgammon match" in said(r)
 
 
 @pytest.mark.asyncio
@@ -209,11 +224,11 @@ async def test_bad_challenges_are_refused_with_the_rule(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         alice, bob = w.people["alice"], w.people["bob"]
         r = await w.do(alice.slash(w.channel, "bg play", opponent=alice))
-        assert r.ephemeral and "cannot challenge yourself" in r.response.content
+        assert r.ephemeral and "cannot challenge yourself" in said(r)
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, variant="doubles"))
-        assert r.ephemeral and "teammate" in r.response.content
+        assert r.ephemeral and "teammate" in said(r)
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, length=3, jacoby=True))
-        assert r.ephemeral and "Jacoby" in r.response.content or "jacoby" in r.response.content
+        assert r.ephemeral and "Jacoby" in said(r) or "jacoby" in said(r)
         assert w.channel.threads == []
 
 
@@ -222,17 +237,17 @@ async def test_open_challenges_are_for_anyone_and_a_challenger_may_withdraw(tmp_
     async with world(tmp_path) as w:
         alice, bob, eve = w.people["alice"], w.people["bob"], w.people["eve"]
         r = await w.do(alice.slash(w.channel, "bg play", variant="sprintgammon", length=1))
-        assert "Anyone may Accept" in r.response.content
-        r2 = await w.do(alice.click(r.response, label="Accept"))
-        assert r2.ephemeral and "your own challenge" in r2.response.content
-        await w.do(eve.click(r.response, label="Accept"))
-        game_id = int(re.findall(r"game #(\d+)", r.response.content)[0])
+        assert "Anyone may Accept" in said(r)
+        r2 = await w.do(alice.click(reply(r), label="Accept"))
+        assert r2.ephemeral and "your own challenge" in said(r2)
+        await w.do(eve.click(reply(r), label="Accept"))
+        game_id = int(re.findall(r"game #(\d+)", said(r))[0])
         view = await w.view(game_id)
         assert view.status == "active" and str(eve.id) in view.sides[1]
         assert len(w.channel.threads) == 1
 
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob))
-        challenge = r.response
+        challenge = reply(r)
         await w.do(alice.click(challenge, label="Decline"))
         message = w.channel.history()[-1]
         assert "withdrew" in message.content and labels(message) == []
@@ -269,7 +284,7 @@ async def test_typed_moves_get_suggestions_and_are_shown_in_the_thread(tmp_path:
         mover = w.by_id(view.to_act or "")
         count = len(thread.history())
         r = await w.do(mover.slash(w.channel, "bg move", play=view.plays[0], game=game_id))
-        assert r.ephemeral and thread.mention in r.response.content
+        assert r.ephemeral and thread.mention in said(r)
         assert len(thread.history()) == count + 1
 
 
@@ -281,13 +296,13 @@ async def test_board_and_export_are_private_files(tmp_path: Path) -> None:
         await d.until("move")
         r = await w.do(w.people["eve"].slash(thread, "bg board"))
         assert r.response is not None and r.response.ephemeral
-        assert r.response.attachments[0].filename == f"game{game_id}.png"
+        assert reply(r).attachments[0].filename == f"game{game_id}.png"
         r = await w.do(w.people["alice"].slash(w.channel, "bg export", game=game_id))
-        assert r.ephemeral and r.response.attachments[0].filename == f"game{game_id}.mat"
-        text = (await r.response.attachments[0].read()).decode()
+        assert r.ephemeral and reply(r).attachments[0].filename == f"game{game_id}.mat"
+        text = (await reply(r).attachments[0].read()).decode()
         assert "Hypergammon" in text or "3 point match" in text
         r = await w.do(w.people["alice"].slash(w.channel, "bg games"))
-        assert f"#{game_id}" in r.response.content and thread.mention in r.response.content
+        assert f"#{game_id}" in said(r) and thread.mention in said(r)
         choices = await w.people["alice"].autocomplete(w.channel, "bg board", "game", "")
         assert [c["value"] for c in choices] == [game_id] and choices[0]["name"].startswith(f"#{game_id} Sprintgammon")
         assert await w.people["eve"].autocomplete(w.channel, "bg board", "game", "") == []
@@ -311,7 +326,7 @@ async def test_rolls_with_many_plays_are_played_checker_by_checker_with_undo_and
         who = w.by_id(view.to_act or "")
         stranger = w.people["eve"]
         r = await w.do(stranger.click(message, custom_id=subs[0]["custom_id"]))
-        assert r.ephemeral and "not playing" in r.response.content
+        assert r.ephemeral and "not playing" in said(r)
         for _ in range(4):
             message = live_message(thread)
             sub = next(c for c in components(message) if c.get("custom_id", "").startswith("bg:sub:"))
@@ -369,7 +384,7 @@ async def test_the_invited_player_may_decline_and_a_declined_challenge_cannot_be
     async with world(tmp_path) as w:
         alice, bob = w.people["alice"], w.people["bob"]
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, length=1))
-        challenge = r.response
+        challenge = reply(r)
         r = await w.do(bob.click(challenge, label="Decline"))
         assert not r.ephemeral
         message = w.channel.history()[-1]
@@ -378,7 +393,7 @@ async def test_the_invited_player_may_decline_and_a_declined_challenge_cannot_be
         assert (await w.view(game_id)).status == "declined"
         # The buttons are gone; a slash command about it names what happened.
         r = await w.do(bob.slash(w.channel, "bg board", game=game_id))
-        assert r.ephemeral and r.response.content.startswith(f"Game #{game_id} was declined, so it has no board.")
+        assert r.ephemeral and said(r).startswith(f"Game #{game_id} was declined, so it has no board.")
         assert w.channel.threads == []
 
 
@@ -394,12 +409,12 @@ async def test_a_typed_resignation_is_answered_with_buttons_in_the_thread(tmp_pa
             p for p in w.people.values() if str(p.id) in view.sides[1 - (view.side_of(view.to_act or "") or 0)]
         )
         r = await w.do(other.slash(thread, "bg resign", level="gammon"))
-        assert r.ephemeral and "own turn" in r.response.content  # not on roll: the rule is named
+        assert r.ephemeral and "own turn" in said(r)  # not on roll: the rule is named
         r = await w.do(resigner.slash(thread, "bg resign", level="gammon"))
         assert r.response is not None and not r.response.ephemeral
-        assert "offers to resign a gammon" in r.response.content
+        assert "offers to resign a gammon" in said(r)
         assert labels(r.response) == ["Accept resignation", "Reject resignation"]
-        await w.do(other.click(r.response, label="Accept resignation"))
+        await w.do(other.click(reply(r), label="Accept resignation"))
         after = await d.view()
         assert after.game == 2 and sorted(after.score) == [0, 2]
 
@@ -430,7 +445,7 @@ async def test_a_failed_post_gets_an_apology_and_the_board_command_brings_back_t
         r = await w.do(roller.slash(thread, "bg board"))
         assert r.response is not None and r.response.ephemeral and "Roll" in labels(r.response)
         count = len(thread.history())
-        await w.do(roller.click(r.response, label="Roll"))
+        await w.do(roller.click(reply(r), label="Roll"))
         assert (await d.view()).phase in ("move", "roll")
         assert len(thread.history()) == count + 1 and "<@" in thread.history()[-1].content
 
@@ -449,6 +464,6 @@ async def test_commands_sync_to_the_test_server_of_the_configuration(tmp_path: P
             bob = other.add_member(env.create_user("bob"))
             assert bob.available_commands(other.create_text_channel("bg")) == ()
             r = await alice.slash(channel, "bg variants")
-            assert r.ephemeral and "Backgammon" in r.response.content
+            assert r.ephemeral and "Backgammon" in said(r)
         finally:
             await bot.close_storage()

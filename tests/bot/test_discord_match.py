@@ -16,7 +16,7 @@ import pytest
 from simcord import MemberActor, SetupError
 
 from engine.match import ActionError, move_from_text
-from tests.bot.discord_helpers import Driver, LagMeter, game_thread, labels, live_message, world
+from tests.bot.discord_helpers import Driver, LagMeter, game_thread, labels, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
 
@@ -27,7 +27,7 @@ async def resign(d: Driver, who: MemberActor, level: str) -> None:
     """Press Resign…, then pick the level in the chooser only the resigner sees."""
     r = await d.w.do(who.click(live_message(await d.thread()), label="Resign…"))
     assert r.ephemeral and r.response is not None
-    await d.w.do(who.click(r.response, label=level))
+    await d.w.do(who.click(reply(r), label=level))
 
 
 @pytest.mark.parametrize("variant", RULES)
@@ -50,7 +50,7 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
 
         # Someone else cannot accept it; bob can, and the match gets its own thread.
         r = await w.do(eve.click(challenge, label="Accept"))
-        assert r.ephemeral and r.followups == [] and "This challenge is for bob" in (r.response.content or "")
+        assert r.ephemeral and r.followups == [] and "This challenge is for bob" in said(r)
         assert (await w.view(gid)).status == "challenge"
         await w.do(bob.click(challenge, label="Accept"))
         view = await w.view(gid)
@@ -66,7 +66,7 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         if variant == "doubles":
             # Each team also gets a private thread to consult in.
             teams = [t for t in w.channel.threads if " team " in (t.name or "")]
-            assert sorted(t.name for t in teams) == [f"#{gid} team alice & carol", f"#{gid} team bob & dave"]
+            assert sorted(t.name or "" for t in teams) == [f"#{gid} team alice & carol", f"#{gid} team bob & dave"]
             for t in teams:
                 members = [alice, carol] if "alice" in (t.name or "") else [bob, dave]
                 assert all(f"<@{m.id}>" in t.history()[0].content for m in members)
@@ -76,7 +76,7 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
 
         # A stranger's click is refused, and changes nothing.
         r = await w.do(eve.click(first, label="Roll"))
-        assert r.ephemeral and f"You are not playing in game #{gid}" in (r.response.content or "")
+        assert r.ephemeral and f"You are not playing in game #{gid}" in said(r)
         assert (await w.view(gid)).phase == "opening"
 
         d = Driver(w, gid)
@@ -95,7 +95,7 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         mover = w.by_id(before.to_act or "")
         r = await w.do(mover.slash(thread, "bg move", play="6/off"))
         assert r.ephemeral, r
-        refusal = r.response.content if r.response else ""
+        refusal = said(r) if r.response else ""
         with pytest.raises(ActionError) as rule:
             move_from_text(await w.bot.service.state(gid), str(mover.id), "6/off")
         assert refusal == str(rule.value) and ("cannot" in refusal or "no checker" in refusal)
