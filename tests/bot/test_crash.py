@@ -15,8 +15,9 @@ from bot.storage import Store
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_sigkill_loses_no_acknowledged_action_and_every_game_replays(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"
+def test_sigkill_loses_no_acknowledged_action_and_every_game_replays(db_url: tuple[str, str | None]) -> None:
+    base, schema = db_url
+    url = base if schema is None else f"{base}?schema={schema}"
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.bot.crash_child", url, "12", "7"],
         cwd=ROOT,
