@@ -207,10 +207,12 @@ class Table:
             old = message.content if message is not None else ""
             await interaction.edit_original_response(content=_clip(f"{old}\n{_texts(out.events)}"), view=None)
             thread = await self._open_thread(interaction, out.game)
-            await self.service.set_thread(game_id, str(thread.id))
+            if thread is not None:
+                await self.service.set_thread(game_id, str(thread.id))
             view = await self.service.view(game_id)
-            await self._post_turn(thread, view, ())
-            if any(len(side) > 1 for side in view.sides):
+            target = thread or await self.channel_of(view)  # no thread: the challenge's channel
+            await self._post_turn(target, view, ())
+            if thread is not None and any(len(side) > 1 for side in view.sides):
                 await self._team_threads(interaction.channel, view, thread)
 
     async def _team_threads(self, channel: Any, view: GameView, match_thread: Any) -> None:
@@ -233,10 +235,8 @@ class Table:
             except (discord.HTTPException, ValueError) as exc:
                 log.warning("game %s: no team thread for %s (%s)", view.id, team, exc)
 
-    async def _open_thread(
-        self, interaction: discord.Interaction[Any], view: GameView
-    ) -> discord.Thread | discord.TextChannel:
-        """The match's thread, started from the challenge message (in a thread already: that thread)."""
+    async def _open_thread(self, interaction: discord.Interaction[Any], view: GameView) -> discord.Thread | None:
+        """The match's thread, started from the challenge message; None if Discord refuses (then: the channel)."""
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             return channel
@@ -250,9 +250,7 @@ class Table:
                 return await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
         except discord.HTTPException as exc:
             log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
-        if isinstance(channel, discord.TextChannel):
-            return channel
-        raise Refused("This channel cannot hold a game: challenge from a text channel.")
+        return None
 
     # --- slash commands acting on a game -------------------------------------------------------------
     async def command_action(

@@ -467,3 +467,29 @@ async def test_commands_sync_to_the_test_server_of_the_configuration(tmp_path: P
             assert r.ephemeral and "Backgammon" in said(r)
         finally:
             await bot.close_storage()
+
+
+@pytest.mark.asyncio
+async def test_without_the_thread_permission_the_match_is_played_in_the_channel(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice, bob = w.people["alice"], w.people["bob"]
+        w.env.inject_error("POST", "/channels/*/messages/*/threads", status=403, code=50013, message="Missing Access")
+        r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, variant="sprintgammon", length=1))
+        await w.do(bob.click(reply(r), label="Accept"))
+        assert w.channel.threads == []
+        first = w.channel.history()[-1]
+        assert labels(first) == ["Roll"] and first.attachments
+        game_id = int(re.findall(r"#(\d+)", first.content)[0])
+        d = Driver(w, game_id)
+        v = await d.view()
+        roller = w.by_id(v.acting[0] if v.acting else "")
+        await w.do(roller.click(first, label="Roll"))
+        assert (await d.view()).phase != "opening"
+
+
+@pytest.mark.asyncio
+async def test_a_challenge_inside_a_thread_is_refused(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        _, thread = await w.start(variant="sprintgammon", length=1)
+        r = await w.do(w.people["alice"].slash(thread, "bg play", opponent=w.people["carol"]))
+        assert r.ephemeral and "not inside a thread" in said(r)

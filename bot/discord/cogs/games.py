@@ -137,6 +137,8 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         partner: discord.Member | None = None,
     ) -> None:
         """Challenge someone (or anyone) to a backgammon match or a money game."""
+        if isinstance(interaction.channel, discord.Thread):
+            raise Refused("Challenge from a text channel, not inside a thread: each match gets a thread of its own.")
         for person in (opponent, teammate, partner):
             if person is not None and person.bot:
                 raise Refused(
