@@ -100,6 +100,8 @@ class GammonBot(commands.Bot):
         self.store = await Store.open(url, sqlite_synchronous=self.settings.sqlite_synchronous)
         self.service = GameService(self.store, dice=self.dice or SystemDice(), theme=self.theme)
         self.table = Table(self, self.service)
+        # Load the rule-set plugins now, not inside the first player's click.
+        log.info("rule sets: %s", ", ".join(cls.name for cls in self.service.variants()))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
@@ -44,30 +46,103 @@ def make_bot(db: Path, seed: int = 1, dice: DiceProvider | None = None) -> Gammo
     return GammonBot(Settings(storage_url=f"sqlite:///{db}"), dice=dice or SeededDice(seed))
 
 
-class LagMeter:
-    """Measures how long the event loop is kept from running a ticker: the longest blocking stretch."""
+class LoopMeter:
+    """Watches the event loop while the bot works: how long any one callback kept it busy, and where boards render.
+
+    Each callback's cost is the CPU time the loop's thread spent in it (``time.thread_time``), which a busy
+    machine cannot inflate, unlike wall-clock lag, less the time simcord's in-memory Discord spent answering
+    REST calls made from it (work Discord's servers do in production). A ticker task also records the
+    wall-clock lag, for the failure message. ``render.render_board`` is wrapped to note which thread draws
+    each board.
+    """
 
     def __init__(self, period: float = 0.005) -> None:
         self.period = period
-        self.worst = 0.0
+        self.worst_cpu = 0.0
+        self.worst_callback = ""
+        self.callbacks = 0
+        self.worst_lag = 0.0
         self.ticks = 0
+        self.render_threads: list[str] = []
+        self.simulated = 0.0  # CPU time spent inside simcord's REST router
         self._task: asyncio.Task[None] | None = None
+        self._undo: list[Any] = []
 
-    async def _run(self) -> None:
+    async def _tick(self) -> None:
         while True:
             start = time.perf_counter()
             await asyncio.sleep(self.period)
-            self.worst = max(self.worst, time.perf_counter() - start - self.period)
+            self.worst_lag = max(self.worst_lag, time.perf_counter() - start - self.period)
             self.ticks += 1
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        from simcord.http import router
+
+        import render
+
+        # Objects left by earlier tests in this process would make the collector's full passes (which run
+        # inside whatever callback triggers them) slower than anything this bot does: set them aside.
+        gc.collect()
+        gc.freeze()
+
+        loop_thread = threading.current_thread()
+        original_run = asyncio.events.Handle._run
+        original_render = render.render_board
+        original_dispatch = router.dispatch
+        meter = self
+
+        def timed_run(handle: asyncio.Handle) -> None:
+            if threading.current_thread() is not loop_thread:
+                original_run(handle)
+                return
+            start = time.thread_time()
+            simulated = meter.simulated
+            try:
+                original_run(handle)
+            finally:
+                spent = time.thread_time() - start - (meter.simulated - simulated)
+                meter.callbacks += 1
+                if spent > meter.worst_cpu:
+                    meter.worst_cpu = spent
+                    meter.worst_callback = repr(handle)[:300]
+
+        def timed_dispatch(*args: Any, **kwargs: Any) -> Any:
+            start = time.thread_time()
+            try:
+                return original_dispatch(*args, **kwargs)
+            finally:
+                meter.simulated += time.thread_time() - start
+
+        def traced_render(*args: Any, **kwargs: Any) -> Any:
+            meter.render_threads.append("loop" if threading.current_thread() is loop_thread else "worker")
+            return original_render(*args, **kwargs)
+
+        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
+        render.render_board = traced_render
+        router.dispatch = timed_dispatch
+        self._undo = [
+            lambda: setattr(asyncio.events.Handle, "_run", original_run),
+            lambda: setattr(render, "render_board", original_render),
+            lambda: setattr(router, "dispatch", original_dispatch),
+        ]
+        self._task = asyncio.get_running_loop().create_task(self._tick())
 
     async def stop(self) -> None:
         assert self._task is not None
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+        for undo in self._undo:
+            undo()
+        gc.unfreeze()
+
+    def report(self) -> str:
+        return (
+            f"the longest callback took {self.worst_cpu * 1000:.0f} ms of CPU ({self.worst_callback}), "
+            f"besides {self.simulated * 1000:.0f} ms in all spent by simcord's REST router; "
+            f"the longest wall-clock lag of a {self.period * 1000:.0f} ms ticker was {self.worst_lag * 1000:.0f} ms; "
+            f"boards rendered on: {self.render_threads}"
+        )
 
 
 @dataclass
@@ -149,6 +224,8 @@ async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None)
             ui_log.removeHandler(catcher)
             await w.bot.close_storage()
         assert not w.ui_errors, "component callbacks failed: " + "; ".join(r.getMessage() for r in w.ui_errors)
+        unanswered = [r for r in w.results if not r.acknowledged]
+        assert not unanswered, f"interactions left unanswered: {unanswered}"
 
 
 def reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:
