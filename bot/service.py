@@ -21,7 +21,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -31,6 +31,7 @@ from engine.match import Action, ActionError, MatchOptionError, MatchOptions, Ma
 from engine.matfile import export_mat
 from engine.plugins import UnknownTimeControl, UnknownVariant, registry
 from engine.positionid import encode_position_id
+from engine.ratings import FibsRatings, Rating, RatingSystem
 from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
@@ -222,6 +223,7 @@ class GameService:
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._locks: dict[int, asyncio.Lock] = {}
+        self.ratings: RatingSystem = FibsRatings()
 
     # --- rule sets ------------------------------------------------------------------------------
     @staticmethod
@@ -713,6 +715,164 @@ class GameService:
             )
         return None
 
+    # --- results, ratings and community -----------------------------------------------------------
+    def _result_writer(
+        self, row: GameRow, final: MatchState, now: float, changes: dict[str, Any]
+    ) -> Callable[[Any], Awaitable[None]]:
+        """Record a finished match and, for matches (not money), update each player's rating in that rule set."""
+
+        async def write(conn: Any) -> None:
+            changes.clear()
+            setup = final.setup
+            variant = setup.variant.name
+            length = setup.options.length
+            winner = final.winner
+            rated = length > 0 and winner is not None and bool(row.setup.get("terms", {}).get("rated", True))
+            system = self.ratings
+            everyone = [p for side in setup.sides for p in side]
+            if rated and winner is not None:
+                current = await self.store.lock_ratings(conn, everyone, variant, system.name)
+                standing = {
+                    p: Rating(current[p]["rating"], current[p]["experience"]) if p in current else system.initial()
+                    for p in everyone
+                }
+                # Team play: each member is rated against the opposing team's average rating.
+                average = [sum(standing[p].rating for p in side) / len(side) for side in setup.sides]
+                for k, side in enumerate(setup.sides):
+                    for p in side:
+                        me = standing[p]
+                        other = Rating(average[1 - k], 10**6)
+                        new = (
+                            system.update(me, other, length)[0] if k == winner else system.update(other, me, length)[1]
+                        )
+                        old = current.get(p)
+                        streak = old["streak"] if old else 0
+                        won = k == winner
+                        streak = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
+                        await self.store.put_rating(
+                            conn,
+                            {
+                                "player_id": p,
+                                "variant": variant,
+                                "system": system.name,
+                                "rating": new.rating,
+                                "experience": new.experience,
+                                "wins": (old["wins"] if old else 0) + (1 if won else 0),
+                                "losses": (old["losses"] if old else 0) + (0 if won else 1),
+                                "streak": streak,
+                                "updated_at": now,
+                            },
+                            exists=old is not None,
+                        )
+                        changes[p] = (me.rating, new.rating)
+            data = {
+                "sides": [list(s) for s in setup.sides],
+                "names": dict(row.setup.get("names", {})),
+                "side_names": [setup.side_name(0), setup.side_name(1)],
+                "winner": winner,
+                "score": list(final.score),
+                "games": len(final.results),
+                "display_name": setup.variant.display_name,
+                "ratings": {p: list(v) for p, v in changes.items()},
+                "system": system.name,
+            }
+            await self.store.put_result(
+                conn,
+                game_id=row.id,
+                guild_id=row.guild_id,
+                variant=variant,
+                length=length,
+                data=data,
+                rated=rated,
+                finished_at=now,
+                won={p: k == winner for k, side in enumerate(setup.sides) for p in side},
+            )
+
+        return write
+
+    async def leaderboard(
+        self, guild_id: str, variant: str, *, min_matches: int = 1, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """This server's best players in a rule set (rated matches only), with ratings and records."""
+        cls = self._variant_class(variant)
+        rows = await self.store.leaderboard(guild_id, cls.name, self.ratings.name, min_matches=min_matches, limit=limit)
+        return [
+            {
+                "rank": k,
+                "player": r["player_id"],
+                "name": r["name"] or r["player_id"],
+                "rating": r["rating"],
+                "wins": r["wins"],
+                "losses": r["losses"],
+                "streak": r["streak"],
+            }
+            for k, r in enumerate(rows, 1)
+        ]
+
+    async def profile(self, player_id: str, *, recent: int = 5) -> dict[str, Any]:
+        """A player's ratings and records by rule set, current streaks and recent matches."""
+        name = await self.store.player_name(player_id) or player_id
+        by_variant = {
+            r["variant"]: {
+                "rating": r["rating"],
+                "experience": r["experience"],
+                "wins": r["wins"],
+                "losses": r["losses"],
+                "streak": r["streak"],
+            }
+            for r in await self.store.ratings_of(player_id, self.ratings.name)
+        }
+        matches = await self.store.results_of(player_id=player_id, limit=recent)
+        return {
+            "player": player_id,
+            "name": name,
+            "ratings": by_variant,
+            "recent": [_result_line(m, player_id) for m in matches],
+        }
+
+    async def history(
+        self, *, guild_id: str | None = None, player_id: str | None = None, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """Finished matches, newest first, with their threads (for links)."""
+        rows = await self.store.results_of(guild_id=guild_id, player_id=player_id, limit=limit)
+        return [_result_line(r, player_id) for r in rows]
+
+    async def ids_at(self, game_id: int, after_actions: int | None = None) -> tuple[str, str]:
+        """GNU Backgammon Position ID and Match ID of a position of a match (default: the current one)."""
+        from engine.matchid import match_id
+
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started")
+        if not loaded.state.variant.gnubg_compatible:
+            raise Refused(f"{loaded.state.variant.display_name} positions have no GNU Backgammon IDs")
+        n = len(loaded.actions) if after_actions is None else after_actions
+        if not 0 <= n <= len(loaded.actions):
+            raise Refused(f"game #{game_id} has {len(loaded.actions)} actions; pick a number from 0 to that")
+        state = m.replay(loaded.state.setup, loaded.actions[:n])
+        pos = state.position if state.position is not None else state.variant.start_position()
+        return encode_position_id(state.variant, pos), match_id(state)
+
+    async def watch(self, game_id: int, player: PlayerRef, on: bool = True) -> GameView:
+        """Follow (or stop following) a match's turn updates; anyone may watch a public match."""
+        loaded = await self._load(game_id)
+        if loaded.row.status not in ("active", "challenge"):
+            raise Refused(f"game #{game_id} is {loaded.row.status}: there is nothing to watch")
+        await self.store.save_player(player.id, player.name)
+        await self.store.watch(game_id, player.id, on)
+        return self._view(loaded)
+
+    async def watchers(self, game_id: int) -> list[str]:
+        return await self.store.watchers_of(game_id)
+
+    async def forget(self, guild_id: str, player_id: str, *, admin: bool) -> int:
+        """Server admins: remove a player's personal data; their matches stay, under a neutral name."""
+        if not admin:
+            raise Refused("only a server admin can remove a player's data")
+        changed = await self.store.forget_player(player_id, "a former player")
+        self._cache.clear()
+        return changed
+
     # --- views ----------------------------------------------------------------------------------
     async def view(self, game_id: int) -> GameView:
         """The game as it stands."""
@@ -893,10 +1053,13 @@ class GameService:
                     for after in states[1:]:
                         clock = advance(tc, clock, after, now, vacations)
                 guild = await self.guild_settings(loaded.row.guild_id)
+                finished = final.over and not state.over
+                changes: dict[str, Any] = {}
                 try:
                     version = await self.store.update_game(
                         game_id,
                         loaded.row.version,
+                        also=self._result_writer(loaded.row, final, now, changes) if finished else None,
                         new_actions=[action_to_data(a) for a in all_actions],
                         snapshot=_summary(final),
                         status=status,
@@ -928,6 +1091,8 @@ class GameService:
                     events.extend(_events(game_id, view, before, action, after, auto=action in auto))
                 if flag_fell:
                     events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
+                if changes:
+                    events.append(_ratings_event(game_id, view, changes))
                 return Outcome(tuple(events), view, len(all_actions))
             raise Refused("the game is busy (several changes at once); try again")
 
@@ -1101,6 +1266,40 @@ def _tc_data(tc: TimeControl) -> dict[str, Any]:
         value = getattr(tc, f.name)
         out[f.name] = str(value) if isinstance(value, StrEnum) else list(value) if isinstance(value, tuple) else value
     return out
+
+
+def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    data = row["data"]
+    winner = data.get("winner")
+    side_names = data.get("side_names") or ["?", "?"]
+    line = {
+        "game_id": row["game_id"],
+        "variant": row["variant"],
+        "display_name": data.get("display_name", row["variant"]),
+        "length": row["length"],
+        "score": data.get("score"),
+        "sides": side_names,
+        "winner": None if winner is None else side_names[winner],
+        "rated": bool(row["rated"]),
+        "finished_at": row["finished_at"],
+        "thread_id": row.get("thread_id"),
+    }
+    if viewer is not None and winner is not None:
+        sides = data.get("sides", [[], []])
+        line["won"] = viewer in sides[winner]
+        if viewer in data.get("ratings", {}):
+            before, after = data["ratings"][viewer]
+            line["rating_change"] = after - before
+    return line
+
+
+def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Event:
+    parts = []
+    for player, (before, after) in changes.items():
+        parts.append(f"{view.name(player)} {before:.0f} → {after:.0f} ({after - before:+.1f})")
+    return Event(
+        "ratings", game_id, f"Ratings ({view.display_name}): " + ", ".join(parts) + ".", None, {"changes": changes}
+    )
 
 
 def _to_act(state: MatchState) -> str | None:

@@ -119,13 +119,61 @@ vacations = sa.Table(
 )
 
 
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("variant", sa.String(64), primary_key=True),
+    sa.Column("system", sa.String(32), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("experience", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False, default=0),
+    sa.Column("losses", sa.Integer, nullable=False, default=0),
+    sa.Column("streak", sa.Integer, nullable=False, default=0),  # +n: n wins in a row, -n: n losses
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+results = sa.Table(
+    "results",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("guild_id", sa.String(32), nullable=False, index=True),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),  # JSON: sides, names, winner, score, rating changes
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=False, index=True),
+)
+
+result_players = sa.Table(
+    "result_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Index("ix_result_players_player", "player_id"),
+)
+
+watchers = sa.Table(
+    "watchers",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+)
+
+
 def _migration_1(conn: sa.Connection) -> None:
     for table in (games, game_players, actions, players, guilds, timers_table, vacations):
         table.create(conn, checkfirst=True)
 
 
+def _migration_2(conn: sa.Connection) -> None:
+    for table in (ratings, results, result_players, watchers):
+        table.create(conn, checkfirst=True)
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
-MIGRATIONS: list[Callable[[sa.Connection], None]] = [_migration_1]
+MIGRATIONS: list[Callable[[sa.Connection], None]] = [_migration_1, _migration_2]
 
 
 class Conflict(RuntimeError):
@@ -375,13 +423,15 @@ class Store:
         new_actions: Sequence[dict[str, Any]] = (),
         players: dict[str, int | None] | None = None,
         timers: Sequence[TimerSpec] | None = None,
+        also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
         **changes: Any,
     ) -> int:
         """Compare-and-swap: apply ``changes`` (and append ``new_actions``) only if the version still matches.
 
         Returns the new version. Raises :class:`Conflict` if someone else changed the game first.
         JSON columns (setup, snapshot, draft, clock) are encoded here; pass ``draft=None`` to clear it.
-        ``timers`` (when not None) replaces the game's pending timers, in the same transaction.
+        ``timers`` (when not None) replaces the game's pending timers, in the same transaction, and ``also``
+        runs further statements in it (a finished match's result and ratings).
         """
         values: dict[str, Any] = {}
         for key, value in changes.items():
@@ -424,6 +474,8 @@ class Store:
                     timers_table.delete().where(timers_table.c.game_id == game_id, timers_table.c.fired_at.is_(None))
                 )
                 await self._insert_timers(conn, game_id, new_version, timers)
+            if also is not None:
+                await also(conn)
         return new_version
 
     async def _insert_timers(
@@ -510,6 +562,157 @@ class Store:
             )
         return int(result.rowcount)
 
+    # --- results, ratings, watchers --------------------------------------------------------------
+    async def lock_ratings(
+        self, conn: AsyncConnection, player_ids: Sequence[str], variant: str, system: str
+    ) -> dict[str, dict[str, Any]]:
+        """The current rating rows of ``player_ids`` (locked for this transaction on PostgreSQL)."""
+        query = sa.select(ratings).where(
+            ratings.c.player_id.in_(list(player_ids)), ratings.c.variant == variant, ratings.c.system == system
+        )
+        if self.dialect == "postgresql":
+            query = query.with_for_update()
+        rows = (await conn.execute(query)).mappings().all()
+        return {r["player_id"]: dict(r) for r in rows}
+
+    async def put_rating(self, conn: AsyncConnection, row: dict[str, Any], *, exists: bool) -> None:
+        keys = {"player_id": row["player_id"], "variant": row["variant"], "system": row["system"]}
+        values = {k: v for k, v in row.items() if k not in keys}
+        if exists:
+            await conn.execute(ratings.update().where(*(ratings.c[k] == v for k, v in keys.items())).values(**values))
+        else:
+            await conn.execute(ratings.insert().values(**row))
+
+    async def put_result(
+        self,
+        conn: AsyncConnection,
+        *,
+        game_id: int,
+        guild_id: str,
+        variant: str,
+        length: int,
+        data: dict[str, Any],
+        rated: bool,
+        finished_at: float,
+        won: dict[str, bool],
+    ) -> None:
+        await conn.execute(
+            results.insert().values(
+                game_id=game_id,
+                guild_id=guild_id,
+                variant=variant,
+                length=length,
+                data=_dump(data),
+                rated=rated,
+                finished_at=finished_at,
+            )
+        )
+        await conn.execute(
+            result_players.insert(), [{"game_id": game_id, "player_id": p, "won": w} for p, w in won.items()]
+        )
+
+    async def ratings_of(self, player_id: str, system: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        sa.select(ratings)
+                        .where(ratings.c.player_id == player_id, ratings.c.system == system)
+                        .order_by(ratings.c.variant)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+        return [dict(r) for r in rows]
+
+    async def leaderboard(
+        self, guild_id: str, variant: str, system: str, *, min_matches: int = 1, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """Players who finished a rated match of ``variant`` on this server, best rating first."""
+        async with self.engine.connect() as conn:
+            here = (
+                sa.select(result_players.c.player_id)
+                .join(results, results.c.game_id == result_players.c.game_id)
+                .where(results.c.guild_id == guild_id, results.c.variant == variant, results.c.rated.is_(True))
+                .distinct()
+            )
+            query = (
+                sa.select(ratings, players.c.name)
+                .join(players, players.c.id == ratings.c.player_id, isouter=True)
+                .where(
+                    ratings.c.variant == variant,
+                    ratings.c.system == system,
+                    ratings.c.player_id.in_(here.scalar_subquery()),
+                    (ratings.c.wins + ratings.c.losses) >= min_matches,
+                )
+                .order_by(ratings.c.rating.desc(), ratings.c.player_id)
+                .limit(limit)
+            )
+            rows = (await conn.execute(query)).mappings().all()
+        return [dict(r) for r in rows]
+
+    async def results_of(
+        self, *, player_id: str | None = None, guild_id: str | None = None, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """Finished matches, newest first: all of a server's, or one player's."""
+        async with self.engine.connect() as conn:
+            query = sa.select(results, games.c.thread_id, games.c.channel_id).join(
+                games, games.c.id == results.c.game_id
+            )
+            if player_id is not None:
+                query = query.join(result_players, result_players.c.game_id == results.c.game_id).where(
+                    result_players.c.player_id == player_id
+                )
+            if guild_id is not None:
+                query = query.where(results.c.guild_id == guild_id)
+            rows = (await conn.execute(query.order_by(results.c.finished_at.desc()).limit(limit))).mappings().all()
+        return [{**dict(r), "data": json.loads(r["data"])} for r in rows]
+
+    async def watch(self, game_id: int, player_id: str, on: bool = True) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                watchers.delete().where(watchers.c.game_id == game_id, watchers.c.player_id == player_id)
+            )
+            if on:
+                await conn.execute(watchers.insert().values(game_id=game_id, player_id=player_id))
+
+    async def watchers_of(self, game_id: int) -> list[str]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(watchers.c.player_id).where(watchers.c.game_id == game_id))).all()
+        return sorted(r[0] for r in rows)
+
+    async def forget_player(self, player_id: str, replacement: str) -> int:
+        """Remove what is personal about a player; match records keep their place under ``replacement``."""
+        changed = 0
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                players.update().where(players.c.id == player_id).values(name=replacement, settings="{}")
+            )
+            await conn.execute(vacations.delete().where(vacations.c.player_id == player_id))
+            await conn.execute(watchers.delete().where(watchers.c.player_id == player_id))
+            ids = [
+                r[0]
+                for r in (
+                    await conn.execute(sa.select(game_players.c.game_id).where(game_players.c.player_id == player_id))
+                ).all()
+            ]
+            for game_id in ids:
+                row = (await conn.execute(sa.select(games.c.setup).where(games.c.id == game_id))).first()
+                if row is not None:
+                    setup = json.loads(row[0])
+                    if _rename(setup, player_id, replacement):
+                        await conn.execute(games.update().where(games.c.id == game_id).values(setup=_dump(setup)))
+                        changed += 1
+                res = (await conn.execute(sa.select(results.c.data).where(results.c.game_id == game_id))).first()
+                if res is not None:
+                    data = json.loads(res[0])
+                    if _rename(data, player_id, replacement):
+                        await conn.execute(
+                            results.update().where(results.c.game_id == game_id).values(data=_dump(data))
+                        )
+        return changed
+
     # --- vacations ------------------------------------------------------------------------------
     async def add_vacation(self, player_id: str, guild_id: str, start: float, end: float) -> None:
         async with self.engine.begin() as conn:
@@ -594,6 +797,22 @@ class Store:
         """Run ``fn(conn)`` in one transaction (for tests and maintenance tools)."""
         async with self.engine.begin() as conn:
             return await fn(conn)
+
+
+def _rename(data: Any, player_id: str, replacement: str) -> bool:
+    """Replace the display name of ``player_id`` in every ``names`` mapping inside ``data``."""
+    found = False
+    if isinstance(data, dict):
+        names = data.get("names")
+        if isinstance(names, dict) and player_id in names:
+            names[player_id] = replacement
+            found = True
+        for value in data.values():
+            found = _rename(value, player_id, replacement) or found
+    elif isinstance(data, list):
+        for value in data:
+            found = _rename(value, player_id, replacement) or found
+    return found
 
 
 async def _sqlite_write_lock(conn: AsyncConnection) -> None:

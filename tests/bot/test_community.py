@@ -1,0 +1,134 @@
+"""Ratings per rule set, leaderboards, profiles, history, spectating and forgetting a player, through the service."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
+from bot.storage import Store
+from engine.matchid import decode_match_id
+from engine.ratings import FibsRatings, Rating
+
+ANN, BEN, CAT = PlayerRef("ann", "Ann"), PlayerRef("ben", "Ben"), PlayerRef("cat", "Cat")
+FIBS = FibsRatings()
+
+
+def run(db_url: tuple[str, str | None], body: Callable[[GameService], Awaitable[Any]]) -> Any:
+    async def go() -> Any:
+        url, schema = db_url
+        store = await Store.open(url, schema=schema)
+        try:
+            return await body(GameService(store, dice=SeededDice(8)))
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+async def match(svc: GameService, winner: PlayerRef, loser: PlayerRef, variant: str, length: int) -> Outcome:
+    """A match that ``winner`` wins because ``loser`` resigns every game when it is their turn."""
+    options = {"games": 1} if length == 0 else {}  # a money session of one game
+    out = await svc.challenge("guild", winner, loser, variant=variant, length=length, options=options)
+    out = await svc.accept(out.game.id, loser)
+    gid = out.game.id
+    people = {winner.id: winner, loser.id: loser}
+    for _ in range(500):
+        view = out.game
+        if view.status == "finished":
+            return out
+        actor = people[view.to_act or view.acting[0]]  # type: ignore[index]
+        if view.phase in ("opening", "roll") and actor is loser:
+            out = await svc.resign(gid, loser, "backgammon")  # auto-accepted: it concedes the most
+        elif view.phase in ("opening", "roll"):
+            out = await svc.roll(gid, actor)
+        elif view.phase == "move":
+            out = await svc.move(gid, actor, view.plays[0])
+        elif view.phase == "resigned":
+            out = await svc.answer_resignation(gid, actor, True)
+        else:
+            out = await svc.take(gid, actor)
+    raise AssertionError("match did not end")
+
+
+def test_leaderboards_and_profiles_show_exactly_the_expected_ratings(db_url: tuple[str, str | None]) -> None:
+    async def body(svc: GameService) -> None:
+        expected: dict[tuple[str, str], Rating] = {}
+
+        def rate(winner: str, loser: str, variant: str, length: int) -> None:
+            w = expected.get((winner, variant), Rating())
+            lo = expected.get((loser, variant), Rating())
+            expected[(winner, variant)], expected[(loser, variant)] = FIBS.update(w, lo, length)
+
+        plan = [
+            (ANN, BEN, "backgammon", 1),
+            (ANN, CAT, "backgammon", 3),
+            (BEN, CAT, "backgammon", 1),
+            (CAT, ANN, "sprintgammon", 1),
+            (CAT, BEN, "sprintgammon", 1),
+        ]
+        for winner, loser, variant, length in plan:
+            out = await match(svc, winner, loser, variant, length)
+            rate(winner.id, loser.id, variant, length)
+            ratings_event = [e for e in out.events if e.kind == "ratings"]
+            assert ratings_event and winner.name in ratings_event[0].text
+        money = await match(svc, ANN, BEN, "backgammon", 0)  # money play: unrated
+        assert not [e for e in money.events if e.kind == "ratings"]
+
+        board = await svc.leaderboard("guild", "backgammon")
+        assert [row["player"] for row in board] == sorted(
+            ["ann", "ben", "cat"], key=lambda p: -expected[(p, "backgammon")].rating
+        )
+        for row in board:
+            assert row["rating"] == pytest.approx(expected[(row["player"], "backgammon")].rating)
+        assert {r["player"]: (r["wins"], r["losses"]) for r in board} == {"ann": (2, 0), "ben": (1, 1), "cat": (0, 2)}
+        assert [r["player"] for r in await svc.leaderboard("guild", "sprintgammon")][0] == "cat"
+        assert await svc.leaderboard("guild", "backgammon", min_matches=3) == []
+        assert await svc.leaderboard("elsewhere", "backgammon") == []
+
+        cat = await svc.profile("cat")
+        assert cat["ratings"]["sprintgammon"]["rating"] == pytest.approx(expected[("cat", "sprintgammon")].rating)
+        assert cat["ratings"]["backgammon"]["streak"] == -2 and cat["ratings"]["sprintgammon"]["streak"] == 2
+        assert [m["won"] for m in cat["recent"]] == [True, True, False, False]
+        history = await svc.history(guild_id="guild")
+        assert len(history) == 6 and history[0]["rated"] is False
+
+    run(db_url, body)
+
+
+def test_ids_of_any_position_and_spectating(db_url: tuple[str, str | None]) -> None:
+    async def body(svc: GameService) -> None:
+        out = await svc.accept((await svc.challenge("guild", ANN, BEN, length=5)).game.id, BEN)
+        gid = out.game.id
+        pid, mid = await svc.ids_at(gid, 0)
+        assert pid == "4HPwATDgc/ABMA" and decode_match_id(mid).length == 5 and decode_match_id(mid).score == (0, 0)
+        out = await svc.roll(gid, ANN)
+        while out.game.phase == "opening":
+            out = await svc.roll(gid, ANN)
+        pid, mid = await svc.ids_at(gid)
+        info = decode_match_id(mid)
+        assert info.dice is not None and sorted(info.dice) == sorted(out.game.dice)  # type: ignore[arg-type]
+        await svc.watch(gid, CAT)
+        assert await svc.watchers(gid) == ["cat"]
+        await svc.watch(gid, CAT, on=False)
+        assert await svc.watchers(gid) == []
+        with pytest.raises(Refused, match="pick a number"):
+            await svc.ids_at(gid, 99)
+
+    run(db_url, body)
+
+
+def test_forgetting_a_player_keeps_the_opponents_records(db_url: tuple[str, str | None]) -> None:
+    async def body(svc: GameService) -> None:
+        await match(svc, ANN, BEN, "backgammon", 1)
+        with pytest.raises(Refused, match="only a server admin"):
+            await svc.forget("guild", "ben", admin=False)
+        assert await svc.forget("guild", "ben", admin=True) >= 1
+        ann = await svc.profile("ann")
+        assert ann["recent"][0]["won"] is True and ann["ratings"]["backgammon"]["wins"] == 1
+        assert (await svc.profile("ben"))["name"] == "a former player"
+
+    run(db_url, body)
