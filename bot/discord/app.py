@@ -22,7 +22,7 @@ from ..storage import Store
 from .components import DYNAMIC_ITEMS, SORRY
 from .table import Table
 
-__all__ = ["GammonBot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
+__all__ = ["GammonBot", "ShardedGammonBot", "build_bot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
 
 log = logging.getLogger("gammonbot.discord")
 
@@ -80,6 +80,7 @@ class GammonBot(commands.Bot):
         dice: DiceProvider | None = None,
         theme: Any = None,
         storage_url: str | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -87,6 +88,7 @@ class GammonBot(commands.Bot):
             tree_cls=GammonTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
+            **options,
         )
         self.settings = settings
         self.dice = dice
@@ -128,10 +130,38 @@ class GammonBot(commands.Bot):
             await store.close()
 
 
+class ShardedGammonBot(GammonBot, commands.AutoShardedBot):
+    """The bot running several Discord shards in one process (``[discord] shard_count`` / ``shard_ids``).
+
+    Several such processes, each with its own ``shard_ids``, share one PostgreSQL database.
+    """
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(
+            settings,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+            **kwargs,
+        )
+
+
+def build_bot(settings: Settings, **kwargs: Any) -> GammonBot:
+    """The bot ``config.toml`` asks for: sharded when it names shards, else a single connection."""
+    if settings.shard_count or settings.shard_ids:
+        if settings.shard_ids and not settings.shard_count:
+            raise ValueError("[discord] shard_ids needs shard_count (the total number of shards)")
+        return ShardedGammonBot(settings, **kwargs)
+    return GammonBot(settings, **kwargs)
+
+
 def run_bot(settings: Settings, token: str) -> int:
     """Run the bot until it is stopped; returns an exit status."""
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO))
-    bot = GammonBot(settings)
+    try:
+        bot = build_bot(settings)
+    except ValueError as exc:
+        log.error("config: %s", exc)
+        return 2
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.cli import main
 from bot.config import Settings
-from bot.discord.app import INTENTS, PERMISSIONS, GammonBot
+from bot.discord.app import INTENTS, PERMISSIONS, GammonBot, ShardedGammonBot, build_bot
 from bot.discord.cogs.games import match_plays
 from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
 from bot.service import GameView
@@ -493,3 +493,27 @@ async def test_a_challenge_inside_a_thread_is_refused(tmp_path: Path) -> None:
         _, thread = await w.start(variant="sprintgammon", length=1)
         r = await w.do(w.people["alice"].slash(thread, "bg play", opponent=w.people["carol"]))
         assert r.ephemeral and "not inside a thread" in said(r)
+
+
+@pytest.mark.asyncio
+async def test_configured_shards_run_as_one_sharded_bot_and_play_on_every_shard(tmp_path: Path) -> None:
+    settings = Settings(storage_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", shard_count=2)
+    bot = build_bot(settings)
+    assert isinstance(bot, ShardedGammonBot) and isinstance(bot, discord.AutoShardedClient)
+    assert type(build_bot(Settings(storage_url="sqlite:///x"))) is GammonBot
+    with pytest.raises(ValueError, match="shard_count"):
+        build_bot(Settings(shard_ids=(1,)))
+    async with simcord.run(bot) as env:
+        try:
+            assert bot.shard_count == 2
+            for shard in (0, 1):
+                guild = env.create_guild(f"Server {shard}", shard_id=shard)
+                channel = guild.create_text_channel("bg")
+                alice = guild.add_member(env.create_user(f"alice{shard}"))
+                bob = guild.add_member(env.create_user(f"bob{shard}"))
+                r = await alice.slash(channel, "bg play", opponent=bob, variant="sprintgammon", length=1)
+                await bob.click(reply(r), label="Accept")
+                assert channel.threads and labels(channel.threads[0].history()[0]) == ["Roll"]
+                assert bot.get_guild(guild.id) is not None and bot.get_guild(guild.id).shard_id == shard  # type: ignore[union-attr]
+        finally:
+            await bot.close_storage()
