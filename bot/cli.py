@@ -183,6 +183,40 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a match record's dice (format: engine.fairdice). Exit 0 verified, 1 tampered or invalid,
+    2 unreadable, 3 not verifiable yet (the seed is not revealed)."""
+    from engine.fairdice import Verdict, dice_stats, recorded_rolls, verify_record
+    from engine.record import RecordError, actions_from_data
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UsageError(f"cannot read {args.file}: {reason}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{args.file} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise UsageError(f"{args.file} is not a match record (nested too deeply)") from None
+    try:
+        report = verify_record(record)
+    except RecordError as exc:
+        raise UsageError(f"{args.file} is not a verifiable match record: {exc}") from None
+    out.write(report.message + "\n")
+    if args.stats:
+        try:
+            out.write(dice_stats(recorded_rolls(actions_from_data(record["actions"]))).summary() + "\n")
+        except ValueError as exc:
+            out.write(f"no statistics: {exc}\n")
+    return {Verdict.VERIFIED: 0, Verdict.TAMPERED: 1, Verdict.INVALID: 1, Verdict.UNREVEALED: 3}[report.verdict]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammonbot", description="Backgammon for Discord servers, and its tools.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -221,6 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
     p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("verify", help="check the dice of a finished match record (JSON with its dice proof)")
+    p.add_argument("file", metavar="FILE", help="the match record as JSON (- reads standard input)")
+    p.add_argument("--stats", action="store_true", help="also count each number and the doublets")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
