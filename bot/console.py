@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from engine.ascii import ascii_board
 from engine.match import Phase
 
-from .service import GameService, GameView, Outcome, PlayerRef, Refused, SeededDice, SystemDice
+from .service import GameService, GameView, Outcome, PlayerRef, Refused, SeededDice
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
@@ -335,7 +335,7 @@ async def run_console(
 ) -> int:
     """Play from ``inp`` until it ends (or ``quit``); returns an exit status."""
     store = await Store.open(url)
-    service = GameService(store, dice=SeededDice(seed) if seed is not None else SystemDice(), theme=theme)
+    service = GameService(store, dice=SeededDice(seed) if seed is not None else None, theme=theme)
     console = Console(service, out, boards=boards)
     interactive = inp.isatty()
     try:

@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine import match as m
+from engine.fairdice import FairDice, client_value, dice_stats, new_server_seed, player_rolls, verify_record
 from engine.match import Action, ActionError, MatchOptionError, MatchOptions, MatchState, Phase
 from engine.matfile import export_mat
 from engine.plugins import UnknownTimeControl, UnknownVariant, registry
@@ -217,7 +218,10 @@ class GameService:
         theme: Any = None,
     ) -> None:
         self.store = store
-        self.dice = dice or SystemDice()
+        #: None: every match gets commit-reveal dice players can verify (engine.fairdice); tests inject a provider.
+        self.dice = dice
+        self._fair: OrderedDict[int, FairDice] = OrderedDict()
+        self._plain_dice = SystemDice()
         self.clock = clock
         self.theme = theme
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
@@ -368,8 +372,12 @@ class GameService:
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id})."
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
 
-    async def accept(self, game_id: int, player: PlayerRef) -> Outcome:
-        """Accept a challenge: the match starts."""
+    async def accept(self, game_id: int, player: PlayerRef, *, entropy: str | None = None) -> Outcome:
+        """Accept a challenge: the match starts.
+
+        ``entropy`` is the players' contribution to the dice (for Discord, the accepting interaction's id): the
+        bot has already committed to its secret seed, so neither side can choose the rolls.
+        """
         async with self._lock(game_id):
             for _ in range(3):
                 loaded = await self._load(game_id)
@@ -401,6 +409,15 @@ class GameService:
                 await self.store.save_player(player.id, player.name)
                 tc_data = terms.get("time_control")
                 setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
+                fair = None
+                if self.dice is None:
+                    # Commit to a secret seed before the first roll; the players' value joins it.
+                    fair = FairDice(new_server_seed(), client_value(entropy or secrets.token_hex(8), f"game {game_id}"))
+                    if await self.store.secret(game_id) is None:
+                        await self.store.put_secret(game_id, fair.secret_hex())
+                    else:
+                        fair = FairDice.from_secret_hex(await self.store.secret(game_id) or "", fair.client)
+                    setup["dice"] = fair.proof().to_data()
                 seats = {} if player.id in row.players else {player.id: 1}
                 now = self.clock()
                 tc = _time_control(tc_data)
@@ -429,6 +446,7 @@ class GameService:
                 text = (
                     f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
                     f"{_describe_terms(cls, state.options)}. Roll to start (game #{game_id})."
+                    + (f" Dice commitment: {fair.commitment} (the seed is revealed at the end)." if fair else "")
                 )
                 return Outcome((Event("start", game_id, text, player.id),), view)
             raise Refused("the game is busy; try again")
@@ -463,17 +481,39 @@ class GameService:
     async def roll(self, game_id: int, player: PlayerRef) -> Outcome:
         """Roll the dice (the opening roll at the start of a game)."""
 
+        fair = await self._fair_dice(game_id)
+
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
-            n = len(loaded.actions)
             by = player.id
-            if state.phase is Phase.OPENING:
-                # Each side throws one die; ties are thrown again (each throw is recorded).
-                return [m.OpeningRoll(by, self.dice.roll(game_id, n))]
             if state.phase is Phase.MOVE:
                 raise Refused("you have already rolled: play your move (or resign)")
-            return [m.Roll(by, self.dice.roll(game_id, n))]
+            if fair is not None:
+                dice = fair.next_roll(loaded.actions)
+            else:
+                dice = (self.dice or self._plain_dice).roll(game_id, len(loaded.actions))
+            if state.phase is Phase.OPENING:
+                # Each side throws one die; ties are thrown again (each throw is recorded).
+                return [m.OpeningRoll(by, dice)]
+            return [m.Roll(by, dice)]
 
         return await self._change(game_id, player, decide)
+
+    async def _fair_dice(self, game_id: int) -> FairDice | None:
+        """The commit-reveal dice of a match (None when the service was given a dice provider)."""
+        if self.dice is not None:
+            return None
+        fair = self._fair.get(game_id)
+        if fair is None:
+            loaded = await self._load(game_id)
+            proof = loaded.row.setup.get("dice") if loaded.row.setup else None
+            seed = await self.store.secret(game_id)
+            if not proof or seed is None:
+                return None  # a match started without a commitment (by a test or demo service): plain dice
+            fair = FairDice.from_secret_hex(seed, str(proof["client"]))
+            self._fair[game_id] = fair
+            while len(self._fair) > self._cache_size:
+                self._fair.popitem(last=False)
+        return fair
 
     async def move(self, game_id: int, player: PlayerRef, text: str) -> Outcome:
         """Play a whole roll written in notation (``13/7 8/7``); illegal plays are refused naming the rule."""
@@ -714,6 +754,37 @@ class GameService:
                 expected_actions=n_actions,
             )
         return None
+
+    # --- verifiable dice ---------------------------------------------------------------------------
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The match record anyone can verify: setup, every action and the dice proof (seed only once over)."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started")
+        proof = loaded.row.setup.get("dice")
+        if proof and not loaded.state.over:
+            proof = {**proof, "seed": None}
+        return {
+            "setup": setup_to_data(loaded.state.setup),
+            "actions": [action_to_data(a) for a in loaded.actions],
+            "dice": proof,
+        }
+
+    async def verify(self, game_id: int) -> Any:
+        """Check a match's dice against its commitment (engine.fairdice.VerifyReport)."""
+        record = await self.record(game_id)
+        if not record["dice"]:
+            raise Refused(f"game #{game_id} was played with dice that carry no commitment (a test or demo game)")
+        return verify_record(record)
+
+    async def dice_stats(self, player_id: str, guild_id: str | None = None) -> Any:
+        """Counts of each number and of doublets in a player's rolls, with the expected values."""
+        rows = await self.store.games_of(player_id, guild_id=guild_id, statuses=("active", "finished", "archived"))
+        rolls: list[tuple[int, int]] = []
+        for row in rows:
+            loaded = await self._load(row.id)
+            rolls.extend(player_rolls(loaded.actions, player_id))
+        return dice_stats(rolls)
 
     # --- results, ratings and community -----------------------------------------------------------
     def _result_writer(
@@ -1055,6 +1126,10 @@ class GameService:
                 guild = await self.guild_settings(loaded.row.guild_id)
                 finished = final.over and not state.over
                 changes: dict[str, Any] = {}
+                revealed: dict[str, Any] = {}
+                if finished and loaded.row.setup.get("dice"):
+                    seed = await self.store.secret(game_id)
+                    revealed = {"setup": {**loaded.row.setup, "dice": {**loaded.row.setup["dice"], "seed": seed}}}
                 try:
                     version = await self.store.update_game(
                         game_id,
@@ -1069,12 +1144,14 @@ class GameService:
                         timers=self._timers_for(
                             final, tc, clock, now, vacations, guild, len(loaded.actions) + len(all_actions)
                         ),
+                        **revealed,
                     )
                 except Conflict:
                     self._forget(game_id)
                     continue
                 row = replace(
                     loaded.row,
+                    setup=revealed.get("setup", loaded.row.setup),
                     version=version,
                     status=status,
                     snapshot=_summary(final),
@@ -1093,6 +1170,17 @@ class GameService:
                     events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
                 if changes:
                     events.append(_ratings_event(game_id, view, changes))
+                if revealed:
+                    seed_hex = revealed["setup"]["dice"]["seed"]
+                    events.append(
+                        Event(
+                            "dice-revealed",
+                            game_id,
+                            f"Dice seed revealed: {seed_hex}. Check the rolls with /bg verify.",
+                            None,
+                        )
+                    )
+                    self._fair.pop(game_id, None)
                 return Outcome(tuple(events), view, len(all_actions))
             raise Refused("the game is busy (several changes at once); try again")
 

@@ -167,8 +167,17 @@ def _migration_1(conn: sa.Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+game_secrets = sa.Table(
+    "game_secrets",
+    metadata,
+    # The dice server seed of a match: never shown, never logged, revealed into the setup at match end.
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seed", sa.String(128), nullable=False),
+)
+
+
 def _migration_2(conn: sa.Connection) -> None:
-    for table in (ratings, results, result_players, watchers):
+    for table in (ratings, results, result_players, watchers, game_secrets):
         table.create(conn, checkfirst=True)
 
 
@@ -561,6 +570,16 @@ class Store:
                 .values(fired_at=now)
             )
         return int(result.rowcount)
+
+    # --- dice secrets ---------------------------------------------------------------------------
+    async def put_secret(self, game_id: int, seed_hex: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(game_secrets.insert().values(game_id=game_id, seed=seed_hex))
+
+    async def secret(self, game_id: int) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(game_secrets.c.seed).where(game_secrets.c.game_id == game_id))).first()
+        return None if row is None else str(row[0])
 
     # --- results, ratings, watchers --------------------------------------------------------------
     async def lock_ratings(

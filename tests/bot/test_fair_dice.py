@@ -1,0 +1,79 @@
+"""Dice players can verify, through the service: commitment first, seed revealed at the end, tampering caught."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+from bot.service import GameService, PlayerRef
+from bot.storage import Store, actions
+from engine.fairdice import commitment
+
+ANN, BEN = PlayerRef("ann", "Ann"), PlayerRef("ben", "Ben")
+
+
+async def _finished_match(svc: GameService) -> tuple[int, list[str]]:
+    """A 1-point match with the service's own fair dice; returns the game id and every text it produced."""
+    texts: list[str] = []
+    out = await svc.challenge("g", ANN, BEN, length=1)
+    out = await svc.accept(out.game.id, BEN, entropy="interaction 123456789")
+    gid = out.game.id
+    people = {"ann": ANN, "ben": BEN}
+    for _ in range(400):
+        view = out.game
+        if view.status == "finished":
+            assert any(e.kind == "dice-revealed" for e in out.events)
+            return gid, texts
+        texts.extend(e.text for e in out.events)
+        record = await svc.record(gid)
+        assert record["dice"]["seed"] is None  # never before the end
+        actor = people[view.to_act or view.acting[0]]  # type: ignore[index]
+        if view.phase in ("opening", "roll"):
+            out = await svc.roll(gid, actor)
+        elif view.phase == "move":
+            out = await svc.move(gid, actor, view.plays[-1])
+        else:
+            out = await svc.take(gid, actor)
+    raise AssertionError("the match did not end")
+
+
+def _roll_index(logged: list[dict[str, Any]], seq: int) -> int:
+    """The roll number (from 0, opening throws included) of the action stored under ``seq``."""
+    return sum(1 for a in logged[: seq - 1] if a["type"] in ("OpeningRoll", "Roll"))
+
+
+def test_a_fair_dice_match_verifies_and_a_tampered_roll_is_named(tmp_path: Any) -> None:
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'fair.sqlite3'}")
+        svc = GameService(store)  # no dice provider: commit-reveal dice
+        gid, texts = await _finished_match(svc)
+        record = await svc.record(gid)
+        seed = record["dice"]["seed"]
+        assert seed and commitment(bytes.fromhex(seed)) == record["dice"]["commitment"]
+        assert any(record["dice"]["commitment"] in t for t in texts[:3])  # published when the match started
+        assert all(seed not in t for t in texts)  # nothing before the last action shows it
+        report = await svc.verify(gid)
+        assert report.ok, report
+        # Edit one stored roll: verification now fails and names it.
+        async with store.engine.begin() as conn:
+            rows = (
+                await conn.execute(sa.select(actions.c.seq, actions.c.action).where(actions.c.game_id == gid))
+            ).all()
+            seq, text = next((r.seq, r.action) for r in rows if json.loads(r.action)["type"] == "Roll")
+            data = json.loads(text)
+            data["dice"] = [7 - data["dice"][0], data["dice"][1]]  # a different number (7 - d is never d)
+            await conn.execute(
+                actions.update().where(actions.c.game_id == gid, actions.c.seq == seq).values(action=json.dumps(data))
+            )
+        record = {**(await store.load_game(gid)).setup}
+        logged = [a.action for a in await store.load_actions(gid)]
+        from engine.fairdice import verify_record
+
+        report = verify_record({"setup": record["match"], "actions": logged, "dice": record["dice"]})
+        assert not report.ok and f"roll {_roll_index(logged, seq)}" in str(report).lower()
+        await store.close()
+
+    asyncio.run(go())
