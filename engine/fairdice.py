@@ -10,9 +10,12 @@ The scheme (``gammonbot-hmac-sha256-v1``)
 
    (lower-case hex, 64 characters; the ASCII prefix and its zero byte separate this hash from any other
    use of the seed).
-2. **Client value.** The players contribute a *client value*, a text the bot cannot choose or predict when
-   it commits: for example the id of the interaction that accepted the challenge, or a phrase the accepting
-   player types. Several contributions are combined with :func:`client_value`. The client value is public.
+2. **Client value.** After the commitment is published, the players contribute a *client value*, a text
+   the bot cannot choose or predict when it commits: for example the id of the interaction that accepted
+   the challenge, or a phrase the accepting player types. Several contributions are combined with
+   :func:`client_value`. The client value is public. The order matters: a seed drawn after the client
+   value is known could be drawn again and again until its dice suit someone, and a client value the bot
+   picks itself proves nothing.
 3. **Rolls.** Roll number ``n`` of the match is :func:`derive_roll` ``(server_seed, client, n)``. A *roll*
    is every :class:`~engine.match.OpeningRoll` and every :class:`~engine.match.Roll` action of the match
    record, numbered in record order from 0 across all games of the match; opening throws that tie count
@@ -162,9 +165,13 @@ def derive_roll(server_seed: bytes, client_value: str, roll_number: int) -> tupl
         raise ValueError(f"a roll number is a whole number from 0, got {roll_number!r}")
     key = bytes(server_seed)
     client = client_value.encode("utf-8")
+    first = hmac.digest(key, _roll_message(client, roll_number, 0), "sha256")
+    if first[0] < _ACCEPT_BELOW and first[1] < _ACCEPT_BELOW:  # the usual case, 97% of rolls
+        return first[0] % 6 + 1, first[1] % 6 + 1
 
     def blocks() -> Iterator[bytes]:
-        for counter in range(1 << 32):
+        yield first
+        for counter in range(1, 1 << 32):
             yield hmac.digest(key, _roll_message(client, roll_number, counter), "sha256")
 
     return _dice_from_blocks(blocks())

@@ -119,3 +119,10 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path, record: 
         [sys.executable, "-m", "bot.cli", "verify", str(bad)], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.startswith("gammonbot: ")
+
+
+def test_right_dice_with_an_illegal_play_exit_1_as_invalid(tmp_path: Path, record: dict[str, Any]) -> None:
+    move = next(a for a in record["actions"] if a["type"] == "Move" and a["moves"])
+    move["moves"] = [[24, 1, False]]
+    code, out = verify(tmp_path, record)
+    assert code == 1 and out.startswith("invalid: all ") and "is not legal" in out
