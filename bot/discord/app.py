@@ -8,15 +8,18 @@ slash commands, to the test server named in ``config.toml`` or globally.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 import render  # noqa: F401  (imported here, not on the event loop during the first board)
 
 from ..config import Settings
+from ..scheduler import Scheduler
 from ..service import DiceProvider, GameService, SystemDice
 from ..storage import Store
 from .components import DYNAMIC_ITEMS, SORRY
@@ -26,8 +29,10 @@ __all__ = ["GammonBot", "ShardedGammonBot", "build_bot", "run_bot", "INTENTS", "
 
 log = logging.getLogger("gammonbot.discord")
 
+#: Seconds between two looks for due timers (deadlines, reminders): how late a deadline may fire at most.
+SCHEDULER_INTERVAL = 5.0
 #: The cogs loaded at start-up.
-EXTENSIONS = ("bot.discord.cogs.games",)
+EXTENSIONS = ("bot.discord.cogs.games", "bot.discord.cogs.community")
 
 
 def intents() -> discord.Intents:
@@ -80,6 +85,8 @@ class GammonBot(commands.Bot):
         dice: DiceProvider | None = None,
         theme: Any = None,
         storage_url: str | None = None,
+        clock: Callable[[], float] = time.time,
+        run_scheduler: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -94,14 +101,19 @@ class GammonBot(commands.Bot):
         self.dice = dice
         self.theme = theme
         self.storage_url = storage_url or settings.storage_url
+        self.clock = clock
+        self.run_scheduler = run_scheduler
         self.store: Store | None = None
+        self.scheduler: Scheduler | None = None
 
     async def setup_hook(self) -> None:
         """Open storage, build the service and the table, load the cogs, register components, sync commands."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
         self.store = await Store.open(url, sqlite_synchronous=self.settings.sqlite_synchronous)
-        self.service = GameService(self.store, dice=self.dice or SystemDice(), theme=self.theme)
+        self.service = GameService(self.store, dice=self.dice or SystemDice(), theme=self.theme, clock=self.clock)
         self.table = Table(self, self.service)
+        # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
+        self.scheduler = Scheduler(self.store, self.service, notify=self.table.notify, clock=self.clock)
         # Load the rule-set plugins now, not inside the first player's click.
         log.info("rule sets: %s", ", ".join(cls.name for cls in self.service.variants()))
         for extension in EXTENSIONS:
@@ -115,9 +127,21 @@ class GammonBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+        if self.run_scheduler:
+            self.timer_loop.start()
+
+    @tasks.loop(seconds=SCHEDULER_INTERVAL)
+    async def timer_loop(self) -> None:
+        """Every few seconds: fire the timers that are due (deadlines, reminders, opening rolls, expiries)."""
+        assert self.scheduler is not None
+        try:
+            await self.scheduler.tick()
+        except Exception:
+            log.exception("scheduler tick failed; retrying at the next one")
 
     async def close(self) -> None:
-        """Log out, then close the database."""
+        """Stop the scheduler, log out, then close the database."""
+        self.timer_loop.cancel()
         try:
             await super().close()
         finally:
@@ -158,7 +182,7 @@ def run_bot(settings: Settings, token: str) -> int:
     """Run the bot until it is stopped; returns an exit status."""
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO))
     try:
-        bot = build_bot(settings)
+        bot = build_bot(settings, run_scheduler=True)
     except ValueError as exc:
         log.error("config: %s", exc)
         return 2

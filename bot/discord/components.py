@@ -90,8 +90,9 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
                 return "Only the challenger can withdraw an open challenge; just leave it if you do not want to play."
             return "Only the challenged players (or the challenger) can decline this challenge."
         return f"Game #{view.id} has not started: it is waiting for the challenge to be accepted."
-    if view.status in ("declined", "expired"):
-        return f"Game #{view.id} was {view.status}; start a new one with `/bg play`."
+    if view.status in ("declined", "expired", "archived"):
+        what = {"declined": "was declined", "expired": "expired unanswered", "archived": "was archived"}[view.status]
+        return f"Game #{view.id} {what}; start a new one with `/bg play`."
     if view.side_of(user_id) is None:
         players = " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides)
         return (

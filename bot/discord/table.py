@@ -267,7 +267,28 @@ class Table:
             await self.show(out, me, interaction=interaction)
 
     # --- showing outcomes ----------------------------------------------------------------------------
-    async def show(self, out: Outcome, me: PlayerRef, *, interaction: discord.Interaction[Any] | None = None) -> None:
+    async def notify(self, out: Outcome) -> None:
+        """Show what the scheduler did (reminders, timeouts, automatic opening rolls, expiries, archiving)."""
+        kinds = {e.kind for e in out.events}
+        view = out.game
+        async with self._lock(view.id):
+            if kinds <= {"reminder", "expired", "archived"}:
+                try:
+                    target = await self.channel_of(view)
+                except Refused:
+                    return
+                lines = [f"{mention(e.by)} {e.text}" if e.kind == "reminder" and e.by else e.text for e in out.events]
+                await target.send(_clip("\n".join(lines)))
+                if kinds & {"expired", "archived"}:
+                    previous = self.turn_messages.pop(view.id, None)
+                    if previous is not None:
+                        await self._retire(view.id, previous)
+                return
+            await self.show(out, None)
+
+    async def show(
+        self, out: Outcome, me: PlayerRef | None, *, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
         """Show what a request did: edit the pressed message in place, or retire it and post the next turn."""
         view = out.game
         message = interaction.message if interaction is not None and interaction.message is not None else None
@@ -282,7 +303,7 @@ class Table:
                 await interaction.response.send_message(_texts(out.events))
             return
         target = await self.channel_of(view)
-        if component and message is not None and not ephemeral_source and callers(view) == (me.id,):
+        if component and message is not None and not ephemeral_source and me is not None and callers(view) == (me.id,):
             assert interaction is not None
             content, file, ui = await self._turn(view, out.events)
             await interaction.edit_original_response(content=content, attachments=[file], view=ui)

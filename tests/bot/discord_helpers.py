@@ -14,7 +14,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,9 +41,24 @@ class ScriptedDice:
         return self.script.get(n) or self.fallback.roll(game_id, n)
 
 
-def make_bot(db: Path, seed: int = 1, dice: DiceProvider | None = None) -> GammonBot:
-    """A bot on the SQLite file ``db`` with reproducible dice."""
-    return GammonBot(Settings(storage_url=f"sqlite:///{db}"), dice=dice or SeededDice(seed))
+class FakeTime:
+    """A wall clock the test moves by hand (for deadlines and reminders)."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def make_bot(
+    db: Path, seed: int = 1, dice: DiceProvider | None = None, clock: Callable[[], float] = time.time
+) -> GammonBot:
+    """A bot on the SQLite file ``db`` with reproducible dice (its scheduler is ticked by the tests)."""
+    return GammonBot(Settings(storage_url=f"sqlite:///{db}"), dice=dice or SeededDice(seed), clock=clock)
 
 
 class LoopMeter:
@@ -117,7 +132,7 @@ class LoopMeter:
             meter.render_threads.append("loop" if threading.current_thread() is loop_thread else "worker")
             return original_render(*args, **kwargs)
 
-        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign,assignment]
         render.render_board = traced_render
         router.dispatch = timed_dispatch
         self._undo = [
@@ -158,6 +173,7 @@ class World:
     results: list[simcord.InteractionResult] = field(default_factory=list)
     old_bots: list[GammonBot] = field(default_factory=list)
     dice: DiceProvider | None = None
+    clock: Callable[[], float] = time.time
     #: Exceptions discord.py logged from component callbacks (simcord does not see dynamic items' errors).
     ui_errors: list[logging.LogRecord] = field(default_factory=list)
 
@@ -176,7 +192,7 @@ class World:
     async def restart(self, seed: int = 1) -> None:
         """Replace the bot by a new instance on the same database (the old one's messages stay)."""
         old = self.bot
-        self.bot = make_bot(self.db, seed, self.dice)
+        self.bot = make_bot(self.db, seed, self.dice, self.clock)
         await self.env.restart_bot(self.bot)
         await old.close_storage()
         self.old_bots.append(old)
@@ -206,15 +222,17 @@ class _Catcher(logging.Handler):
 
 
 @asynccontextmanager
-async def world(tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None) -> AsyncIterator[World]:
+async def world(
+    tmp_path: Path, seed: int = 1, dice: DiceProvider | None = None, clock: Callable[[], float] = time.time
+) -> AsyncIterator[World]:
     """A running bot on a fresh SQLite file, a server, a channel and the players of :data:`NAMES`."""
     db = tmp_path / "games.sqlite3"
-    bot = make_bot(db, seed, dice)
+    bot = make_bot(db, seed, dice, clock)
     async with simcord.run(bot) as env:
         guild = env.create_guild("Backgammon Club")
         channel = guild.create_text_channel("backgammon")
         people = {name: guild.add_member(env.create_user(name)) for name in NAMES}
-        w = World(env, bot, db, guild, channel, people, dice=dice)
+        w = World(env, bot, db, guild, channel, people, dice=dice, clock=clock)
         catcher = _Catcher(w.ui_errors)
         ui_log = logging.getLogger("discord.ui.view")
         ui_log.addHandler(catcher)

@@ -21,6 +21,7 @@ from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, Subm
 from bot.service import GameView
 from tests.bot.discord_helpers import (
     Driver,
+    FakeTime,
     ScriptedDice,
     components,
     labels,
@@ -517,3 +518,67 @@ async def test_configured_shards_run_as_one_sharded_bot_and_play_on_every_shard(
                 assert bot.get_guild(guild.id) is not None and bot.get_guild(guild.id).shard_id == shard  # type: ignore[union-attr]
         finally:
             await bot.close_storage()
+
+
+@pytest.mark.asyncio
+async def test_clocks_remind_in_the_thread_and_a_missed_deadline_is_played_out_there(tmp_path: Path) -> None:
+    day = 86400.0
+    now = FakeTime()
+    async with world(tmp_path, clock=now) as w:
+        choices = await w.people["alice"].autocomplete(w.channel, "bg play", "clock", "corr")
+        assert [c["value"] for c in choices] == ["correspondence"]
+        game_id, thread = await w.start(variant="backgammon", length=3, clock="correspondence")
+        assert w.bot.scheduler is not None
+        assert await w.bot.scheduler.tick() == []  # nothing due yet
+
+        # Nobody throws the opening roll for a day: the bot throws it and calls the winner to play.
+        now.advance(day + 1)
+        await w.bot.scheduler.tick()
+        view = await w.view(game_id)
+        assert view.phase == "move"
+        post = thread.history()[-1]
+        assert "the bot threw it" in post.content and f"<@{view.to_act}>" in post.content and post.attachments
+        assert any(c.get("type") == 3 for c in components(post))
+
+        # Time goes by: a reminder mentions the player, without a new board.
+        for _ in range(20):
+            now.advance(0.25 * day)
+            fired = await w.bot.scheduler.tick()
+            if fired:
+                break
+        assert [e.kind for out in fired for e in out.events] == ["reminder"]
+        reminder = thread.history()[-1]
+        assert reminder.content.startswith(f"<@{view.to_act}> Reminder:") and not reminder.attachments
+
+        # The deadline passes (and the bank): the timeout is applied and shown in the thread.
+        now.advance(10 * day)
+        fired = await w.bot.scheduler.tick()
+        assert fired and any(e.kind == "timeout" for out in fired for e in out.events)
+        after = await w.view(game_id)
+        assert after.version > view.version
+        assert any("ran out of time" in m.content for m in thread.history()[-2:])
+        again = next(m for m in thread.history() if m.id == post.id)
+        assert components(again) == []  # the old play list was retired
+
+
+@pytest.mark.asyncio
+async def test_the_running_bot_fires_due_timers_by_itself(tmp_path: Path) -> None:
+    now = FakeTime()
+    bot = GammonBot(Settings(storage_url=f"sqlite:///{tmp_path / 'g.sqlite3'}"), clock=now, run_scheduler=True)
+    async with simcord.run(bot) as env:
+        try:
+            guild = env.create_guild()
+            channel = guild.create_text_channel("bg")
+            alice = guild.add_member(env.create_user("alice"))
+            bob = guild.add_member(env.create_user("bob"))
+            r = await alice.slash(channel, "bg play", opponent=bob, length=1, clock="correspondence")
+            await bob.click(reply(r), label="Accept")
+            thread = channel.threads[0]
+            count = len(thread.history())
+            now.advance(86400 + 1)  # the opening roll is overdue...
+            await env.advance_time(10)  # ...and the scheduler's next tick comes round
+            assert len(thread.history()) == count + 1
+            assert "the bot threw it" in thread.history()[-1].content
+        finally:
+            await bot.close()
+    assert bot.store is None and not bot.timer_loop.is_running()

@@ -122,6 +122,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         crawford="Match play: the Crawford rule (no doubling in the game after someone reaches match point - 1)",
         teammate="Backgammon Doubles: your teammate",
         partner="Backgammon Doubles: your opponent's teammate",
+        clock="Time control: a preset such as correspondence or tournament-clock (default: the server's)",
     )
     @refusals
     async def play(
@@ -135,6 +136,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         crawford: bool | None = None,
         teammate: discord.Member | None = None,
         partner: discord.Member | None = None,
+        clock: str | None = None,
     ) -> None:
         """Challenge someone (or anyone) to a backgammon match or a money game."""
         if isinstance(interaction.channel, discord.Thread):
@@ -156,6 +158,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             teammate=player_of(teammate) if teammate else None,
             opponent_teammate=player_of(partner) if partner else None,
             channel_id=str(interaction.channel_id),
+            time_control=clock,
         )
         view = out.game
         ui = discord.ui.View(timeout=None)
@@ -166,6 +169,16 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
         await interaction.response.send_message(f"{texts}\n{call}", view=ui)
         ui.stop()
+
+    @play.autocomplete("clock")
+    async def _play_clock(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        key = current.strip().lower()
+        out = []
+        for tc in self.service.time_controls():
+            words = [tc.name, tc.display_name.lower(), *tc.aliases]
+            if not key or any(key in w.lower() for w in words):
+                out.append(app_commands.Choice(name=f"{tc.display_name}: {tc.summary}"[:100], value=tc.name))
+        return out[:25]
 
     @play.autocomplete("variant")
     async def _play_variant(
