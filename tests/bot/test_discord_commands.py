@@ -201,6 +201,12 @@ async def test_settings_are_per_player_and_bad_values_are_refused(tmp_path: Path
         assert r.ephemeral and "autoplay = off" in said(r) and "home = left" in said(r)
         r = await w.do(w.people["bob"].slash(w.channel, "bg settings"))
         assert "autoplay = on" in said(r) and "home = right" in said(r)
+        r = await w.do(alice.slash(w.channel, "bg settings", dm_reminders=True, quiet_hours="22-7"))
+        assert "dm_reminders = on" in said(r) and "quiet_hours = 22-7" in said(r)
+        r = await w.do(alice.slash(w.channel, "bg settings", quiet_hours="late"))
+        assert r.ephemeral and "like 22-7" in said(r)
+        r = await w.do(alice.slash(w.channel, "bg settings"))
+        assert "quiet_hours = 22-7" in said(r)
 
 
 @pytest.mark.asyncio
@@ -215,6 +221,14 @@ async def test_server_settings_need_the_manage_server_permission(tmp_path: Path)
         assert "default_variant = sprintgammon" in said(r)
         r = await w.do(admin.slash(w.channel, "bg config", default_variant="chess"))
         assert r.ephemeral and "chess" in said(r).lower()
+        r = await w.do(admin.slash(w.channel, "bg config", default_clock="daily", vacation_days_per_year=10))
+        assert "default_time_control = correspondence" in said(r) and "vacation_days_per_year = 10" in said(r)
+        r = await w.do(admin.slash(w.channel, "bg config", default_clock="sundial"))
+        assert r.ephemeral and "no time control 'sundial'" in said(r) and "correspondence" in said(r)
+        choices = await admin.autocomplete(w.channel, "bg config", "default_clock", "")
+        assert choices[0]["value"] == "none" and len(choices) > 3
+        r = await w.do(admin.slash(w.channel, "bg config", default_clock="none"))
+        assert "default_time_control = none" in said(r) and "allowed_variants = all" in said(r)
         # A challenge that names nothing now gets the server's defaults.
         r = await w.do(w.people["alice"].slash(w.channel, "bg play", opponent=w.people["bob"]))
         assert "7-point Sprintgammon match" in said(r)

@@ -23,6 +23,7 @@ from ..table import Table, callers, describe, mention, player_of
 __all__ = ["Games", "setup", "match_plays"]
 
 THREAD_GAME = re.compile(r"^#(\d+)\b")
+QUIET_HOURS = re.compile(r"([01]?\d|2[0-3])\s*-\s*([01]?\d|2[0-3])")
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 
@@ -170,8 +171,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         await interaction.response.send_message(f"{texts}\n{call}", view=ui)
         ui.stop()
 
-    @play.autocomplete("clock")
-    async def _play_clock(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    async def _clock_choices(self, current: str) -> list[app_commands.Choice[str]]:
         key = current.strip().lower()
         out = []
         for tc in self.service.time_controls():
@@ -179,6 +179,10 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             if not key or any(key in w.lower() for w in words):
                 out.append(app_commands.Choice(name=f"{tc.display_name}: {tc.summary}"[:100], value=tc.name))
         return out[:25]
+
+    @play.autocomplete("clock")
+    async def _play_clock(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await self._clock_choices(current)
 
     @play.autocomplete("variant")
     async def _play_variant(
@@ -326,6 +330,8 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         auto_bearoff="In a pure race with everything home, bear off for you",
         home="Which side your home board is drawn on",
         theme="Board colours (a theme name from the server's configuration)",
+        dm_reminders="Also send your turn pings and reminders as direct messages",
+        quiet_hours="No direct messages in these UTC hours, like 22-7 (empty: none)",
     )
     @refusals
     async def settings(
@@ -335,16 +341,24 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         auto_bearoff: bool | None = None,
         home: Literal["right", "left"] | None = None,
         theme: str | None = None,
+        dm_reminders: bool | None = None,
+        quiet_hours: str | None = None,
     ) -> None:
-        """See or change your own settings (forced moves, bear-offs, board side)."""
-        changes = {
-            k: v
-            for k, v in (("autoplay", autoplay), ("auto_bearoff", auto_bearoff), ("home", home), ("theme", theme))
-            if v is not None
+        """See or change your own settings (forced moves, bear-offs, board side, reminders)."""
+        if quiet_hours is not None and quiet_hours.strip() and not QUIET_HOURS.fullmatch(quiet_hours.strip()):
+            raise Refused("Write quiet hours as two UTC hours, like 22-7 (from 22:00 to 07:00), or leave it empty.")
+        given = {
+            "autoplay": autoplay,
+            "auto_bearoff": auto_bearoff,
+            "home": home,
+            "theme": theme,
+            "dm_reminders": dm_reminders,
+            "quiet_hours": quiet_hours.strip() if quiet_hours is not None else None,
         }
+        changes = {k: v for k, v in given.items() if v is not None}
         current = await self.service.player_settings(player_of(interaction.user), **changes)
         head = "Saved. " if changes else ""
-        text = ", ".join(f"{k} = {_show(v)}" for k, v in current.items())
+        text = ", ".join(f"{k} = {_show(v, k)}" for k, v in current.items())
         await interaction.response.send_message(f"{head}Your settings: {text}.", ephemeral=True)
 
     @app_commands.command(name="config")
@@ -353,6 +367,10 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         default_variant="Rule set of a challenge that names none",
         allowed_variants="Comma-separated rule sets allowed here, or 'all'",
         default_length="Match length of a challenge that names none (0 = money play)",
+        default_clock="Time control of a challenge that names none ('none': no clock)",
+        challenge_expiry_days="Days before an unanswered challenge expires",
+        vacation_days_per_year="Vacation days a player may take in any 365 days",
+        archive_after_days="Days without a move before a match without a clock is archived",
     )
     @refusals
     async def config(
@@ -361,6 +379,10 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         default_variant: str | None = None,
         allowed_variants: str | None = None,
         default_length: app_commands.Range[int, 0, 99] | None = None,
+        default_clock: str | None = None,
+        challenge_expiry_days: app_commands.Range[int, 1, 365] | None = None,
+        vacation_days_per_year: app_commands.Range[int, 0, 365] | None = None,
+        archive_after_days: app_commands.Range[int, 1, 3650] | None = None,
     ) -> None:
         """Server settings for backgammon (needs the Manage Server permission)."""
         perms = interaction.permissions
@@ -373,10 +395,35 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             changes["allowed_variants"] = None if allowed_variants.strip().lower() in ("all", "") else allowed_variants
         if default_length is not None:
             changes["default_length"] = default_length
+        if default_clock is not None:
+            changes["default_time_control"] = self._preset(default_clock)
+        for key, value in (
+            ("challenge_expiry_days", challenge_expiry_days),
+            ("vacation_days_per_year", vacation_days_per_year),
+            ("archive_after_days", archive_after_days),
+        ):
+            if value is not None:
+                changes[key] = value
         current = await self.service.guild_settings(str(interaction.guild_id), admin=True, **changes)
         head = "Saved. " if changes else ""
-        text = ", ".join(f"{k} = {_show(v)}" for k, v in current.items())
+        text = ", ".join(f"{k} = {_show(v, k)}" for k, v in current.items())
         await interaction.response.send_message(f"{head}Server settings: {text}.", ephemeral=True)
+
+    def _preset(self, name: str) -> str | None:
+        key = name.strip().lower()
+        if key in ("", "none", "off", "no clock"):
+            return None
+        for tc in self.service.time_controls():
+            if key in (tc.name, tc.display_name.lower(), *tc.aliases):
+                return tc.name
+        names = ", ".join(tc.name for tc in self.service.time_controls())
+        raise Refused(f"There is no time control {name!r}; presets: {names} (or none).")
+
+    @config.autocomplete("default_clock")
+    async def _config_clock(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name="No clock", value="none"), *await self._clock_choices(current)][:25]
 
     @config.autocomplete("default_variant")
     async def _config_variant(
@@ -385,9 +432,9 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         return await self._variant_choices(interaction, current)
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, key: str = "") -> str:
     if value is None:
-        return "all"
+        return "all" if key == "allowed_variants" else "none"
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, (list, tuple)):
