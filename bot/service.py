@@ -27,10 +27,14 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine import match as m
+from engine.analysis import HintError
+from engine.analysis import analyse as analyse_match
+from engine.analysis import hint as analysis_hint
 from engine.fairdice import FairDice, client_value, dice_stats, new_server_seed, player_rolls, verify_record
 from engine.match import Action, ActionError, MatchOptionError, MatchOptions, MatchState, Phase
 from engine.matfile import export_mat
-from engine.plugins import UnknownTimeControl, UnknownVariant, registry
+from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant, bot_action
+from engine.plugins import UnknownPlayer, UnknownTimeControl, UnknownVariant, find_player, players_for, registry
 from engine.positionid import encode_position_id
 from engine.ratings import FibsRatings, Rating, RatingSystem
 from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
@@ -222,6 +226,9 @@ class GameService:
         self.dice = dice
         self._fair: OrderedDict[int, FairDice] = OrderedDict()
         self._plain_dice = SystemDice()
+        self._bot_cache: dict[tuple[int, str], Player] = {}
+        #: Seconds a bot player may think about one decision.
+        self.bot_time_cap = 3.0
         self.clock = clock
         self.theme = theme
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
@@ -307,6 +314,8 @@ class GameService:
         opponent_teammate: PlayerRef | None = None,
         channel_id: str | None = None,
         time_control: str | dict[str, Any] | None = None,
+        bot: str | None = None,
+        hints: bool | None = None,
     ) -> Outcome:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session.
 
@@ -315,6 +324,12 @@ class GameService:
         """
         settings = await self.guild_settings(guild_id)
         tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
+        bots: dict[str, str] = {}
+        if bot is not None:
+            spec, opponent, opponent_teammate = self._bot_seats(bot, variant or settings["default_variant"])
+            bots = {opponent.id: spec.name}
+            if opponent_teammate is not None:
+                bots[opponent_teammate.id] = spec.name
         cls = self._variant_class(variant or settings["default_variant"])
         allowed = settings["allowed_variants"]
         if allowed is not None and cls.name not in allowed:
@@ -348,6 +363,10 @@ class GameService:
             "options": _options_data(match_options),
             "names": names,
             "time_control": None if tc is None else _tc_data(tc),
+            "bots": bots,
+            # Matches against a bot are unrated; hints are off in rated matches unless asked for.
+            "rated": not bots,
+            "hints": bool(bots) or match_options.money if hints is None else bool(hints),
         }
         seats: dict[str, int | None] = {challenger.id: 0}
         if teammate:
@@ -370,6 +389,10 @@ class GameService:
         what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id})."
+        if bots:
+            # A bot accepts at once; the challenger's own click is the players' share of the dice.
+            accepted = await self.accept(row.id, invited[0], entropy=f"{challenger.id}:{self.clock()}")
+            return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
 
     async def accept(self, game_id: int, player: PlayerRef, *, entropy: str | None = None) -> Outcome:
@@ -480,6 +503,10 @@ class GameService:
     # --- turns ----------------------------------------------------------------------------------
     async def roll(self, game_id: int, player: PlayerRef) -> Outcome:
         """Roll the dice (the opening roll at the start of a game)."""
+        return await self._bots_act(await self.roll_once(game_id, player))
+
+    async def roll_once(self, game_id: int, player: PlayerRef) -> Outcome:
+        """Roll, without letting bot players act afterwards."""
 
         fair = await self._fair_dice(game_id)
 
@@ -496,7 +523,7 @@ class GameService:
                 return [m.OpeningRoll(by, dice)]
             return [m.Roll(by, dice)]
 
-        return await self._change(game_id, player, decide)
+        return await self._change_once(game_id, player, decide)
 
     async def _fair_dice(self, game_id: int) -> FairDice | None:
         """The commit-reveal dice of a match (None when the service was given a dice provider)."""
@@ -754,6 +781,101 @@ class GameService:
                 expected_actions=n_actions,
             )
         return None
+
+    # --- bot players -------------------------------------------------------------------------------
+    @staticmethod
+    def bots_for(variant: str) -> list[PlayerSpec]:
+        """The bot players that can play a rule set here, weakest first."""
+        try:
+            cls = registry().find(variant)
+        except UnknownVariant as exc:
+            raise Refused(str(exc)) from None
+        return players_for(cls())
+
+    def _bot_seats(self, name: str, variant: str) -> tuple[PlayerSpec, PlayerRef, PlayerRef | None]:
+        try:
+            spec = find_player(name)
+            cls = registry().find(variant)
+            spec.check(cls())
+        except (UnknownPlayer, UnknownVariant, UnsupportedVariant, PlayerUnavailable) as exc:
+            raise Refused(str(exc)) from None
+        first = PlayerRef(f"bot:{spec.name}", f"{spec.display_name} [{spec.strength}]")
+        second = (
+            PlayerRef(f"bot:{spec.name}:2", f"{spec.display_name} (2) [{spec.strength}]") if cls.team_size > 1 else None
+        )
+        return spec, first, second
+
+    def _bot_player(self, loaded: _Loaded, player_id: str) -> Player | None:
+        bots = loaded.row.setup.get("terms", {}).get("bots", {}) if loaded.row.setup else {}
+        name = bots.get(player_id)
+        if name is None:
+            return None
+        key = (loaded.row.id, player_id)
+        made = self._bot_cache.get(key)
+        if made is None:
+            made = self._bot_cache[key] = find_player(name).create(loaded.row.id)
+            while len(self._bot_cache) > self._cache_size:
+                self._bot_cache.pop(next(iter(self._bot_cache)))
+        return made
+
+    async def _bots_act(self, out: Outcome, limit: int = 60) -> Outcome:
+        """While a bot must act in this game, let it (thinking in a worker thread), collecting the events."""
+        events = list(out.events)
+        applied = out.applied
+        game_id = out.game.id
+        view = out.game
+        for _ in range(limit):
+            if view.status != "active" or view.to_act is None:
+                break
+            loaded = await self._load(game_id)
+            state = loaded.state
+            player = self._bot_player(loaded, view.to_act)
+            if state is None or player is None:
+                break
+            side = state.side_of(view.to_act)
+            ref = PlayerRef(view.to_act, view.name(view.to_act))
+            try:
+                action = await asyncio.to_thread(
+                    bot_action, player, state, side, lambda: (1, 1), time_cap=self.bot_time_cap
+                )
+            except PlayerError as exc:
+                log.error("bot %s in game %s: %s", view.to_act, game_id, exc)
+                break
+            try:
+                if isinstance(action, m.Roll | m.OpeningRoll):
+                    step = await self.roll_once(game_id, ref)  # our own dice, never the player's
+                else:
+                    step = await self._change_once(game_id, ref, lambda _l, _s, a=action: [a])
+            except Refused as exc:
+                log.info("bot %s in game %s could not act: %s", view.to_act, game_id, exc)
+                break
+            events.extend(step.events)
+            applied += step.applied
+            view = step.game
+        return Outcome(tuple(events), view, applied)
+
+    async def hint(self, game_id: int, player: PlayerRef, n: int = 3) -> Any:
+        """Advice for your own decision now (top plays with equities, or the cube), when the match allows hints."""
+        loaded = await self._load(game_id)
+        state = self._check_participant(loaded, player)
+        if not loaded.row.setup.get("terms", {}).get("hints", False):
+            raise Refused("hints are off in this match (rated matches have none)")
+        if _to_act(state) != player.id:
+            raise Refused("hints are for your own turn")
+        try:
+            return await asyncio.to_thread(analysis_hint, state, None, n, time_cap=self.bot_time_cap)
+        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
+            raise Refused(str(exc)) from None
+
+    async def analyse(self, game_id: int) -> Any:
+        """Both sides' errors by equity lost and the biggest mistakes of a finished match."""
+        loaded = await self._load(game_id)
+        if loaded.state is None or not loaded.state.over:
+            raise Refused("analysis is for finished matches")
+        try:
+            return await asyncio.to_thread(analyse_match, loaded.state.setup, loaded.actions, None, time_cap=0.5)
+        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
+            raise Refused(str(exc)) from None
 
     # --- verifiable dice ---------------------------------------------------------------------------
     async def record(self, game_id: int) -> dict[str, Any]:
@@ -1078,6 +1200,21 @@ class GameService:
         return state
 
     async def _change(
+        self,
+        game_id: int,
+        player: PlayerRef,
+        decide: Callable[[_Loaded, MatchState], list[Action]],
+        *,
+        clear_draft: bool = False,
+        expected_actions: int | None = None,
+    ) -> Outcome:
+        """One request, then whatever bot players must do next (their actions join the outcome)."""
+        out = await self._change_once(
+            game_id, player, decide, clear_draft=clear_draft, expected_actions=expected_actions
+        )
+        return await self._bots_act(out)
+
+    async def _change_once(
         self,
         game_id: int,
         player: PlayerRef,

@@ -1,0 +1,85 @@
+"""Playing the bot through the service: every rule set, hints where allowed, and the bot never acts for a person."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
+from bot.storage import Store
+
+ME = PlayerRef("me", "Me")
+FRIEND = PlayerRef("friend", "Friend")
+
+
+async def play_out(svc: GameService, out: Outcome, me: PlayerRef = ME) -> Outcome:
+    gid = out.game.id
+    for _ in range(500):
+        v = out.game
+        if v.status != "active":
+            return out
+        assert v.to_act in (None, me.id), f"the service waits for {v.to_act}, not for the person"
+        if v.phase in ("opening", "roll"):
+            out = await svc.roll(gid, me)
+        elif v.phase == "move":
+            out = await svc.move(gid, me, v.plays[-1])
+        elif v.phase == "doubled":
+            out = await svc.take(gid, me)
+        else:
+            out = await svc.answer_resignation(gid, me, True)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    ("variant", "bot"),
+    [("backgammon", "casual"), ("longgammon", "heuristic"), ("sprintgammon", "heuristic"), ("doubles", "random")],
+)
+def test_a_whole_match_against_the_bot(variant: str, bot: str, tmp_path: Path) -> None:
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
+        svc = GameService(store, dice=SeededDice(4))
+        team = {"teammate": FRIEND} if variant == "doubles" else {}
+        out = await svc.challenge("g", ME, None, variant=variant, length=1, bot=bot, **team)
+        assert out.game.status == "active"  # the bot accepted at once
+        # In Doubles the person plays whichever teammate is acting this game.
+        actor = FRIEND if out.game.acting and out.game.acting[0] == "friend" else ME
+        out = await play_out(svc, out, actor)
+        assert out.game.status == "finished"
+        state = await svc.state(out.game.id)
+        assert state.over and max(state.score) >= 1
+        logged = await store.load_actions(out.game.id)
+        assert any(a.action["by"].startswith("bot:") for a in logged)
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_hints_in_bot_matches_and_none_in_rated_ones(tmp_path: Path) -> None:
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'hint.sqlite3'}")
+        svc = GameService(store, dice=SeededDice(6))
+        out = await svc.challenge("g", ME, None, variant="backgammon", length=3, bot="casual")
+        gid = out.game.id
+        while out.game.phase != "move" or out.game.to_act != "me":
+            out = (
+                await svc.roll(gid, ME)
+                if out.game.phase in ("opening", "roll")
+                else await svc.move(gid, ME, out.game.plays[0])
+            )
+        start = time.perf_counter()
+        hint = await svc.hint(gid, ME)
+        assert time.perf_counter() - start < 5
+        assert hint.kind == "play" and hint.plays and hint.plays[0].notation in out.game.plays
+        rated = await svc.accept((await svc.challenge("g", ME, FRIEND, length=3)).game.id, FRIEND)
+        with pytest.raises(Refused, match="hints are off"):
+            await svc.hint(rated.game.id, ME)
+        with pytest.raises(Refused, match="no bot player called"):
+            await svc.challenge("g", ME, None, bot="deep-blue")
+        with pytest.raises(Refused, match="cannot play"):
+            await svc.challenge("g", ME, None, variant="longgammon", bot="strong")
+        await store.close()
+
+    asyncio.run(go())
