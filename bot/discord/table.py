@@ -14,6 +14,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -116,6 +117,22 @@ class Table:
                     del self._locks[key]
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    # --- direct messages ---------------------------------------------------------------------------
+    async def direct(self, player_id: str, text: str) -> bool:
+        """DM a player who asked for it (setting ``dm_reminders``) outside their quiet hours; True if sent."""
+        if not player_id.isdigit():
+            return False
+        prefs = await self.service.player_settings(PlayerRef(player_id, player_id))
+        if not prefs.get("dm_reminders") or in_quiet_hours(str(prefs.get("quiet_hours") or ""), self.service.clock()):
+            return False
+        try:
+            user = self.bot.get_user(int(player_id)) or await self.bot.fetch_user(int(player_id))
+            await user.send(_clip(text))
+        except discord.HTTPException as exc:  # DMs closed, or the user left
+            log.info("could not DM player %s (%s)", player_id, exc)
+            return False
+        return True
 
     # --- component presses -----------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
@@ -278,7 +295,10 @@ class Table:
                 except Refused:
                     return
                 lines = [f"{mention(e.by)} {e.text}" if e.kind == "reminder" and e.by else e.text for e in out.events]
-                await target.send(_clip("\n".join(lines)))
+                sent = await target.send(_clip("\n".join(lines)))
+                for e in out.events:
+                    if e.kind == "reminder" and e.by:
+                        await self.direct(e.by, f"{e.text} {sent.jump_url}")
                 if kinds & {"expired", "archived"}:
                     previous = self.turn_messages.pop(view.id, None)
                     if previous is not None:
@@ -379,6 +399,9 @@ class Table:
         ui.stop()
         if sent is not None:
             self.turn_messages[view.id] = (sent.channel.id, sent.id)
+        link = f" {sent.jump_url}" if sent is not None else ""
+        for player in callers(view):
+            await self.direct(player, f"Your turn in game #{view.id} ({view.display_name}).{link}")
 
     async def _post_end(
         self,
@@ -484,6 +507,16 @@ async def submove_options(service: GameService, view: GameView) -> tuple[tuple[i
     for src, dst in row.draft or []:
         draft = draft.add(src, dst)
     return tuple(draft.options())
+
+
+def in_quiet_hours(spec: str, now: float) -> bool:
+    """Whether ``now`` (a timestamp) falls in quiet hours written ``"22-7"`` (UTC, start inclusive, end exclusive)."""
+    start, sep, end = spec.partition("-")
+    if not sep or not start.strip().isdigit() or not end.strip().isdigit():
+        return False
+    a, b = int(start) % 24, int(end) % 24
+    hour = datetime.fromtimestamp(now, UTC).hour
+    return a <= hour < b if a <= b else (hour >= a or hour < b)
 
 
 def _texts(events: Any) -> str:

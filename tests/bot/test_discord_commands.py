@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from contextlib import redirect_stderr
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -596,3 +597,46 @@ async def test_the_running_bot_fires_due_timers_by_itself(tmp_path: Path) -> Non
         finally:
             await bot.close()
     assert bot.store is None and not bot.timer_loop.is_running()
+
+
+@pytest.mark.asyncio
+async def test_an_unanswered_challenge_expires_and_loses_its_buttons(tmp_path: Path) -> None:
+    now = FakeTime()
+    async with world(tmp_path, clock=now) as w:
+        r = await w.do(w.people["alice"].slash(w.channel, "bg play", opponent=w.people["bob"], length=1))
+        challenge = reply(r)
+        now.advance(8 * 86400)
+        assert w.bot.scheduler is not None
+        fired = await w.bot.scheduler.tick()
+        assert [e.kind for out in fired for e in out.events] == ["expired"]
+        assert "expired unanswered" in w.channel.history()[-1].content
+        again = next(m for m in w.channel.history() if m.id == challenge.id)
+        assert components(again) == []
+
+
+def test_quiet_hours_wrap_around_midnight() -> None:
+    from bot.discord.table import in_quiet_hours
+
+    at = datetime(2027, 1, 15, 23, 30, tzinfo=UTC).timestamp()
+    assert in_quiet_hours("22-7", at) and not in_quiet_hours("8-22", at) and not in_quiet_hours("", at)
+    morning = datetime(2027, 1, 15, 7, 0, tzinfo=UTC).timestamp()
+    assert not in_quiet_hours("22-7", morning) and in_quiet_hours("6-8", morning)
+
+
+@pytest.mark.asyncio
+async def test_players_who_ask_get_their_turn_pings_by_direct_message_outside_quiet_hours(tmp_path: Path) -> None:
+    now = FakeTime()
+    hour = datetime.fromtimestamp(now(), UTC).hour
+    async with world(tmp_path, clock=now) as w:
+        alice, bob = w.people["alice"], w.people["bob"]
+        await w.do(alice.slash(w.channel, "bg settings", dm_reminders=True))
+        await w.do(bob.slash(w.channel, "bg settings", dm_reminders=True, quiet_hours=f"{hour}-{(hour + 2) % 24}"))
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        for _ in range(6):
+            await d.step()
+        alice_dms = alice.user.dm_channel.history()
+        assert alice_dms and all(f"game #{game_id}" in m.content for m in alice_dms)
+        assert any("Your turn" in m.content and "/channels/" in m.content for m in alice_dms)
+        assert bob.user.dm_channel.history() == []  # bob is in his quiet hours
+        assert w.people["carol"].user.dm_channel.history() == []

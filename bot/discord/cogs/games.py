@@ -170,6 +170,9 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
         await interaction.response.send_message(f"{texts}\n{call}", view=ui)
         ui.stop()
+        # Remembered, so an expiry can take the buttons off the challenge.
+        sent = await interaction.original_response()
+        self.table.turn_messages[view.id] = (sent.channel.id, sent.id)
 
     async def _clock_choices(self, current: str) -> list[app_commands.Choice[str]]:
         key = current.strip().lower()
