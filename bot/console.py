@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -31,6 +32,8 @@ Commands (prefix a line with NAME: to act as NAME, or type: as NAME):
   roll  move 13/7 8/7  sub 13/7  undo  confirm  plays
   double  take  pass  beaver  raccoon  resign [single|gammon|backgammon]  reject  forfeit
   board  games  use ID  variants  rules NAME  export [FILE]  settings [key=value ...]
+  play bot[:NAME] [VARIANT] [LENGTH]   play the computer (bots: list them)   hint
+  clocks  (play ... clock=NAME)   vacation DAYS   verify [ID]   dice   leaderboard [VARIANT]   profile [NAME]
   server key=value ...  (server admin settings)  help  quit"""
 
 
@@ -95,6 +98,14 @@ class Console:
         if cmd == "rules":
             self.say(svc.rules(args[0] if args else "backgammon"))
             return
+        if cmd == "clocks":
+            for tc in svc.time_controls():
+                self.say(f"{tc.name}: {tc.describe()}")
+            return
+        if cmd == "bots":
+            for spec in svc.bots_for(args[0] if args else "backgammon"):
+                self.say(f"{spec.name}: {spec.display_name} [{spec.strength}]")
+            return
         me = self._me()
         if cmd == "play":
             await self._challenge(me, args)
@@ -120,10 +131,35 @@ class Console:
             settings = await svc.guild_settings(self.guild, admin=True, **changes)
             self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
             return
+        if cmd == "vacation":
+            if not args:
+                raise Refused("vacation DAYS")
+            until = await svc.vacation(me, self.guild, float(args[0]))
+            self.say(f"on vacation until {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}")
+            return
+        if cmd == "leaderboard":
+            rows = await svc.leaderboard(self.guild, args[0] if args else "backgammon")
+            for r in rows:
+                self.say(f"{r['rank']:2d}. {r['name']:<20} {r['rating']:7.1f}  {r['wins']}-{r['losses']}")
+            if not rows:
+                self.say("no rated matches yet")
+            return
+        if cmd == "profile":
+            info = await svc.profile(args[0].lower() if args else me.id)
+            self.say(f"{info['name']}")
+            for variant, r in info["ratings"].items():
+                self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d})")
+            return
+        if cmd == "dice":
+            stats = await svc.dice_stats(args[0].lower() if args else me.id)
+            self.say(str(stats))
+            return
         if cmd in ("accept", "decline", "reject"):
             await self._answer(me, cmd, args)
             return
-        game_id = self._game_id([]) if not args or cmd in ("move", "sub", "resign", "export") else self._game_id(args)
+        game_id = (
+            self._game_id([]) if not args or cmd in ("move", "sub", "resign", "export", "hint") else self._game_id(args)
+        )
         actions: dict[str, Callable[[], Awaitable[Outcome]]] = {
             "roll": lambda: svc.roll(game_id, me),
             "double": lambda: svc.double(game_id, me),
@@ -145,6 +181,12 @@ class Console:
                 raise Refused("sub FROM/TO, for example sub 13/7 or sub bar/22")
             src, dst = (_point(p) for p in args[0].split("/"))
             await self._show(await svc.submove(game_id, me, src, dst), me)
+        elif cmd == "hint":
+            advice = await svc.hint(game_id, me)
+            self.say("\n".join(advice.lines()))
+        elif cmd == "verify":
+            report = await svc.verify(game_id)
+            self.say(str(report))
         elif cmd == "plays":
             view = await svc.view(game_id)
             self.say("\n".join(view.plays) if view.plays else "no roll to play")
@@ -179,7 +221,14 @@ class Console:
     async def _challenge(self, me: PlayerRef, args: list[str]) -> None:
         if not args:
             raise Refused("play OPPONENT|open [VARIANT] [LENGTH|money] [key=value ...]")
-        opponent = None if args[0].lower() == "open" else _ref(args[0])
+        first = args[0].lower()
+        bot: str | None = None
+        if first == "bot" or first.startswith("bot:"):
+            bot = first.split(":", 1)[1] if ":" in first else "strong"
+            opponent = None
+        else:
+            opponent = None if first == "open" else _ref(args[0])
+        clock: str | None = None
         variant: str | None = None
         length: int | None = None
         options: dict[str, Any] = {}
@@ -189,6 +238,8 @@ class Console:
                 key, value = word.split("=", 1)
                 if key in ("teammate", "partner"):
                     people[key] = _ref(value)
+                elif key == "clock":
+                    clock = value
                 else:
                     options[key] = _value(value)
             elif word.isdigit():
@@ -206,6 +257,8 @@ class Console:
             options=options,
             teammate=people.get("teammate"),
             opponent_teammate=people.get("partner"),
+            time_control=clock,
+            bot=bot,
         )
         self.current[me.id] = out.game.id
         await self._show(out, me)

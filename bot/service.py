@@ -30,7 +30,15 @@ from engine import match as m
 from engine.analysis import HintError
 from engine.analysis import analyse as analyse_match
 from engine.analysis import hint as analysis_hint
-from engine.fairdice import FairDice, client_value, dice_stats, new_server_seed, player_rolls, verify_record
+from engine.fairdice import (
+    FairDice,
+    client_value,
+    commitment,
+    dice_stats,
+    new_server_seed,
+    player_rolls,
+    verify_record,
+)
 from engine.match import Action, ActionError, MatchOptionError, MatchOptions, MatchState, Phase
 from engine.matfile import export_mat
 from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant, bot_action
@@ -316,11 +324,15 @@ class GameService:
         time_control: str | dict[str, Any] | None = None,
         bot: str | None = None,
         hints: bool | None = None,
+        entropy: str | None = None,
     ) -> Outcome:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session.
 
         ``time_control`` is a preset name (see :meth:`time_controls`) or the fields of a custom control;
-        None takes the server's default (which may be no clock at all).
+        None takes the server's default (which may be no clock at all). ``bot`` names a bot player to play
+        against (it accepts at once). ``entropy`` is used only then, as the players' share of the dice; it
+        is known before the bot commits, so a match against the bot is less auditable than one between people,
+        where the commitment is shown with the challenge and the accepting click supplies the value.
         """
         settings = await self.guild_settings(guild_id)
         tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
@@ -382,16 +394,24 @@ class GameService:
             turn_player=invited[0].id if invited else None,
             channel_id=channel_id,
         )
+        seed = None
+        if self.dice is None:
+            # Commit to the dice now, before anyone contributes a value or accepts.
+            seed = new_server_seed()
+            await self.store.put_secret(row.id, seed.hex())
+            text_commit = f" Dice commitment: {commitment(seed)} (the seed is revealed at the end)."
+        else:
+            text_commit = ""
         expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
         await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
         loaded = _Loaded(row, None, [])
         view = self._view(loaded)
         what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
-        text = f"{challenger.name} challenges {who} to {what} (game #{row.id})."
+        text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
         if bots:
             # A bot accepts at once; the challenger's own click is the players' share of the dice.
-            accepted = await self.accept(row.id, invited[0], entropy=f"{challenger.id}:{self.clock()}")
+            accepted = await self.accept(row.id, invited[0], entropy=entropy)
             return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
 
@@ -433,13 +453,12 @@ class GameService:
                 tc_data = terms.get("time_control")
                 setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
                 fair = None
-                if self.dice is None:
-                    # Commit to a secret seed before the first roll; the players' value joins it.
-                    fair = FairDice(new_server_seed(), client_value(entropy or secrets.token_hex(8), f"game {game_id}"))
-                    if await self.store.secret(game_id) is None:
-                        await self.store.put_secret(game_id, fair.secret_hex())
-                    else:
-                        fair = FairDice.from_secret_hex(await self.store.secret(game_id) or "", fair.client)
+                secret = await self.store.secret(game_id) if self.dice is None else None
+                if secret is not None:
+                    # The seed was committed with the challenge; now the accepting player's value joins it
+                    # (Discord: the accepting interaction's id, which nobody knew when the commitment was shown).
+                    contribution = entropy or f"accepted by {player.id}"
+                    fair = FairDice.from_secret_hex(secret, client_value(contribution, f"game {game_id}"))
                     setup["dice"] = fair.proof().to_data()
                 seats = {} if player.id in row.players else {player.id: 1}
                 now = self.clock()
@@ -469,7 +488,7 @@ class GameService:
                 text = (
                     f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
                     f"{_describe_terms(cls, state.options)}. Roll to start (game #{game_id})."
-                    + (f" Dice commitment: {fair.commitment} (the seed is revealed at the end)." if fair else "")
+                    + (f" Dice: commitment {fair.commitment}, players' value {fair.client!r}." if fair else "")
                 )
                 return Outcome((Event("start", game_id, text, player.id),), view)
             raise Refused("the game is busy; try again")
