@@ -12,7 +12,7 @@ spends on declared vacation is never charged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -72,7 +72,7 @@ def advance(
     clock: Clock,
     after: MatchState,
     now: float,
-    vacations: dict[int, Sequence[tuple[float, float]]] | None = None,
+    vacations: Mapping[int, Sequence[tuple[float, float]]] | None = None,
 ) -> Clock:
     """The clocks after an action at ``now`` that led to ``after``: charge the side that was thinking, switch.
 

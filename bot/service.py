@@ -437,7 +437,10 @@ class GameService:
                 names = dict(terms["names"])
                 names[player.id] = player.name
                 if cls.team_size > 1:
-                    sides = ((terms["challenger"], terms["teammate"]), (invited[0], terms["opponent_teammate"]))
+                    sides: tuple[tuple[str, ...], tuple[str, ...]] = (
+                        (terms["challenger"], terms["teammate"]),
+                        (invited[0], terms["opponent_teammate"]),
+                    )
                     side_names = (
                         f"{names[sides[0][0]]} & {names[sides[0][1]]}",
                         f"{names[sides[1][0]]} & {names[sides[1][1]]}",
@@ -460,7 +463,7 @@ class GameService:
                     contribution = entropy or f"accepted by {player.id}"
                     fair = FairDice.from_secret_hex(secret, client_value(contribution, f"game {game_id}"))
                     setup["dice"] = fair.proof().to_data()
-                seats = {} if player.id in row.players else {player.id: 1}
+                seats: dict[str, int | None] = {} if player.id in row.players else {player.id: 1}
                 now = self.clock()
                 tc = _time_control(tc_data)
                 clock = start_clock(tc, state, now) if tc else None
@@ -864,7 +867,7 @@ class GameService:
                 if isinstance(action, m.Roll | m.OpeningRoll):
                     step = await self.roll_once(game_id, ref)  # our own dice, never the player's
                 else:
-                    step = await self._change_once(game_id, ref, lambda _l, _s, a=action: [a])
+                    step = await self._change_once(game_id, ref, _deciding(action))
             except Refused as exc:
                 log.info("bot %s in game %s could not act: %s", view.to_act, game_id, exc)
                 break
@@ -1510,6 +1513,15 @@ def _tc_data(tc: TimeControl) -> dict[str, Any]:
         value = getattr(tc, f.name)
         out[f.name] = str(value) if isinstance(value, StrEnum) else list(value) if isinstance(value, tuple) else value
     return out
+
+
+def _deciding(action: Action) -> Callable[[Any, MatchState], list[Action]]:
+    """A decision that is already made (a bot player's action, judged again when applied)."""
+
+    def decide(_loaded: Any, _state: MatchState) -> list[Action]:
+        return [action]
+
+    return decide
 
 
 def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:

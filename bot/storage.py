@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -430,7 +430,7 @@ class Store:
         expected_version: int,
         *,
         new_actions: Sequence[dict[str, Any]] = (),
-        players: dict[str, int | None] | None = None,
+        players: Mapping[str, int | None] | None = None,
         timers: Sequence[TimerSpec] | None = None,
         also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
         **changes: Any,
@@ -520,12 +520,14 @@ class Store:
             return [_timer(r) for r in (await conn.execute(query)).mappings().all()]
 
     async def next_due(self) -> float | None:
+        """When the earliest pending timer is due (None when nothing is pending)."""
         async with self.engine.connect() as conn:
-            return (
+            due = (
                 await conn.execute(
                     sa.select(sa.func.min(timers_table.c.due_at)).where(timers_table.c.fired_at.is_(None))
                 )
             ).scalar()
+        return None if due is None else float(due)
 
     async def claim_due_timers(
         self, now: float, worker: str, *, limit: int = 100, lease: float = 60.0
