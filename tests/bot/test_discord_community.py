@@ -233,6 +233,9 @@ async def test_watching_vacations_clocks_and_bad_input_get_clear_answers(tmp_pat
         r = await w.do(alice.slash(w.channel, "bg vacation", days=2.5))
         ends = [int(x) for x in re.findall(r"<t:(\d+):F>", said(r))]
         assert r.ephemeral and len(ends) == 1 and before + 2.5 * 86400 - 2 <= ends[0] <= time.time() + 2.5 * 86400 + 2
+        assert f"<#{thread.id}>" in said(r)  # where the opponent is told
+        notice = thread.history()[-1]
+        assert notice.content == f"alice is on vacation until <t:{ends[0]}:F>: their clock stands still until then."
         r = await w.do(alice.slash(w.channel, "bg vacation", days=30))
         assert r.ephemeral and "more vacation than this server allows" in said(r)
 

@@ -12,6 +12,7 @@ The first line of each command's docstring is its description in Discord's comma
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -38,6 +39,7 @@ __all__ = [
 GROUP = "bg"
 #: How the service names a player whose data was removed.
 FORMER_PLAYER = "a former player"
+log = logging.getLogger("gammonbot.discord")
 THREAD_GAME = re.compile(r"^#(\d+)\b")
 MAX_EMBED = 4096
 MAX_CHOICES = 25
@@ -279,7 +281,8 @@ class Community(commands.Cog):
             )
             return
         embed = discord.Embed(title=f"{shown} leaderboard", description=leaderboard_table(rows)[:MAX_EMBED])
-        embed.set_footer(text=f"{self.service.ratings.display_name}; at least {min_matches} rated match(es).")
+        least = "1 rated match" if min_matches == 1 else f"{min_matches} rated matches"
+        embed.set_footer(text=f"{self.service.ratings.display_name}; players with at least {least} in it.")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="profile")
@@ -388,11 +391,30 @@ class Community(commands.Cog):
     ) -> None:
         """Declare an absence: your match clocks stop until you are back."""
         guild = self._guild(interaction, "vacation")
-        ends = int(await self.service.vacation(player_of(interaction.user), guild, days))
+        me = player_of(interaction.user)
+        ends = int(await self.service.vacation(me, guild, days))
+        running = [v for v in await self.service.my_games(me.id, guild) if v.status == "active" and v.thread_id]
+        told = f" Your opponents are told in {', '.join(f'<#{v.thread_id}>' for v in running)}." if running else ""
         await interaction.response.send_message(
-            f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); your clocks stand still until then.",
+            f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); "
+            f"your clocks stand still until then.{told}",
             ephemeral=True,
         )
+        # Opponents see it: a line in each running match's thread (no ping).
+        for view in running:
+            await self._tell_thread(
+                view, f"{me.name} is on vacation until <t:{ends}:F>: their clock stands still until then."
+            )
+
+    async def _tell_thread(self, view: GameView, text: str) -> None:
+        """Post a line in a match's thread; a thread that is gone or closed to the bot is skipped (and logged)."""
+        try:
+            thread_id = int(view.thread_id or 0)
+            channel = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post in the thread of game #%s", view.id, exc_info=True)
 
     @app_commands.command(name="clocks")
     @refusals
