@@ -325,7 +325,7 @@ class Table:
         target = await self.channel_of(view)
         if component and message is not None and not ephemeral_source and me is not None and callers(view) == (me.id,):
             assert interaction is not None
-            content, file, ui = await self._turn(view, out.events)
+            content, file, ui = await self._turn(view, out.events, _told(message.content))
             await interaction.edit_original_response(content=content, attachments=[file], view=ui)
             ui.stop()
             self.turn_messages[view.id] = (message.channel.id, message.id)
@@ -422,8 +422,14 @@ class Table:
         ]
         await (send or target.send)(content=content, files=files)
 
-    async def _turn(self, view: GameView, events: Sequence[Event]) -> tuple[str, discord.File, discord.ui.View]:
-        """The content, board and components of the message calling the next player to act."""
+    async def _turn(
+        self, view: GameView, events: Sequence[Event], earlier: Sequence[str] = ()
+    ) -> tuple[str, discord.File, discord.ui.View]:
+        """The content, board and components of the message calling the next player to act.
+
+        ``earlier``: what the message said had happened before, when it is edited in place (kept, so the thread
+        still tells every play). Drafts are not told: the prompt shows the checkers moved so far.
+        """
         state = await self.service.state(view.id)
         viewer = view.to_act or (view.acting[0] if view.acting else None)
         rendered = await self.service.board(view.id, viewer)
@@ -431,8 +437,8 @@ class Table:
             io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text[:1024]
         )
         ui, prompt = await self.controls(view, state)
-        lines = [f"**{describe(view)}**"]
-        told = _texts(e for e in events if e.kind != "turn")
+        lines = [f"**{describe(view)}**", *earlier]
+        told = _texts(e for e in events if e.kind not in ("turn", "draft"))
         if told:
             lines.append(told)
         lines.append(prompt)
@@ -517,6 +523,12 @@ def in_quiet_hours(spec: str, now: float) -> bool:
     a, b = int(start) % 24, int(end) % 24
     hour = datetime.fromtimestamp(now, UTC).hour
     return a <= hour < b if a <= b else (hour >= a or hour < b)
+
+
+def _told(content: str) -> list[str]:
+    """The event lines of one of our turn messages: everything between the heading and the prompt."""
+    lines = content.split("\n")
+    return lines[1:-1] if len(lines) > 2 and lines[0].startswith("**#") else []
 
 
 def _texts(events: Any) -> str:

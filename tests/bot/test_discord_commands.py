@@ -640,3 +640,19 @@ async def test_players_who_ask_get_their_turn_pings_by_direct_message_outside_qu
         assert any("Your turn" in m.content and "/channels/" in m.content for m in alice_dms)
         assert bob.user.dm_channel.history() == []  # bob is in his quiet hours
         assert w.people["carol"].user.dm_channel.history() == []
+
+
+@pytest.mark.asyncio
+async def test_the_thread_tells_every_roll_and_play_even_when_messages_are_edited_in_place(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="backgammon", length=1)
+        d = Driver(w, game_id)
+        for _ in range(9):
+            await d.step()
+        lines = [line for m in thread.history() for line in m.content.split("\n")]
+        rolls = [line for line in lines if " rolled " in line or line.startswith("Opening roll")]
+        plays = [line for line in lines if " played " in line]
+        view = await d.view()
+        assert len(rolls) >= 4
+        assert len(plays) == len(rolls) - (1 if view.phase == "move" else 0), lines
+        assert len(thread.history()) < len(rolls) + len(plays)  # fewer messages than events: edits in place
