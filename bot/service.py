@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -48,6 +49,7 @@ from engine.ratings import FibsRatings, Rating, RatingSystem
 from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
+from engine.validate import IllegalPlay
 from engine.variant import Variant, VariantOptionError
 
 from .clock import REMINDER_FRACTIONS, Clock, advance, deadline, reminder_times, start_clock
@@ -325,6 +327,8 @@ class GameService:
         bot: str | None = None,
         hints: bool | None = None,
         entropy: str | None = None,
+        consult: str = "free",
+        approval_seconds: float = 600.0,
     ) -> Outcome:
         """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session.
 
@@ -334,6 +338,8 @@ class GameService:
         is known before the bot commits, so a match against the bot is less auditable than one between people,
         where the commitment is shown with the challenge and the accepting click supplies the value.
         """
+        if consult not in ("free", "agree"):
+            raise Refused('team consultation is "free" (the acting member decides) or "agree" (both must agree)')
         settings = await self.guild_settings(guild_id)
         tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
         bots: dict[str, str] = {}
@@ -376,6 +382,9 @@ class GameService:
             "names": names,
             "time_control": None if tc is None else _tc_data(tc),
             "bots": bots,
+            # Team play: "free" (the acting member decides) or "agree" (the teammate approves each play).
+            "consult": consult,
+            "approval_seconds": approval_seconds,
             # Matches against a bot are unrated; hints are off in rated matches unless asked for.
             "rated": not bots,
             "hints": bool(bots) or match_options.money if hints is None else bool(hints),
@@ -566,6 +575,9 @@ class GameService:
 
     async def move(self, game_id: int, player: PlayerRef, text: str) -> Outcome:
         """Play a whole roll written in notation (``13/7 8/7``); illegal plays are refused naming the rule."""
+        held = await self._hold_for_teammate(game_id, player, lambda state: m.move_from_text(state, player.id, text))
+        if held is not None:
+            return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
             self._require_mover(state, player, "play")
@@ -601,6 +613,12 @@ class GameService:
 
     async def confirm(self, game_id: int, player: PlayerRef) -> Outcome:
         """Confirm the submoves made this turn as the play."""
+        loaded = await self._load(game_id)
+        held = await self._hold_for_teammate(
+            game_id, player, lambda state: m.confirm(state, self._draft(loaded, state), player.id)
+        )
+        if held is not None:
+            return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
             self._require_mover(state, player, "confirm")
@@ -776,6 +794,13 @@ class GameService:
                 (Event("archived", game_id, f"Game #{game_id} was archived after a long time without a move.", None),),
                 view,
             )
+        if timer.kind == "approval":
+            row = await self.store.proposal(int(timer.payload.get("proposal", 0)))
+            if row is None or row["status"] != "open":
+                return None
+            return await self._play_held(
+                game_id, row, note="No answer from the teammate: the acting member's play stands."
+            )
         if timer.kind == "opening":
             if state.phase is not Phase.OPENING:
                 return None
@@ -898,6 +923,163 @@ class GameService:
             return await asyncio.to_thread(analyse_match, loaded.state.setup, loaded.actions, None, time_cap=0.5)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None
+
+    # --- team consultation (Backgammon Doubles) ----------------------------------------------------
+    def _team_of(self, state: MatchState, player: PlayerRef) -> int:
+        if state.variant.team_size < 2:
+            raise Refused(f"consultation is for team rule sets; {state.variant.display_name} is one against one")
+        for side, members in enumerate(state.setup.sides):
+            if player.id in members:
+                return side
+        raise Refused("only members of a team can see or make its proposals")
+
+    async def propose(self, game_id: int, player: PlayerRef, text: str) -> Outcome:
+        """Suggest your team's play (notation) or decision (double, roll, take, pass, beaver, accept, reject)."""
+        loaded = await self._load(game_id)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        if state.turn != side:
+            raise Refused("your team has no decision to make now")
+        words = text.strip().lower()
+        choices = {
+            Phase.ROLL: ("double", "roll"),
+            Phase.DOUBLED: ("take", "pass", "beaver", "raccoon"),
+            Phase.RESIGNED: ("accept", "reject"),
+        }
+        if state.phase is Phase.MOVE:
+            assert state.position is not None and state.dice is not None
+            try:
+                play = state.variant.check_play(
+                    state.position, state.dice, text, not state.moved[side], state.legal_plays()
+                )
+            except IllegalPlay as exc:
+                raise Refused(str(exc)) from None
+            kind, shown = "play", play.notation or "no move"
+        elif words in choices.get(state.phase, ()):
+            kind, shown = words, words
+        else:
+            allowed = ", ".join(choices.get(state.phase, ())) or "nothing"
+            raise Refused(f"now your team may propose: {allowed}")
+        pid = await self.store.add_proposal(game_id, side, player.id, kind, shown, len(loaded.actions))
+        view = self._view(loaded)
+        text_out = f"{player.name} proposes {shown} (proposal #{pid}); {view.name(state.acting_member(side))} decides."
+        return Outcome((Event("proposal", game_id, text_out, player.id, {"team": side, "proposal": pid}),), view)
+
+    async def proposals(self, game_id: int, player: PlayerRef) -> list[dict[str, Any]]:
+        """Your team's open proposals for the decision at hand (nobody else may see them)."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started")
+        side = self._team_of(loaded.state, player)
+        rows = await self.store.open_proposals(game_id, side, len(loaded.actions))
+        view = self._view(loaded)
+        return [
+            {"id": r["id"], "author": r["author"], "name": view.name(r["author"]), "kind": r["kind"], "text": r["text"]}
+            for r in rows
+            if r["kind"] != "held"
+        ]
+
+    async def adopt(self, game_id: int, player: PlayerRef, proposal_id: int) -> Outcome:
+        """The acting member plays a teammate's proposal."""
+        loaded = await self._load(game_id)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        row = await self.store.proposal(proposal_id)
+        if row is None or row["game_id"] != game_id or row["side"] != side or row["kind"] == "held":
+            raise Refused(f"your team has no proposal #{proposal_id} in game #{game_id}")
+        if row["status"] != "open" or row["turn"] != len(loaded.actions):
+            raise Refused(f"proposal #{proposal_id} was for an earlier decision")
+        if state.acting_member(side) != player.id:
+            raise Refused(
+                f"only the acting member, {self._view(loaded).name(state.acting_member(side))}, adopts a proposal"
+            )
+        kind, text = row["kind"], row["text"]
+        actions_for: dict[str, Callable[[], Awaitable[Outcome]]] = {
+            "double": lambda: self.double(game_id, player),
+            "roll": lambda: self.roll(game_id, player),
+            "take": lambda: self.take(game_id, player),
+            "pass": lambda: self.pass_(game_id, player),
+            "beaver": lambda: self.beaver(game_id, player),
+            "raccoon": lambda: self.raccoon(game_id, player),
+            "accept": lambda: self.answer_resignation(game_id, player, True),
+            "reject": lambda: self.answer_resignation(game_id, player, False),
+        }
+        if kind == "play":
+            # A teammate's proposal carries the team's agreement: no second approval is needed.
+            text = "" if text == "no move" else text
+            out = await self._change(
+                game_id, player, _deciding_with(lambda st: m.move_from_text(st, player.id, text)), clear_draft=True
+            )
+        else:
+            out = await actions_for[kind]()
+        await self.store.close_proposal(proposal_id, "adopted")
+        note = Event("adopted", game_id, f"{player.name} adopts proposal #{proposal_id} ({row['text']}).", player.id)
+        return Outcome((note, *out.events), out.game, out.applied)
+
+    async def _hold_for_teammate(
+        self, game_id: int, player: PlayerRef, make: Callable[[MatchState], Action]
+    ) -> Outcome | None:
+        """With "both must agree", keep the acting member's play until the teammate approves (None: no hold)."""
+        loaded = await self._load(game_id)
+        state = loaded.state
+        terms = loaded.row.setup.get("terms", {}) if loaded.row.setup else {}
+        if state is None or terms.get("consult") != "agree" or state.variant.team_size < 2 or state.over:
+            return None
+        self._check_participant(loaded, player)
+        self._require_mover(state, player, "play")
+        side = state.side_of(player.id)
+        bots = terms.get("bots", {})
+        mates = [p for p in state.setup.sides[side] if p != player.id and p not in bots]
+        if not mates:
+            return None
+        try:
+            action = make(state)
+            m.apply(state, action)  # judged now, so an illegal play is refused at once
+        except (ActionError, TurnError) as exc:
+            raise Refused(str(exc)) from None
+        turn = len(loaded.actions)
+        pid = await self.store.add_proposal(game_id, side, player.id, "held", json_dumps(action_to_data(action)), turn)
+        timeout = float(terms.get("approval_seconds", 600))
+        await self.store.add_timers(
+            game_id, [TimerSpec("approval", self.clock() + timeout, {"proposal": pid, "actions": turn})]
+        )
+        view = self._view(loaded)
+        from engine.notation import format_play
+
+        shown = format_play(action.moves) if isinstance(action, m.Move) else type(action).__name__
+        text = (
+            f"{player.name} wants to play {shown or 'no move'}: waiting for {view.name(mates[0])} to approve "
+            f"(it is played anyway in {timeout / 60:g} minutes)."
+        )
+        return Outcome((Event("held", game_id, text, player.id, {"team": side, "proposal": pid}),), view)
+
+    async def approve(self, game_id: int, player: PlayerRef, accept: bool = True) -> Outcome:
+        """The teammate approves (or rejects) the acting member's held play."""
+        loaded = await self._load(game_id)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        if state.acting_member(side) == player.id:
+            raise Refused("your teammate approves your play, not you")
+        held = [r for r in await self.store.open_proposals(game_id, side, len(loaded.actions)) if r["kind"] == "held"]
+        if not held:
+            raise Refused("there is no play of your team waiting for approval")
+        row = held[-1]
+        if not accept:
+            await self.store.close_proposal(row["id"], "rejected")
+            view = self._view(loaded)
+            text = f"{player.name} does not agree; {view.name(state.acting_member(side))}, choose again."
+            return Outcome((Event("rejected", game_id, text, player.id, {"team": side}),), view)
+        return await self._play_held(game_id, row, note=f"{player.name} approves.")
+
+    async def _play_held(self, game_id: int, row: dict[str, Any], note: str) -> Outcome:
+        action = action_from_data(json.loads(row["text"]))
+        if not await self.store.close_proposal(row["id"], "approved"):
+            raise Refused("that play was already decided")
+        actor = PlayerRef(row["author"], await self.store.player_name(row["author"]) or row["author"])
+        out = await self._change(game_id, actor, _deciding(action), clear_draft=True)
+        return Outcome(
+            (Event("approved", game_id, note, None, {"team": row["side"]}), *out.events), out.game, out.applied
+        )
 
     # --- verifiable dice ---------------------------------------------------------------------------
     async def record(self, game_id: int) -> dict[str, Any]:
@@ -1522,6 +1704,19 @@ def _deciding(action: Action) -> Callable[[Any, MatchState], list[Action]]:
         return [action]
 
     return decide
+
+
+def _deciding_with(make: Callable[[MatchState], Action]) -> Callable[[Any, MatchState], list[Action]]:
+    """A decision computed from the state when it is applied."""
+
+    def decide(_loaded: Any, state: MatchState) -> list[Action]:
+        return [make(state)]
+
+    return decide
+
+
+def json_dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:

@@ -176,8 +176,25 @@ game_secrets = sa.Table(
 )
 
 
+proposals = sa.Table(
+    "proposals",
+    metadata,
+    # Team consultation: a teammate's suggested play or cube decision, or an acting member's play held for
+    # the teammate's approval. Only that team's members ever see them.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
+    sa.Column("side", sa.Integer, nullable=False),
+    sa.Column("author", sa.String(32), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # play, double, roll, take, pass, beaver, held
+    sa.Column("text", sa.Text, nullable=False),  # notation, or the JSON of a held action
+    sa.Column("turn", sa.Integer, nullable=False),  # length of the match record when proposed
+    sa.Column("status", sa.String(16), nullable=False),  # open, adopted, approved, rejected, stale
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
 def _migration_2(conn: sa.Connection) -> None:
-    for table in (ratings, results, result_players, watchers, game_secrets):
+    for table in (ratings, results, result_players, watchers, game_secrets, proposals):
         table.create(conn, checkfirst=True)
 
 
@@ -572,6 +589,69 @@ class Store:
                 .values(fired_at=now)
             )
         return int(result.rowcount)
+
+    # --- team consultation ----------------------------------------------------------------------
+    async def add_proposal(self, game_id: int, side: int, author: str, kind: str, text: str, turn: int) -> int:
+        async with self.engine.begin() as conn:
+            if kind == "held":  # one held play per team and turn: a newer one replaces it
+                await conn.execute(
+                    proposals.update()
+                    .where(
+                        proposals.c.game_id == game_id,
+                        proposals.c.side == side,
+                        proposals.c.kind == "held",
+                        proposals.c.status == "open",
+                    )
+                    .values(status="stale")
+                )
+            result = await conn.execute(
+                proposals.insert().values(
+                    game_id=game_id,
+                    side=side,
+                    author=author,
+                    kind=kind,
+                    text=text,
+                    turn=turn,
+                    status="open",
+                    created_at=self.clock(),
+                )
+            )
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    async def open_proposals(self, game_id: int, side: int, turn: int) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        sa.select(proposals)
+                        .where(
+                            proposals.c.game_id == game_id,
+                            proposals.c.side == side,
+                            proposals.c.turn == turn,
+                            proposals.c.status == "open",
+                        )
+                        .order_by(proposals.c.id)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+        return [dict(r) for r in rows]
+
+    async def proposal(self, proposal_id: int) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(proposals).where(proposals.c.id == proposal_id))).mappings().first()
+        return None if row is None else dict(row)
+
+    async def close_proposal(self, proposal_id: int, status: str) -> bool:
+        """Mark an open proposal adopted/approved/rejected; False if it was no longer open."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                proposals.update()
+                .where(proposals.c.id == proposal_id, proposals.c.status == "open")
+                .values(status=status)
+            )
+        return result.rowcount == 1
 
     # --- dice secrets ---------------------------------------------------------------------------
     async def put_secret(self, game_id: int, seed_hex: str) -> None:
