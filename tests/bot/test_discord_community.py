@@ -16,7 +16,7 @@ import simcord
 from bot.discord.cogs.community import FORMER_PLAYER, leaderboard_table, result_line, streak_text
 from engine.matchid import decode_match_id
 from engine.plugins import registry
-from engine.positionid import decode_position_id
+from engine.positionid import decode_position_id, encode_position_id
 from engine.ratings import FibsRatings, Rating
 from tests.bot.discord_helpers import Driver, World, reply, said, world
 
@@ -173,8 +173,9 @@ async def test_after_matches_in_two_rule_sets_leaderboards_and_profiles_show_exa
         r = await w.do(alice.slash(w.channel, "bg ids", game=games[1]))
         found = ID_PAIR.search(said(r))
         assert found is not None and (found[1], found[2]) == await w.bot.service.ids_at(games[1])
-        position = decode_position_id(registry().get("backgammon"), found[1])
-        assert str(position)  # a real position
+        backgammon = registry().get("backgammon")
+        assert encode_position_id(backgammon, decode_position_id(backgammon, found[1])) == found[1]
+        assert decode_match_id(found[2]).length == 3
         choices = await alice.autocomplete(w.channel, "bg ids", "game", "")
         assert {c["value"] for c in choices} == {g for g, p in zip(games, plan) if "alice" in p[:2]}
 
