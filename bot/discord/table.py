@@ -89,7 +89,8 @@ class Table:
     # --- answering ------------------------------------------------------------------------------
     @staticmethod
     async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
-        """Tell the presser alone why not (an ephemeral message)."""
+        """Tell the presser alone why not (an ephemeral message, starting with a capital)."""
+        text = _clip(text[:1].upper() + text[1:])
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -208,7 +209,7 @@ class Table:
                     )
                 out = await call()
             except Refused as exc:
-                await interaction.followup.send(str(exc), ephemeral=True)
+                await self.refuse(interaction, str(exc))
                 return
             await self.show(out, me, interaction=interaction)
 
@@ -218,7 +219,7 @@ class Table:
             try:
                 out = await self.service.accept(game_id, me)
             except Refused as exc:
-                await interaction.followup.send(str(exc), ephemeral=True)
+                await self.refuse(interaction, str(exc))
                 return
             message = interaction.message
             old = message.content if message is not None else ""

@@ -99,7 +99,8 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         refusal = said(r) if r.response else ""
         with pytest.raises(ActionError) as rule:
             move_from_text(await w.bot.service.state(gid), str(mover.id), "6/off")
-        assert refusal == str(rule.value) and ("cannot" in refusal or "no checker" in refusal)
+        rule_text = str(rule.value)
+        assert refusal == rule_text[:1].upper() + rule_text[1:] and ("cannot" in refusal or "no checker" in refusal)
         assert (await d.view()).version == before.version
 
         # Game 1: the first player who may double does; the opponent passes.
