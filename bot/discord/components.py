@@ -49,7 +49,6 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "confirm": ("Confirm", discord.ButtonStyle.success),
 }
-CHALLENGE_ACTIONS = ("accept", "decline")
 RESIGN_LABELS = {1: "Resign a single game", 2: "Resign a gammon", 3: "Resign a backgammon"}
 MAX_ID = 100
 

@@ -25,7 +25,16 @@ from .components import ActionButton, PlaySelect, ResignButton, SubmoveButton, S
 if TYPE_CHECKING:
     from engine.match import MatchState
 
-__all__ = ["Table", "player_of", "callers", "MAX_SELECT", "MAX_SUBMOVE_BUTTONS"]
+__all__ = [
+    "Table",
+    "player_of",
+    "callers",
+    "describe",
+    "mention",
+    "in_quiet_hours",
+    "MAX_SELECT",
+    "MAX_SUBMOVE_BUTTONS",
+]
 
 log = logging.getLogger("gammonbot.discord")
 
