@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .players import PlayerSpec
     from .timecontrol import TimeControl
     from .variant import Variant
 
@@ -37,4 +38,18 @@ def register_time_controls(register: Callable[[TimeControl], None]) -> None:
     correspondence pace) that matches may be played under. Results are collected from every plugin (the
     return value is ignored). ``register`` rejects a name or alias that another plugin already registered,
     and remembers which plugin registered what.
+    """
+
+
+@hookspec
+def register_players(register: Callable[[PlayerSpec], None]) -> None:
+    """Called once when the plugin manager starts: call ``register(PlayerSpec(...))`` for each bot player.
+
+    A :class:`~engine.players.PlayerSpec` names a computer opponent (name, display name, strength label)
+    and says by capability which rule sets it can play (``supports(variant)``); its ``factory`` builds a
+    :class:`~engine.players.Player` that chooses among the engine's own legal plays and answers cube and
+    resignation decisions. A spec whose engine cannot run on this machine is still registered, with
+    ``unavailable`` saying why. Results are collected from every plugin (the return value is ignored).
+    ``register`` rejects a name or alias that another plugin already registered, and remembers which plugin
+    registered what.
     """

@@ -9,8 +9,8 @@
 * ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
   unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
 * Start-up runs ``check_pending()``, so a misspelled hook name is an error instead of silence.
-* Collection hooks (``register_variants``, ``register_time_controls``) are called once per plugin with a
-  ``register`` callback that rejects duplicates and remembers which plugin registered what.
+* Collection hooks (``register_variants``, ``register_time_controls``, ``register_players``) are called once per
+  plugin with a ``register`` callback that rejects duplicates and remembers which plugin registered what.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .players import PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from .timecontrol import TimeControl
 from .variant import Variant
 
@@ -35,6 +36,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "UnknownVariant",
     "UnknownTimeControl",
+    "UnknownPlayer",
     "PluginError",
     "Registry",
     "build_plugin_manager",
@@ -42,6 +44,8 @@ __all__ = [
     "find_variant",
     "get_variant",
     "find_time_control",
+    "find_player",
+    "players_for",
 ]
 
 hookimpl = pluggy.HookimplMarker("gammonbot")
@@ -53,6 +57,8 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("sprintgammon", "variants.sprintgammon"),
     ("doubles", "variants.doubles"),
     ("timecontrols", "variants.timecontrols"),
+    ("players", "engine.players"),
+    ("bgsage", "variants.bgsage_player"),
 )
 ENTRY_POINT_GROUP = "gammonbot"
 ENV_PLUGINS = "GAMMONBOT_PLUGINS"
@@ -77,6 +83,13 @@ class UnknownTimeControl(LookupError):
         return str(self.args[0]) if self.args else "unknown time control"
 
 
+class UnknownPlayer(LookupError):
+    """No registered bot player has that name or alias; the message lists those that exist."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown player"
+
+
 @dataclass
 class Registry:
     """What the plugins registered: rule sets and time controls by name, their aliases, and who registered each."""
@@ -87,6 +100,9 @@ class Registry:
     time_controls: dict[str, TimeControl] = field(default_factory=dict)
     time_control_owners: dict[str, str] = field(default_factory=dict)
     _time_control_names: dict[str, str] = field(default_factory=dict)
+    players: dict[str, PlayerSpec] = field(default_factory=dict)
+    player_owners: dict[str, str] = field(default_factory=dict)
+    _player_names: dict[str, str] = field(default_factory=dict)
 
     def register_variant(self, cls: type[Variant], owner: str) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Variant)):
@@ -150,6 +166,52 @@ class Registry:
     def time_control_names(self) -> list[str]:
         return sorted(self.time_controls)
 
+    def register_player(self, spec: PlayerSpec, owner: str) -> None:
+        """Add a bot player; a name or alias already taken is a :class:`PluginError` naming both plugins."""
+        if not isinstance(spec, PlayerSpec):
+            raise PluginError(f"plugin {owner!r} registered {spec!r}, which is not a PlayerSpec")
+        if not spec.name or spec.name != spec.name.lower():
+            raise PluginError(f"plugin {owner!r}: player {spec.display_name!r} needs a lower-case name")
+        labels = (spec.name, *spec.aliases)
+        for label in labels:
+            key = label.lower()
+            if key in self._player_names:
+                other = self._player_names[key]
+                raise PluginError(
+                    f"plugin {owner!r} registers player {label!r}, but plugin "
+                    f"{self.player_owners[other]!r} already registered it for {other!r}"
+                )
+        if len({label.lower() for label in labels}) != len(labels):
+            raise PluginError(f"plugin {owner!r}: player {spec.name!r} lists the same name twice")
+        self.players[spec.name] = spec
+        self.player_owners[spec.name] = owner
+        for label in labels:
+            self._player_names[label.lower()] = spec.name
+
+    def find_player(self, name: str) -> PlayerSpec:
+        """The player registered under ``name`` or an alias; :class:`UnknownPlayer` lists the others."""
+        key = name.strip().lower()
+        if key in self._player_names:
+            return self.players[self._player_names[key]]
+        have = ", ".join(sorted(self.players)) or "none"
+        raise UnknownPlayer(f"no bot player called {name!r}; available: {have}")
+
+    def player_names(self) -> list[str]:
+        """Every registered player's name, weakest first."""
+        return [spec.name for spec in sorted(self.players.values(), key=lambda s: (s.rank, s.name))]
+
+    def players_for(self, variant: Variant) -> list[PlayerSpec]:
+        """The players that can play ``variant`` on this machine, weakest first."""
+        found = []
+        for name in self.player_names():
+            spec = self.players[name]
+            try:
+                spec.check(variant)
+            except (UnsupportedVariant, PlayerUnavailable):
+                continue
+            found.append(spec)
+        return found
+
 
 def _wanted() -> set[str] | None:
     raw = os.environ.get(ENV_PLUGINS, "").strip()
@@ -196,6 +258,8 @@ def build_plugin_manager(
         caller(register=_registrar(reg, name))
         tc_caller = pm.subset_hook_caller("register_time_controls", remove_plugins=others)
         tc_caller(register=_time_control_registrar(reg, name))
+        player_caller = pm.subset_hook_caller("register_players", remove_plugins=others)
+        player_caller(register=_player_registrar(reg, name))
     return pm, reg
 
 
@@ -209,6 +273,13 @@ def _registrar(reg: Registry, owner: str) -> Callable[[type[Variant]], None]:
 def _time_control_registrar(reg: Registry, owner: str) -> Callable[[TimeControl], None]:
     def register(tc: TimeControl) -> None:
         reg.register_time_control(tc, owner)
+
+    return register
+
+
+def _player_registrar(reg: Registry, owner: str) -> Callable[[PlayerSpec], None]:
+    def register(spec: PlayerSpec) -> None:
+        reg.register_player(spec, owner)
 
     return register
 
@@ -237,3 +308,13 @@ def get_variant(name: str, **options: Any) -> Variant:
 def find_time_control(name: str) -> TimeControl:
     """The time control registered under ``name`` or an alias; :class:`UnknownTimeControl` lists those that exist."""
     return registry().find_time_control(name)
+
+
+def find_player(name: str) -> PlayerSpec:
+    """The bot player registered under ``name`` or an alias; :class:`UnknownPlayer` lists those that exist."""
+    return registry().find_player(name)
+
+
+def players_for(variant: Variant) -> list[PlayerSpec]:
+    """The bot players that can play ``variant`` on this machine, weakest first."""
+    return registry().players_for(variant)
