@@ -152,6 +152,9 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     from engine.selfplay import play_match
 
     variant = _variant(args.variant)
+    bots = args.player1 is not None or args.player2 is not None or args.matches is not None
+    if bots and args.length is None and args.money is None:
+        args.length = 1
     if (args.length is None) == (args.money is None):
         raise UsageError("give either --length N (a match to N points) or --money GAMES (a money session)")
     if args.length is not None and args.length < 1:
@@ -166,20 +169,63 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
             jacoby=args.jacoby,
             beavers=args.beavers,
         )
+        options.check()
+        if bots:
+            return _bot_selfplay(args, variant, options, out)
+        if args.mat is None:
+            raise UsageError("--mat FILE is required: where to write the match")
         state, actions = play_match(variant, options, args.seed)
     except MatchOptionError as exc:
         raise UsageError(str(exc)) from None
-    text = export_mat(state.setup, actions)
-    try:
-        with open(args.mat, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.mat}: {exc.strerror or exc}") from None
+    _write_mat(args.mat, export_mat(state.setup, actions))
     setup = state.setup
     kind = f"{options.length}-point match" if options.length else f"money session of {options.games} games"
     score = f"{setup.side_name(0)} {state.score[0]} - {state.score[1]} {setup.side_name(1)}"
     outcome = "a tie" if state.winner is None else f"{setup.side_name(state.winner)} wins"
     out.write(f"{variant.display_name}, {kind}: {score} after {len(state.results)} games; {outcome}\n")
+    return 0
+
+
+def _write_mat(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _bot_selfplay(args: argparse.Namespace, variant: Variant, options: Any, out: TextIO) -> int:
+    """`selfplay --player1 A --player2 B --matches N`: a duel, with the score and a 95% confidence interval."""
+    from engine.match import Action, MatchState
+    from engine.matfile import export_mat
+    from engine.players import PlayerUnavailable, UnsupportedVariant
+    from engine.plugins import UnknownPlayer, find_player
+    from engine.selfplay import duel
+
+    matches = 1 if args.matches is None else args.matches
+    if matches < 1:
+        raise UsageError(f"--matches {matches}: play at least one match")
+    if args.time_cap is not None and args.time_cap <= 0:
+        raise UsageError(f"--time-cap {args.time_cap}: give a number of seconds above 0")
+    try:
+        specs = (find_player(args.player1 or "random"), find_player(args.player2 or "random"))
+        for spec in specs:
+            spec.check(variant)
+    except (UnknownPlayer, UnsupportedVariant, PlayerUnavailable) as exc:
+        raise UsageError(str(exc)) from None
+    kind = f"{options.length}-point matches" if options.length else f"money sessions of {options.games} games"
+    if args.mat is not None and matches != 1:
+        raise UsageError("--mat writes a single match: use it with --matches 1")
+    records: list[str] = []
+
+    def keep(i: int, state: MatchState, actions: list[Action]) -> None:
+        if args.mat is not None:
+            records.append(export_mat(state.setup, actions))
+
+    result = duel(variant, options, specs[0], specs[1], matches, args.seed, time_cap=args.time_cap, keep=keep)
+    if records:
+        _write_mat(args.mat, records[0])
+    out.write(f"{variant.display_name}, {kind}: {result.summary()}\n")
     return 0
 
 
@@ -234,12 +280,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("variants", help="list the registered rule sets")
     p.set_defaults(func=cmd_variants)
 
-    p = sub.add_parser("selfplay", help="play a whole match between two random players and write it as .mat")
+    p = sub.add_parser(
+        "selfplay",
+        help="play a match between two random players and write it as .mat, or pit two bot players over N matches",
+    )
     p.add_argument("--variant", default="backgammon", help="rule set (default: backgammon)")
-    p.add_argument("--length", type=int, help="match length in points")
+    p.add_argument("--length", type=int, help="match length in points (default with bot players: 1)")
     p.add_argument("--money", type=int, metavar="GAMES", help="a money session of this many games")
-    p.add_argument("--seed", type=int, required=True, help="fixes the dice and every choice")
-    p.add_argument("--mat", required=True, metavar="FILE", help="where to write the .mat file")
+    p.add_argument("--seed", type=int, default=1, help="fixes the dice and every choice (default: 1)")
+    p.add_argument("--mat", metavar="FILE", help="where to write the .mat file (one match)")
+    p.add_argument("--player1", metavar="NAME", help="a bot player: random, heuristic, casual, strong, expert")
+    p.add_argument("--player2", metavar="NAME", help="bot player on the other side (default: random)")
+    p.add_argument("--matches", type=int, metavar="N", help="how many matches the two bot players play (default: 1)")
+    p.add_argument("--time-cap", type=float, metavar="SECONDS", help="thinking time cap of each bot decision")
     p.add_argument("--jacoby", action="store_true", help="Jacoby rule (money sessions only)")
     p.add_argument("--beavers", action="store_true", help="beavers and raccoons (money sessions only)")
     p.add_argument("--no-crawford", action="store_true", help="play the match without the Crawford rule")

@@ -1,15 +1,19 @@
-"""Random legal players: a whole match played by the engine against itself.
+"""Self-play: whole matches played by the engine against itself.
 
 :class:`RandomPlayer` picks uniformly among the legal plays and now and then doubles, takes, passes,
 beavers, raccoons and resigns, so every cube path is exercised; with ``chaos`` it also rejects
 resignations, times out and forfeits. A seed fixes both the dice and every choice, so a self-played
-match is reproducible. It is the engine's smoke test and the seed of a bot opponent.
+match is reproducible. It is the engine's smoke test.
+
+:func:`play_bot_match` seats two bot players (:mod:`engine.players`) and :func:`duel` plays N matches
+between two registered players, alternating seats, and reports the score with a 95% confidence interval.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .dice import DiceSource, RandomDice
@@ -35,9 +39,10 @@ from .match import (
     apply,
     new_match,
 )
+from .players import Player, PlayerSpec, bot_action
 from .variant import Variant
 
-__all__ = ["RandomPlayer", "play_match", "default_sides"]
+__all__ = ["RandomPlayer", "play_match", "default_sides", "play_bot_match", "duel", "DuelResult", "wilson_interval"]
 
 
 @dataclass
@@ -136,3 +141,124 @@ def play_match(
         state = apply(state, action)
         actions.append(action)
     return state, actions
+
+
+def play_bot_match(
+    variant: Variant,
+    options: MatchOptions,
+    players: tuple[Player, Player],
+    seed: int,
+    *,
+    sides: Sequence[Sequence[str]] | None = None,
+    time_cap: float | None = None,
+    max_actions: int = 200_000,
+) -> tuple[MatchState, list[Action]]:
+    """Play a whole match between two bot players (``players[k]`` acts for side ``k``).
+
+    The dice come from ``RandomDice(seed)``; side 0 throws the opening rolls. Every action goes through
+    :func:`~engine.players.bot_action` and :func:`~engine.match.apply`, so the engine referees every choice.
+    """
+    if options.money and not options.games:
+        raise ValueError("a self-played money session needs a number of games")
+    state = new_match(variant, sides or default_sides(variant), options)
+    dice = RandomDice(seed)
+    actions: list[Action] = []
+    while not state.over:
+        if len(actions) >= max_actions:
+            raise RuntimeError(f"the match did not end within {max_actions} actions")
+        side = state.turn if state.turn is not None else 0
+        action = bot_action(players[side], state, side, dice, time_cap=time_cap)
+        state = apply(state, action)
+        actions.append(action)
+    return state, actions
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for ``z = 1.96``); (0, 1) without trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """The outcome of :func:`duel`: matches won by each player, ties, and points scored."""
+
+    names: tuple[str, str]
+    matches: int
+    wins: tuple[int, int]
+    ties: int
+    points: tuple[int, int]
+    games: int
+
+    @property
+    def share(self) -> float:
+        """The first player's share of the matches (a tie counts half)."""
+        return (self.wins[0] + 0.5 * self.ties) / self.matches if self.matches else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the first player's share (Wilson)."""
+        return wilson_interval(self.wins[0] + 0.5 * self.ties, self.matches)
+
+    def summary(self) -> str:
+        """One line: who won how many, the share and its 95% confidence interval, and the points."""
+        lo, hi = self.interval
+        tie = f", {self.ties} tied" if self.ties else ""
+        return (
+            f"{self.names[0]} v {self.names[1]}, {self.matches} match{'es' if self.matches != 1 else ''}: "
+            f"{self.names[0]} won {self.wins[0]}, "
+            f"{self.names[1]} won {self.wins[1]}{tie} ({100 * self.share:.1f}% for {self.names[0]}, "
+            f"95% CI {100 * lo:.1f}% to {100 * hi:.1f}%); points {self.points[0]}-{self.points[1]} "
+            f"in {self.games} games"
+        )
+
+
+def duel(
+    variant: Variant,
+    options: MatchOptions,
+    first: PlayerSpec,
+    second: PlayerSpec,
+    matches: int,
+    seed: int,
+    *,
+    time_cap: float | None = None,
+    progress: Callable[[int, DuelResult], None] | None = None,
+    keep: Callable[[int, MatchState, list[Action]], None] | None = None,
+) -> DuelResult:
+    """Play ``matches`` matches between two registered players, swapping seats every match.
+
+    Match ``i`` uses dice seed ``seed * 1_000_003 + i`` and fresh players seeded from it, so a duel is
+    reproducible unless a time cap cuts a player's thinking short. ``keep(i, state, actions)`` receives each
+    finished match and ``progress(i, result)`` the running result. :class:`~engine.players.UnsupportedVariant` or
+    :class:`~engine.players.PlayerUnavailable` when either player cannot play ``variant`` here.
+    """
+    first.check(variant)
+    second.check(variant)
+    wins = [0, 0]
+    points = [0, 0]
+    ties = games = 0
+    result = DuelResult((first.name, second.name), 0, (0, 0), 0, (0, 0), 0)
+    for i in range(matches):
+        match_seed = seed * 1_000_003 + i
+        bots = (first.create(2 * match_seed), second.create(2 * match_seed + 1))
+        seats = (0, 1) if i % 2 == 0 else (1, 0)  # seats[k]: the side player k sits on
+        seated = (bots[0], bots[1]) if seats[0] == 0 else (bots[1], bots[0])
+        state, actions = play_bot_match(variant, options, seated, match_seed, time_cap=time_cap)
+        if keep is not None:
+            keep(i, state, actions)
+        games += len(state.results)
+        for k in range(2):
+            points[k] += state.score[seats[k]]
+        if state.winner is None:
+            ties += 1
+        else:
+            wins[0 if state.winner == seats[0] else 1] += 1
+        result = DuelResult((first.name, second.name), i + 1, (wins[0], wins[1]), ties, (points[0], points[1]), games)
+        if progress is not None:
+            progress(i + 1, result)
+    return result
