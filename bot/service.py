@@ -1950,8 +1950,3 @@ def _verb(phase: Phase) -> str:
         Phase.OPENING: "roll the opening dice",
         Phase.OVER: "rest",
     }[phase]
-
-
-def legal_play_list(view: GameView) -> Sequence[str]:
-    """The legal plays of the current roll, in the order transports list them."""
-    return view.plays
