@@ -54,6 +54,28 @@ async def create_games(svc: GameService, n: int, tag: str) -> list[tuple[int, Pl
     return games
 
 
+async def one_action(svc: GameService, game_id: int, rng: random.Random, render: bool) -> bool:
+    """Whoever must act in the game acts (a random legal play, takes, accepts), then the board is drawn
+    for the next player as a transport would; False when another request got there first."""
+    view = await svc.view(game_id)
+    who = view.to_act or view.acting[0]  # type: ignore[index]
+    actor = PlayerRef(who, view.name(who))
+    try:
+        if view.phase in ("opening", "roll"):
+            out = await svc.roll(game_id, actor)
+        elif view.phase == "move":
+            out = await svc.move(game_id, actor, rng.choice(view.plays))
+        elif view.phase == "doubled":
+            out = await svc.take(game_id, actor)
+        else:
+            out = await svc.answer_resignation(game_id, actor, True)
+        if render and out.game.status == "active":
+            await svc.board(game_id, out.game.to_act or who)
+    except Refused:
+        return False
+    return True
+
+
 async def throughput(url: str, n_games: int, n_actions: int, render: bool) -> None:
     store = await Store.open(url)  # the default durability (SQLite synchronous=FULL)
     svc = GameService(store, dice=SeededDice(1))
@@ -64,31 +86,16 @@ async def throughput(url: str, n_games: int, n_actions: int, render: bool) -> No
     done = 0
     rng = random.Random(5)
 
-    async def play(game_id: int, a: PlayerRef, b: PlayerRef) -> None:
+    async def play(game_id: int) -> None:
         nonlocal done
-        people = {a.id: a, b.id: b}
         while done < n_actions:
-            view = await svc.view(game_id)
-            actor = people[view.to_act or view.acting[0]]  # type: ignore[index]
             start = time.perf_counter()
-            try:
-                if view.phase in ("opening", "roll"):
-                    out = await svc.roll(game_id, actor)
-                elif view.phase == "move":
-                    out = await svc.move(game_id, actor, rng.choice(view.plays))
-                elif view.phase == "doubled":
-                    out = await svc.take(game_id, actor)
-                else:
-                    out = await svc.answer_resignation(game_id, actor, True)
-                if render and out.game.status == "active":
-                    await svc.board(game_id, out.game.to_act or a.id)
-            except Refused:
-                continue
-            latencies.append(time.perf_counter() - start)
-            done += 1
+            if await one_action(svc, game_id, rng, render):
+                latencies.append(time.perf_counter() - start)
+                done += 1
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(play(*g) for g in games))
+    await asyncio.gather(*(play(g[0]) for g in games))
     elapsed = time.perf_counter() - t0
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
@@ -148,25 +155,10 @@ async def worker(url: str, first: int, last: int, n_actions: int, render: bool) 
     async def play(game_id: int) -> None:
         nonlocal done
         while done < n_actions:
-            view = await svc.view(game_id)
-            who = view.to_act or view.acting[0]  # type: ignore[index]
-            actor = PlayerRef(who, who)
             t0 = time.perf_counter()
-            try:
-                if view.phase in ("opening", "roll"):
-                    out = await svc.roll(game_id, actor)
-                elif view.phase == "move":
-                    out = await svc.move(game_id, actor, rng.choice(view.plays))
-                elif view.phase == "doubled":
-                    out = await svc.take(game_id, actor)
-                else:
-                    out = await svc.answer_resignation(game_id, actor, True)
-                if render and out.game.status == "active":
-                    await svc.board(game_id, out.game.to_act or who)
-            except Refused:
-                continue
-            latencies.append(time.perf_counter() - t0)
-            done += 1
+            if await one_action(svc, game_id, rng, render):
+                latencies.append(time.perf_counter() - t0)
+                done += 1
 
     await asyncio.gather(*(play(g) for g in range(first, last + 1)))
     elapsed = time.perf_counter() - start
