@@ -32,7 +32,7 @@ log = logging.getLogger("gammonbot.discord")
 #: Seconds between two looks for due timers (deadlines, reminders): how late a deadline may fire at most.
 SCHEDULER_INTERVAL = 5.0
 #: The cogs loaded at start-up.
-EXTENSIONS = ("bot.discord.cogs.games", "bot.discord.cogs.community")
+EXTENSIONS = ("bot.discord.cogs.games", "bot.discord.cogs.community", "bot.discord.cogs.extras")
 
 
 def intents() -> discord.Intents:
