@@ -19,8 +19,7 @@ from bot.discord.cogs.extras import Extras, team_thread_name
 from bot.service import PlayerRef
 from bot.storage import actions
 from engine.fairdice import verify_record
-from tests.bot.discord_helpers import Driver, World, game_thread, reply, said, world
-from tests.bot.test_discord_community import win
+from tests.bot.discord_helpers import Driver, World, game_thread, reply, world
 
 pytestmark = pytest.mark.asyncio
 
@@ -31,6 +30,11 @@ def answer(r: simcord.InteractionResult) -> simcord.ResponseMessage:
         return r.response
     assert r.followups, f"no answer: {r!r}"
     return r.followups[0]
+
+
+def said(r: simcord.InteractionResult) -> str:
+    """The text answering an interaction (deferred or not)."""
+    return answer(r).content
 
 
 def public_texts(w: World, *, besides: tuple[int, ...] = ()) -> list[str]:
@@ -121,7 +125,7 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
 
 async def test_verify_refuses_games_without_commitment_or_without_a_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
-        gid = await win(w, "alice", "bob", "sprintgammon", 1)  # seeded test dice: no commitment
+        gid = await finish(w, "alice", "bob", "sprintgammon", rolls=1)  # seeded test dice: no commitment
         r = await w.do(w.people["alice"].slash(w.channel, "bg verify", game=gid))
         assert r.ephemeral and "carry no commitment" in said(r) and said(r)[0].isupper()
         r = await w.do(w.people["alice"].slash(w.channel, "bg verify"))

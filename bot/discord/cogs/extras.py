@@ -322,10 +322,12 @@ class Extras(commands.Cog):
         view = await self._game(interaction, game, "propose")
         me = player_of(interaction.user)
         out = await self.service.propose(view.id, me, text)
+        # Opening the team thread takes a few calls to Discord: answer within its 3 seconds first.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         where = await self._tell_teams(out)
         pid = next((e.data.get("proposal") for e in out.events if e.kind == "proposal"), None)
         shown = f" (proposal #{pid})" if pid is not None else ""
-        await interaction.response.send_message(_clip(f"Proposed to your team{shown}. {where}".strip()), ephemeral=True)
+        await interaction.followup.send(_clip(f"Proposed to your team{shown}. {where}".strip()), ephemeral=True)
 
     @propose.autocomplete("text")
     async def _propose_text(
@@ -431,8 +433,9 @@ class Extras(commands.Cog):
             )
             return
         out = await self.service.approve(view.id, me, False)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         where = await self._tell_teams(out)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             _clip(f"You do not agree: your teammate chooses again. {where}".strip()), ephemeral=True
         )
 
