@@ -80,7 +80,8 @@ async def test_the_cog_is_loaded_and_adds_seven_subcommands_to_bg(tmp_path: Path
         assert group is not None and len(group.commands) <= 25  # type: ignore[union-attr]
 
 
-async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("edit", ["swap", "change"])
+async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_named(tmp_path: Path, edit: str) -> None:
     async with world(tmp_path) as w:
         w.bot.service.dice = None  # the service's own commit-reveal dice (GammonBot always passes a provider)
         gid = await finish(w, "alice", "bob")
@@ -98,7 +99,8 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
         assert report.ok and report.rolls > 2, report
         assert record["dice"]["seed"] and record["dice"]["commitment"] in message.content
 
-        # Swap the dice of one stored roll (same plays stay legal): /bg verify now fails and names that roll.
+        # Edit one stored roll: swap its dice (the plays stay legal, the log still replays) or change a number (the
+        # next play becomes illegal: the service cannot load the game any more). /bg verify fails naming the roll.
         async with w.bot.store.engine.begin() as conn:  # type: ignore[union-attr]
             rows = (
                 await conn.execute(
@@ -108,7 +110,8 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
             logged = [json.loads(row.action) for row in rows]
             k = next(i for i, a in enumerate(logged) if a["type"] == "Roll" and a["dice"][0] != a["dice"][1])
             number = sum(1 for a in logged[:k] if a["type"] in ("OpeningRoll", "Roll"))
-            changed = {**logged[k], "dice": logged[k]["dice"][::-1]}
+            d1, d2 = logged[k]["dice"]
+            changed = {**logged[k], "dice": [d2, d1] if edit == "swap" else [7 - d1, d2]}
             await conn.execute(
                 actions.update()
                 .where(actions.c.game_id == gid, actions.c.seq == rows[k].seq)
@@ -119,8 +122,8 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
         message = answer(r)
         assert message.ephemeral and message.attachments == []
         assert f"Tampered: roll {number} (" in message.content, message.content
-        d1, d2 = changed["dice"]
-        assert f"is {d1}-{d2} but the dice derive {d2}-{d1}" in message.content
+        e1, e2 = changed["dice"]
+        assert f"is {e1}-{e2} but the dice derive {d1}-{d2}" in message.content
 
 
 async def test_verify_refuses_games_without_commitment_or_without_a_game(tmp_path: Path) -> None:

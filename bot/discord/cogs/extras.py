@@ -31,6 +31,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.fairdice import verify_record
+
 from ...service import Event, GameService, GameView, Outcome, Refused
 from ..table import Table, describe, mention, player_of
 from .games import match_plays
@@ -228,20 +230,38 @@ class Extras(commands.Cog):
     @refusals
     async def verify(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Check a match's dice against the commitment the bot published before the first roll."""
-        view = await self._game(interaction, game, "verify", mine=False)
-        if view.status in ("challenge", "declined", "expired"):
-            raise Refused(f"Game #{view.id} never started, so it has no dice to check.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
+            view = await self._game(interaction, game, "verify", mine=False)
+            if view.status in ("challenge", "declined", "expired"):
+                raise Refused(f"Game #{view.id} never started, so it has no dice to check.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
             report = await self.service.verify(view.id)
-        except ValueError as exc:  # engine.record.RecordError: the stored record is not readable as a record
-            raise Refused(f"The stored record of game #{view.id} cannot be checked: {exc}") from None
-        text = f"**{describe(view)}** — dice {_capital(report.message)}"
-        if not report.ok:
+            record = await self.service.record(view.id) if report.ok else None
+            title, game_id = describe(view), view.id
+        except discord.HTTPException:
+            raise
+        except Exception as exc:
+            # An edited log may no longer replay (the service then fails, or refuses the game's integrity check):
+            # the dice are still checked, on the record exactly as stored.
+            stored = await self._stored_record(interaction, game)
+            if stored is None:
+                if isinstance(exc, ValueError) and not isinstance(exc, Refused):  # engine.record.RecordError
+                    raise Refused(f"The stored record of this game cannot be checked: {exc}") from None
+                raise
+            log.warning("game %s: checking the stored record directly (%s: %s)", stored[0], type(exc).__name__, exc)
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                report = verify_record(stored[1])
+            except ValueError as err:
+                raise Refused(f"The stored record of game #{stored[0]} cannot be checked: {err}") from None
+            record = stored[1] if report.ok else None
+            title, game_id = f"#{stored[0]} (checked on its record as stored)", stored[0]
+        text = f"**{title}** — dice {_capital(report.message)}"
+        if record is None:
             await interaction.followup.send(_clip(text), ephemeral=True)
             return
-        record = await self.service.record(view.id)
-        filename = f"game{view.id}-record.json"
+        filename = f"game{game_id}-record.json"
         text += (
             f"\nThe match record is attached: anyone can check it with `gammonbot verify {filename}` "
             f"(commitment `{record['dice']['commitment']}`)."
@@ -250,6 +270,31 @@ class Extras(commands.Cog):
         await interaction.followup.send(
             _clip(text), file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True
         )
+
+    async def _stored_record(
+        self, interaction: discord.Interaction[Any], game: int | None
+    ) -> tuple[int, dict[str, Any]] | None:
+        """(game id, the match record as stored, without replaying it), for a finished game of this server with
+        committed dice; None otherwise."""
+        game = game if game is not None else self._thread_game(interaction.channel)
+        if game is None or game < 1:
+            return None
+        try:
+            row, logged = await self.service.store.load_game_and_actions(game)
+        except LookupError:
+            return None
+        here = str(interaction.guild_id) if interaction.guild_id is not None else None
+        if here is not None and row.guild_id != here:
+            return None
+        if here is None and str(interaction.user.id) not in row.players:
+            return None
+        setup = row.setup or {}
+        if not setup.get("dice") or not isinstance(setup.get("match"), dict):
+            return None
+        dice = dict(setup["dice"])
+        if row.status != "finished":
+            dice["seed"] = None  # never shown before the match is over
+        return game, {"setup": setup["match"], "actions": [a.action for a in logged], "dice": dice}
 
     @verify.autocomplete("game")
     async def _verify_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
