@@ -580,18 +580,29 @@ class HeuristicPlayer:
         return _janowski(self._chance(state), state.options.money and state.options.beavers)
 
     def should_double(self, state: MatchState, time_cap: float | None = None) -> bool:
-        """Doubles when double/take or double/pass beats no double (:meth:`cube_advice`)."""
+        """Doubles when double/take or double/pass beats no double (:meth:`cube_advice`), except in a match
+        when the cube already covers the points it needs while the opponent could still use it after taking."""
+        assert state.roller is not None
+        me = state.roller
+        if not state.options.money:
+            value = state.cube.value
+            if value >= state.needs(me) and 2 * value < state.needs(1 - me):
+                return False
         return self.cube_advice(state, time_cap).should_double
 
     def answer_double(self, state: MatchState, time_cap: float | None = None) -> CubeAnswer:
-        """Takes while double/take is below double/pass, beavers when the doubler's double/take is negative;
-        facing a beaver, the doubler raccoons from a 60% chance and passes below 20%."""
+        """Takes while double/take is below double/pass, beavers when the doubler's double/take is negative,
+        and always takes in a match when passing would lose it; facing a beaver, the doubler raccoons from a 60%
+        chance and passes below 20%."""
         allowed = cube_answers(state)
         if state.redoubles:  # the doubler answers a beaver
             p = self._chance(state)
             if p >= 0.6 and CubeAnswer.RACCOON in allowed:
                 return CubeAnswer.RACCOON
             return CubeAnswer.PASS if p < 0.2 else CubeAnswer.TAKE
+        assert state.responder is not None
+        if not state.options.money and state.cube.value >= state.needs(1 - state.responder):
+            return CubeAnswer.TAKE  # passing would lose the match: taking can only help
         advice = self.cube_advice(state, time_cap)
         if not advice.should_take:
             return CubeAnswer.PASS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -194,8 +194,6 @@ def test_every_player_is_legal_over_thousands_of_positions() -> None:
 
 def _state_in_move(variant: Variant, rng: random.Random) -> MatchState | None:
     """A match state with a random game position and roll for the side on roll."""
-    from dataclasses import replace
-
     from tests.engine.strategies import random_game_position
 
     pos = random_game_position(variant, rng, rng.randint(0, 60))
@@ -373,8 +371,6 @@ def test_heuristic_prefers_a_race_lead_and_cube_sense() -> None:
 
 
 def _state_with(variant: Variant, pos: Position, dice: tuple[int, int] | None) -> MatchState:
-    from dataclasses import replace
-
     state = new_match(variant, default_sides(variant), MatchOptions(length=7))
     phase = Phase.MOVE if dice is not None else Phase.ROLL
     return replace(state, phase=phase, position=pos, roller=0, dice=dice, moved=(True, True), begun=True)
@@ -387,3 +383,21 @@ def test_heuristic_look_ahead_respects_a_time_cap() -> None:
     ranked = player.rank_plays(state, time_cap=0.0)  # no time: static values only, still every play
     assert len(ranked) == len(state.legal_plays())
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
+
+
+def test_heuristic_cube_knows_the_match_score() -> None:
+    sprint = get_variant("sprintgammon")
+    ahead = Position.from_points({1: 1, 2: 1, 3: 1}, {4: 1, 5: 1, 6: 1})
+    player = HeuristicPlayer()
+    # A one-point match: passing loses the match, so even a hopeless double is taken.
+    one_point = replace(
+        _state_with(sprint, ahead, None),
+        setup=replace(_state_with(sprint, ahead, None).setup, options=MatchOptions(length=1)),
+    )
+    assert player.answer_double(replace(one_point, phase=Phase.DOUBLED, responder=1)) is CubeAnswer.TAKE
+    # Seven points to go: the same double is passed.
+    seven = _state_with(sprint, ahead, None)
+    assert player.answer_double(replace(seven, phase=Phase.DOUBLED, responder=1)) is CubeAnswer.PASS
+    # Needing 1 point with the opponent needing 6: no double that only hands him a live cube.
+    leading = replace(seven, score=(6, 1))
+    assert player.cube_advice(leading).should_double and not player.should_double(leading)
