@@ -4,6 +4,7 @@ the real discord.py command tree, after matches played in Discord.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ import simcord
 import sqlalchemy as sa
 from simcord import SetupError
 
+from bot.cli import main as cli_main
 from bot.discord.app import EXTENSIONS
 from bot.discord.cogs.extras import Extras, team_thread_name
 from bot.service import PlayerRef
@@ -97,6 +99,10 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
         record = json.loads(await attachment.read())
         report = verify_record(record)
         assert report.ok and report.rolls > 2, report
+        saved = tmp_path / attachment.filename
+        saved.write_bytes(await attachment.read())
+        out = io.StringIO()
+        assert cli_main(["verify", str(saved)], out) == 0 and out.getvalue().startswith("verified:"), out.getvalue()
         assert record["dice"]["seed"] and record["dice"]["commitment"] in message.content
 
         # Edit one stored roll: swap its dice (the plays stay legal, the log still replays) or change a number (the
@@ -133,6 +139,8 @@ async def test_verify_refuses_games_without_commitment_or_without_a_game(tmp_pat
         assert r.ephemeral and "carry no commitment" in said(r) and said(r)[0].isupper()
         r = await w.do(w.people["alice"].slash(w.channel, "bg verify"))
         assert r.ephemeral and "`game` option" in said(r)
+        choices = await w.people["alice"].autocomplete(w.channel, "bg verify", "game", "")
+        assert [c["value"] for c in choices] == [gid] and choices[0]["name"].startswith(f"#{gid} Sprintgammon")
         r = await w.do(w.people["alice"].slash(w.channel, "bg verify", game=gid + 50))
         assert r.ephemeral and f"There is no game #{gid + 50}" in said(r)
 
