@@ -46,7 +46,7 @@ from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, U
 from engine.plugins import UnknownPlayer, UnknownTimeControl, UnknownVariant, find_player, players_for, registry
 from engine.positionid import encode_position_id
 from engine.ratings import FibsRatings, Rating, RatingSystem
-from engine.record import action_from_data, action_to_data, setup_from_data, setup_to_data
+from engine.record import RecordError, action_from_data, action_to_data, setup_from_data, setup_to_data
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
 from engine.validate import IllegalPlay
@@ -1083,18 +1083,21 @@ class GameService:
 
     # --- verifiable dice ---------------------------------------------------------------------------
     async def record(self, game_id: int) -> dict[str, Any]:
-        """The match record anyone can verify: setup, every action and the dice proof (seed only once over)."""
-        loaded = await self._load(game_id)
-        if loaded.state is None:
+        """The match record anyone can verify: setup, every action and the dice proof (seed only once over).
+
+        Read straight from storage, without replaying, so that even a record that no longer replays (tampered
+        with) can be checked and the bad roll named.
+        """
+        try:
+            row, logged = await self.store.load_game_and_actions(game_id)
+        except NotFound:
+            raise Refused(f"there is no game #{game_id}") from None
+        if row.status == "challenge" or "match" not in row.setup:
             raise Refused(f"game #{game_id} has not started")
-        proof = loaded.row.setup.get("dice")
-        if proof and not loaded.state.over:
+        proof = row.setup.get("dice")
+        if proof and row.status != "finished":
             proof = {**proof, "seed": None}
-        return {
-            "setup": setup_to_data(loaded.state.setup),
-            "actions": [action_to_data(a) for a in loaded.actions],
-            "dice": proof,
-        }
+        return {"setup": row.setup["match"], "actions": [a.action for a in logged], "dice": proof}
 
     async def verify(self, game_id: int) -> Any:
         """Check a match's dice against its commitment (engine.fairdice.VerifyReport)."""
@@ -1358,7 +1361,11 @@ class GameService:
         else:
             setup = setup_from_data(row.setup["match"])
             acts = [action_from_data(a.action) for a in logged]
-            state = m.replay(setup, acts)
+            try:
+                state = m.replay(setup, acts)
+            except (ActionError, RecordError) as exc:
+                log.error("game %s: its stored log does not replay: %s", game_id, exc)
+                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told") from None
             if row.snapshot is not None and _summary(state) != row.snapshot:
                 log.error("game %s: replaying its log does not reproduce its snapshot", game_id)
                 raise Refused(f"game #{game_id} failed its integrity check; an admin has been told")
