@@ -619,7 +619,8 @@ class HeuristicPlayer:
         mine = state.position_for(me)
         ev = self.evaluator(state.variant)
         p = ev.win_chance(mine, on_roll=False)
-        return state.resign_level >= (2 * p - 1) + _gammon_chance(state.variant, mine) - 0.05
+        expected = min((2 * p - 1) + _gammon_chance(state.variant, mine), float(state.max_level(1 - me)))
+        return state.resign_level >= expected - 0.05
 
 
 _CUBE_EFFICIENCY = 0.7

@@ -277,8 +277,10 @@ class BgsagePlayer:
             probs = self._rank(state, plays, state.position, state.dice, "1ply")[0][1]
         else:
             probs = self._cube(state, time_cap).probs
-        # probs are the resigner's; the responder's cubeless points per cube are minus their equity.
-        return state.resign_level >= -float(probs.equity) - 0.02
+        # probs are the resigner's; the responder's cubeless points per cube are minus their equity, and never
+        # more than the resigner could still lose (no gammon once he has borne off, or under Jacoby).
+        expected = min(-float(probs.equity), float(state.max_level(state.roller)))
+        return state.resign_level >= expected - 0.02
 
 
 def _factory(level: str) -> Callable[[int | None], BgsagePlayer]:

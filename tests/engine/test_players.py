@@ -401,3 +401,24 @@ def test_heuristic_cube_knows_the_match_score() -> None:
     # Needing 1 point with the opponent needing 6: no double that only hands him a live cube.
     leading = replace(seven, score=(6, 1))
     assert player.cube_advice(leading).should_double and not player.should_double(leading)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "strong"])
+def test_resignations_are_accepted_only_when_worth_it(name: str) -> None:
+    spec = find_player(name)
+    if spec.unavailable:
+        pytest.skip(spec.unavailable)
+    bg = get_variant("backgammon")
+    # The resigner (on roll) has all fifteen on his 13 point; the responder is nearly home: a gammon is likely.
+    pos = Position.from_points({13: 15}, {19: 5, 20: 5, 21: 5})
+    player = spec.create(1)
+    for options, single, gammon in (
+        (MatchOptions(games=1), False, True),
+        (MatchOptions(games=1, jacoby=True), True, True),  # a centred cube under Jacoby: no gammons to win
+        (MatchOptions(length=7), False, True),
+        (MatchOptions(length=1), True, True),  # a single point wins the match
+    ):
+        state = replace(_state_with(bg, pos, None), setup=replace(_state_with(bg, pos, None).setup, options=options))
+        for level, expected in ((1, single), (2, gammon)):
+            offer = replace(state, phase=Phase.RESIGNED, responder=1, resign_level=level, resume=Phase.ROLL)
+            assert player.accept_resignation(offer) is expected, (options, level)
