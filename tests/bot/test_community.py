@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +133,71 @@ def test_forgetting_a_player_keeps_the_opponents_records(db_url: tuple[str, str 
         assert (await svc.profile("ben"))["name"] == "a former player"
 
     run(db_url, body)
+
+
+GNUBG_READ_IDS = """
+import gnubg
+gnubg.command('new match {length}')
+gnubg.command('set matchid {mid}')
+gnubg.command('set board {pid}')
+cube = gnubg.cubeinfo()
+pos = gnubg.posinfo()
+print('CUBE', cube['cube'], cube['cubeowner'], cube['matchto'], cube['score'][0], cube['score'][1])
+print('DICE', pos['dice'][0], pos['dice'][1])
+board = gnubg.board()
+print('BOARD', ','.join(map(str, board[0])), ','.join(map(str, board[1])))
+"""
+
+
+@pytest.mark.gnubg
+def test_ids_of_a_mid_match_position_decode_in_gnu_backgammon(tmp_path: Any) -> None:
+    from tests.conftest import run_gnubg_script
+
+    async def body() -> tuple[str, str, Any]:
+        store = await Store.open(f"sqlite:///{tmp_path / 'ids.sqlite3'}")
+        svc = GameService(store, dice=SeededDice(3))
+        out = await svc.accept((await svc.challenge("guild", ANN, BEN, length=5)).game.id, BEN)
+        gid = out.game.id
+        people = {"ann": ANN, "ben": BEN}
+        doubled = False
+        for _ in range(60):
+            v = out.game
+            actor = people[v.to_act or v.acting[0]]  # type: ignore[index]
+            if v.phase == "roll" and not doubled:
+                out = await svc.double(gid, actor)
+                doubled = True
+            elif v.phase == "doubled":
+                out = await svc.take(gid, actor)
+            elif v.phase in ("opening", "roll"):
+                out = await svc.roll(gid, actor)
+                if doubled and out.game.phase == "move":
+                    break
+            else:
+                out = await svc.move(gid, actor, v.plays[0])
+        state = await svc.state(gid)
+        pid, mid = await svc.ids_at(gid)
+        await store.close()
+        return pid, mid, state
+
+    pid, mid, state = asyncio.run(body())
+    assert state.cube.value == 2 and state.dice is not None
+    out = run_gnubg_script(GNUBG_READ_IDS.format(length=5, mid=mid, pid=pid), Path(tmp_path))
+    lines = {
+        line.split()[0]: line.split()[1:]
+        for line in out.splitlines()
+        if line.split() and line.split()[0] in ("CUBE", "DICE", "BOARD")
+    }
+    value, owner, length, s0, s1 = (int(x) for x in lines["CUBE"])
+    assert (value, owner, length, (s0, s1)) == (2, state.cube.owner, 5, state.score)
+    assert sorted(int(x) for x in lines["DICE"]) == sorted(state.dice)
+    pos = state.position
+    roller = [max(v, 0) for v in pos.board] + [pos.bar[0]]
+    other = [0] * 25
+    for p in range(1, 25):
+        if pos.board[p - 1] < 0:
+            other[25 - p - 1] = -pos.board[p - 1]
+    other[24] = pos.bar[1]
+    assert [list(map(int, lines["BOARD"][0].split(","))), list(map(int, lines["BOARD"][1].split(",")))] == [
+        other,
+        roller,
+    ]
