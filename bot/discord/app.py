@@ -20,7 +20,7 @@ import render  # noqa: F401  (imported here, not on the event loop during the fi
 
 from ..config import Settings
 from ..scheduler import Scheduler
-from ..service import DiceProvider, GameService, SystemDice
+from ..service import DiceProvider, GameService
 from ..storage import Store
 from .components import DYNAMIC_ITEMS, SORRY
 from .table import Table
@@ -110,7 +110,7 @@ class GammonBot(commands.Bot):
         """Open storage, build the service and the table, load the cogs, register components, sync commands."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
         self.store = await Store.open(url, sqlite_synchronous=self.settings.sqlite_synchronous)
-        self.service = GameService(self.store, dice=self.dice or SystemDice(), theme=self.theme, clock=self.clock)
+        self.service = GameService(self.store, dice=self.dice, theme=self.theme, clock=self.clock)
         self.table = Table(self, self.service)
         # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
         self.scheduler = Scheduler(self.store, self.service, notify=self.table.notify, clock=self.clock)

@@ -226,7 +226,8 @@ class Table:
         await interaction.response.defer()
         async with self._lock(game_id):
             try:
-                out = await self.service.accept(game_id, me)
+                # The accepting click's id is the players' share of the dice (committed to with the challenge).
+                out = await self.service.accept(game_id, me, entropy=str(interaction.id))
             except Refused as exc:
                 await self.refuse(interaction, str(exc))
                 return
@@ -241,6 +242,32 @@ class Table:
             await self._post_turn(target, view, ())
             if thread is not None and any(len(side) > 1 for side in view.sides):
                 await self._team_threads(interaction.channel, view, thread)
+
+    async def _tell_teams(self, out: Outcome) -> tuple[Outcome, tuple[Any, ...]]:
+        """Split off a team's private events (proposals, held plays, approvals): they go to that team only."""
+        private = tuple(e for e in out.events if "team" in e.data or e.kind in TEAM_EVENT_KINDS)
+        if not private:
+            return out, ()
+        extras = self.bot.get_cog("Extras") if hasattr(self.bot, "get_cog") else None
+        if extras is not None:
+            await extras._tell_teams(Outcome(private, out.game, 0))  # type: ignore[attr-defined]
+        public = tuple(e for e in out.events if e not in private)
+        return Outcome(public, out.game, out.applied), private
+
+    async def start_match(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A match that started at once (against the bot): open its thread from the challenge and post the turn."""
+        view = await self.service.view(game_id)
+        message = await interaction.original_response()
+        thread = None
+        try:
+            sides = " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides)
+            thread = await message.create_thread(name=f"#{view.id} {view.display_name}: {sides}"[:100])
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
+        if thread is not None:
+            await self.service.set_thread(game_id, str(thread.id))
+        view = await self.service.view(game_id)
+        await self._post_turn(thread or await self.channel_of(view), view, ())
 
     async def _team_threads(self, channel: Any, view: GameView, match_thread: Any) -> None:
         """Team games: a private thread per team, where teammates consult (best effort, needs the permission)."""
@@ -320,6 +347,14 @@ class Table:
         self, out: Outcome, me: PlayerRef | None, *, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Show what a request did: edit the pressed message in place, or retire it and post the next turn."""
+        out, private = await self._tell_teams(out)
+        if private and not out.events:
+            # Only team business happened (a play held for the teammate's approval): nothing public to show.
+            if interaction is not None and not interaction.response.is_done():
+                await interaction.response.send_message(_clip(_texts(private)), ephemeral=True)
+            elif interaction is not None:
+                await interaction.followup.send(_clip(_texts(private)), ephemeral=True)
+            return
         view = out.game
         message = interaction.message if interaction is not None and interaction.message is not None else None
         component = interaction is not None and interaction.type is discord.InteractionType.component
@@ -539,6 +574,10 @@ def _told(content: str) -> list[str]:
     """The event lines of one of our turn messages: everything between the heading and the prompt."""
     lines = content.split("\n")
     return lines[1:-1] if len(lines) > 2 and lines[0].startswith("**#") else []
+
+
+#: Events that are one team's private business (Backgammon Doubles consultation).
+TEAM_EVENT_KINDS = frozenset({"proposal", "held", "adopted", "approved", "rejected"})
 
 
 def _texts(events: Any) -> str:

@@ -124,6 +124,8 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         teammate="Backgammon Doubles: your teammate",
         partner="Backgammon Doubles: your opponent's teammate",
         clock="Time control: a preset such as correspondence or tournament-clock (default: the server's)",
+        bot="Play the computer instead: pick its strength (bgsage for backgammon, a heuristic player elsewhere)",
+        consult="Backgammon Doubles: free (the acting member decides) or agree (the teammate approves each play)",
     )
     @refusals
     async def play(
@@ -138,15 +140,17 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         teammate: discord.Member | None = None,
         partner: discord.Member | None = None,
         clock: str | None = None,
+        bot: str | None = None,
+        consult: Literal["free", "agree"] = "free",
     ) -> None:
-        """Challenge someone (or anyone) to a backgammon match or a money game."""
+        """Challenge someone (or anyone, or the bot) to a backgammon match or a money game."""
         if isinstance(interaction.channel, discord.Thread):
             raise Refused("Challenge from a text channel, not inside a thread: each match gets a thread of its own.")
         for person in (opponent, teammate, partner):
             if person is not None and person.bot:
-                raise Refused(
-                    f"{person.display_name} is a bot; challenge a person (playing against the bot is not built yet)."
-                )
+                raise Refused(f"{person.display_name} is a Discord bot; to play the computer, pick a `bot` strength.")
+        if bot is not None and (opponent is not None or partner is not None):
+            raise Refused("Choose either an opponent or the bot, not both.")
         options = {k: v for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford)) if v is not None}
         me = player_of(interaction.user)
         out = await self.service.challenge(
@@ -160,8 +164,16 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             opponent_teammate=player_of(partner) if partner else None,
             channel_id=str(interaction.channel_id),
             time_control=clock,
+            bot=bot,
+            consult=consult,
+            entropy=str(interaction.id),
         )
         view = out.game
+        if bot is not None:
+            # The bot accepted at once: the match starts now, in a thread of its own.
+            await interaction.response.send_message(_clip_text("\n".join(e.text for e in out.events)))
+            await self.table.start_match(interaction, view.id)
+            return
         ui = discord.ui.View(timeout=None)
         ui.add_item(ActionButton("accept", view.id))
         ui.add_item(ActionButton("decline", view.id))
@@ -182,6 +194,20 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             if not key or any(key in w.lower() for w in words):
                 out.append(app_commands.Choice(name=f"{tc.display_name}: {tc.summary}"[:100], value=tc.name))
         return out[:25]
+
+    @play.autocomplete("bot")
+    async def _play_bot(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        variant = getattr(interaction.namespace, "variant", None) or "backgammon"
+        try:
+            specs = self.service.bots_for(variant)
+        except Refused:
+            specs = self.service.bots_for("backgammon")
+        key = current.strip().lower()
+        return [
+            app_commands.Choice(name=f"{s.display_name} ({s.strength})"[:100], value=s.name)
+            for s in specs
+            if not key or key in s.name or key in s.display_name.lower()
+        ][:25]
 
     @play.autocomplete("clock")
     async def _play_clock(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -445,6 +471,10 @@ def _show(value: Any, key: str = "") -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items()) or "none"
     return str(value)
+
+
+def _clip_text(text: str) -> str:
+    return text if len(text) <= 2000 else text[:1997] + "..."
 
 
 async def setup(bot: commands.Bot) -> None:

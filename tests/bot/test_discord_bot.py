@@ -1,0 +1,56 @@
+"""Playing the computer in Discord: /bg play with a bot strength, a whole 3-point match, and a hint."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.bot.discord_helpers import Driver, game_thread, world
+
+pytestmark = pytest.mark.asyncio
+
+
+def _answer_text(result: object) -> str:
+    response = getattr(result, "response", None)
+    if response is not None and (response.content or response.attachments):
+        return str(response.content)
+    followups = getattr(result, "followups", [])
+    return str(followups[0].content) if followups else ""
+
+
+@pytest.mark.parametrize(("variant", "bot"), [("backgammon", "casual"), ("sprintgammon", "heuristic")])
+async def test_a_whole_3_point_match_against_the_bot_and_a_hint(tmp_path: Path, variant: str, bot: str) -> None:
+    async with world(tmp_path) as w:
+        alice = w.people["alice"]
+        r = await w.do(alice.slash(w.channel, "bg play", variant=variant, length=3, bot=bot))
+        assert r.response is not None and "accepted" in r.response.content, r
+        game_id = int(re.search(r"game #(\d+)", r.response.content)[1])  # type: ignore[index]
+        view = await w.view(game_id)
+        assert view.status == "active" and any(p.startswith("bot:") for side in view.sides for p in side)
+        thread = game_thread(w, view)
+        d = Driver(w, game_id)
+        hinted = False
+        for _ in range(400):
+            v = await d.view()
+            if v.status != "active":
+                break
+            assert v.to_act in (None, str(alice.id)), f"waiting for {v.to_act}: the bot should have acted"
+            if v.phase == "move" and not hinted and len(v.plays) > 1:
+                hint = await w.do(alice.slash(thread, "bg hint"))
+                assert re.search(r"^1\. ", _answer_text(hint), re.M), _answer_text(hint)
+                hinted = True
+            if v.phase == "doubled":
+                await d.click("Take", alice)
+            elif v.phase == "resigned":
+                await d.click("Accept", alice)
+            else:
+                await d.step()
+        final = await d.view()
+        assert final.status == "finished" and max(final.score) >= 3
+        assert hinted
+        logged = await w.bot.service.store.load_actions(game_id)
+        assert any(a.action["by"].startswith("bot:") and a.action["type"] == "Move" for a in logged)
+        history = [m.content for m in thread.history()]
+        assert any("Match over" in text for text in history)
