@@ -487,6 +487,9 @@ class Table:
         if told:
             lines.append(told)
         lines.append(prompt)
+        watchers = await self.service.watchers(view.id)
+        if watchers:  # spectators who asked for turn updates (/bg watch)
+            lines.append("Watching: " + " ".join(mention(p) for p in watchers))
         return _clip("\n".join(lines)), file, ui
 
     async def controls(self, view: GameView, state: MatchState | None = None) -> tuple[discord.ui.View, str]:

@@ -54,3 +54,18 @@ async def test_a_whole_3_point_match_against_the_bot_and_a_hint(tmp_path: Path, 
         assert any(a.action["by"].startswith("bot:") and a.action["type"] == "Move" for a in logged)
         history = [m.content for m in thread.history()]
         assert any("Match over" in text for text in history)
+
+
+async def test_a_spectator_is_mentioned_in_the_turn_updates_of_a_match_they_watch(tmp_path: Path) -> None:
+    from tests.bot.discord_helpers import live_message
+
+    async with world(tmp_path) as w:
+        gid, thread = await w.start(variant="backgammon", length=3)
+        spectator = next(p for name, p in w.people.items() if name not in ("alice", "bob"))
+        r = await w.do(spectator.slash(thread, "bg watch"))
+        assert r.acknowledged
+        assert await w.bot.service.watchers(gid) == [str(spectator.id)]
+        d = Driver(w, gid)
+        await d.step()
+        await d.step()
+        assert f"<@{spectator.id}>" in live_message(thread).content
