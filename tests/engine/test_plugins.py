@@ -266,3 +266,29 @@ def test_every_hook_spec_is_documented_typed_and_tested_here() -> None:
         assert "collected" in doc or "firstresult" in doc, f"{fn.__name__}: say whether results are collected"
         assert all(p.annotation is not inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
         assert f"def {fn.__name__}(" in source, f"{fn.__name__} has no implementation exercised in this module"
+
+
+def test_a_plugin_adds_a_bot_player_that_plays_only_the_rule_sets_it_supports() -> None:
+    import random as _random
+
+    from engine.players import PlayerSpec, RandomBot, UnsupportedVariant
+
+    spec = PlayerSpec(
+        "club-random",
+        "Club random",
+        "no skill",
+        factory=lambda seed: RandomBot(_random.Random(seed)),
+        supports=lambda variant: variant.checkers == 3,
+        requirements="three checkers a side",
+    )
+
+    class ClubBots:
+        @hookimpl
+        def register_players(self, register: Callable[[PlayerSpec], None]) -> None:
+            register(spec)
+
+    _, reg = build_plugin_manager([("clubbots", ClubBots())], load_entry_points=False)
+    assert reg.find_player("club-random") is spec
+    assert spec in reg.players_for(reg.get("sprintgammon")) and spec not in reg.players_for(reg.get("backgammon"))
+    with pytest.raises(UnsupportedVariant, match="three checkers a side"):
+        spec.check(reg.get("backgammon"))
