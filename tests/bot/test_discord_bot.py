@@ -69,3 +69,23 @@ async def test_a_spectator_is_mentioned_in_the_turn_updates_of_a_match_they_watc
         await d.step()
         await d.step()
         assert f"<@{spectator.id}>" in live_message(thread).content
+
+
+async def test_a_blitz_flag_falls_and_the_thread_announces_the_result(tmp_path: Path) -> None:
+    from tests.bot.discord_helpers import FakeTime
+
+    now = FakeTime()
+    async with world(tmp_path, clock=now) as w:
+        gid, thread = await w.start(variant="backgammon", length=5, clock="backgammon-blitz")  # 2 min + 10 s delay
+        d = Driver(w, gid)
+        await d.until("move")
+        slow = (await d.view()).to_act
+        now.advance(2 * 60 + 10 + 1)  # the whole reserve and the delay, and a second more
+        assert w.bot.scheduler is not None
+        fired = await w.bot.scheduler.tick()
+        kinds = [e.kind for out in fired for e in out.events]
+        assert "timeout" in kinds and "match-over" in kinds
+        final = await d.view()
+        assert final.status == "finished" and final.winner == final.side_of(slow or "") ^ 1
+        assert any("ran out of time" in m.content for m in thread.history())
+        assert any("Match over" in m.content for m in thread.history())
