@@ -45,7 +45,7 @@ from engine.matfile import export_mat
 from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant, bot_action
 from engine.plugins import UnknownPlayer, UnknownTimeControl, UnknownVariant, find_player, players_for, registry
 from engine.positionid import encode_position_id
-from engine.ratings import FibsRatings, Rating, RatingSystem
+from engine.ratings import Rating, RatingSystem
 from engine.record import RecordError, action_from_data, action_to_data, setup_from_data, setup_to_data
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
@@ -230,6 +230,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         cache_size: int = 20000,
         theme: Any = None,
+        rating_system: str = "fibs",
     ) -> None:
         self.store = store
         #: None: every match gets commit-reveal dice players can verify (engine.fairdice); tests inject a provider.
@@ -244,7 +245,8 @@ class GameService:
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._locks: dict[int, asyncio.Lock] = {}
-        self.ratings: RatingSystem = FibsRatings()
+        #: The rating system (a plugin may register others: ``register_rating_systems``).
+        self.ratings: RatingSystem = registry().find_rating_system(rating_system)
 
     # --- rule sets ------------------------------------------------------------------------------
     @staticmethod

@@ -15,6 +15,7 @@ import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
     from .players import PlayerSpec
+    from .ratings import RatingSystem
     from .timecontrol import TimeControl
     from .variant import Variant
 
@@ -52,4 +53,16 @@ def register_players(register: Callable[[PlayerSpec], None]) -> None:
     ``unavailable`` saying why. Results are collected from every plugin (the return value is ignored).
     ``register`` rejects a name or alias that another plugin already registered, and remembers which plugin
     registered what.
+    """
+
+
+@hookspec
+def register_rating_systems(register: Callable[[RatingSystem], None]) -> None:
+    """Called once when the plugin manager starts: call ``register(system)`` for each rating system.
+
+    A :class:`~engine.ratings.RatingSystem` has a ``name``, a ``display_name`` and ``initial()``,
+    ``win_probability(...)`` and ``update(winner, loser, length)``; the bot uses the one its configuration
+    names (FIBS by default), so a package can replace the ratings (Glicko-2, say) without touching the bot.
+    Results are collected from every plugin (the return value is ignored); ``register`` rejects a name another
+    plugin already registered.
     """

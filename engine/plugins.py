@@ -9,7 +9,8 @@
 * ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
   unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
 * Start-up runs ``check_pending()``, so a misspelled hook name is an error instead of silence.
-* Collection hooks (``register_variants``, ``register_time_controls``, ``register_players``) are called once per
+* Collection hooks (``register_variants``, ``register_time_controls``, ``register_players``,
+  ``register_rating_systems``) are called once per
   plugin with a ``register`` callback that rejects duplicates and remembers which plugin registered what.
 """
 
@@ -27,6 +28,7 @@ import pluggy
 
 from . import hookspecs
 from .players import PlayerSpec, PlayerUnavailable, UnsupportedVariant
+from .ratings import RatingSystem
 from .timecontrol import TimeControl
 from .variant import Variant
 
@@ -58,6 +60,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("doubles", "variants.doubles"),
     ("timecontrols", "variants.timecontrols"),
     ("players", "engine.players"),
+    ("ratings", "engine.ratings"),
     ("bgsage", "variants.bgsage_player"),
 )
 ENTRY_POINT_GROUP = "gammonbot"
@@ -101,6 +104,8 @@ class Registry:
     time_control_owners: dict[str, str] = field(default_factory=dict)
     _time_control_names: dict[str, str] = field(default_factory=dict)
     players: dict[str, PlayerSpec] = field(default_factory=dict)
+    rating_systems: dict[str, RatingSystem] = field(default_factory=dict)
+    rating_system_owners: dict[str, str] = field(default_factory=dict)
     player_owners: dict[str, str] = field(default_factory=dict)
     _player_names: dict[str, str] = field(default_factory=dict)
 
@@ -188,6 +193,25 @@ class Registry:
         for label in labels:
             self._player_names[label.lower()] = spec.name
 
+    def register_rating_system(self, system: RatingSystem, owner: str) -> None:
+        name = getattr(system, "name", None)
+        if not isinstance(name, str) or not name or not callable(getattr(system, "update", None)):
+            raise PluginError(f"plugin {owner!r} registered {system!r}, which is not a rating system")
+        if name in self.rating_systems:
+            raise PluginError(
+                f"plugin {owner!r} registers rating system {name!r}, but plugin "
+                f"{self.rating_system_owners[name]!r} already registered it"
+            )
+        self.rating_systems[name] = system
+        self.rating_system_owners[name] = owner
+
+    def find_rating_system(self, name: str) -> RatingSystem:
+        """The rating system registered under ``name``; :class:`PluginError` lists the others."""
+        if name in self.rating_systems:
+            return self.rating_systems[name]
+        have = ", ".join(sorted(self.rating_systems)) or "none"
+        raise PluginError(f"no rating system called {name!r}; available: {have}")
+
     def find_player(self, name: str) -> PlayerSpec:
         """The player registered under ``name`` or an alias; :class:`UnknownPlayer` lists the others."""
         key = name.strip().lower()
@@ -254,32 +278,26 @@ def build_plugin_manager(
     reg = Registry()
     for name, plugin in pm.list_name_plugin():
         others = [p for p in pm.get_plugins() if p is not plugin]
-        caller = pm.subset_hook_caller("register_variants", remove_plugins=others)
-        caller(register=_registrar(reg, name))
-        tc_caller = pm.subset_hook_caller("register_time_controls", remove_plugins=others)
-        tc_caller(register=_time_control_registrar(reg, name))
-        player_caller = pm.subset_hook_caller("register_players", remove_plugins=others)
-        player_caller(register=_player_registrar(reg, name))
+        for hook, method in COLLECTIONS:
+            caller = pm.subset_hook_caller(hook, remove_plugins=others)
+            caller(register=_registrar(getattr(reg, method), name))
     return pm, reg
 
 
-def _registrar(reg: Registry, owner: str) -> Callable[[type[Variant]], None]:
-    def register(cls: type[Variant]) -> None:
-        reg.register_variant(cls, owner)
-
-    return register
-
-
-def _time_control_registrar(reg: Registry, owner: str) -> Callable[[TimeControl], None]:
-    def register(tc: TimeControl) -> None:
-        reg.register_time_control(tc, owner)
-
-    return register
+#: Collection hooks and the Registry method that takes what each plugin registers through them.
+COLLECTIONS = (
+    ("register_variants", "register_variant"),
+    ("register_time_controls", "register_time_control"),
+    ("register_players", "register_player"),
+    ("register_rating_systems", "register_rating_system"),
+)
 
 
-def _player_registrar(reg: Registry, owner: str) -> Callable[[PlayerSpec], None]:
-    def register(spec: PlayerSpec) -> None:
-        reg.register_player(spec, owner)
+def _registrar(add: Callable[[Any, str], None], owner: str) -> Callable[[Any], None]:
+    """The ``register`` callback one plugin receives: it records the plugin as the owner of what it adds."""
+
+    def register(item: Any) -> None:
+        add(item, owner)
 
     return register
 

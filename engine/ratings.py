@@ -15,8 +15,13 @@ against the average rating of the opposing team.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+import pluggy
+
+hookimpl = pluggy.HookimplMarker("gammonbot")
 
 __all__ = ["Rating", "RatingSystem", "FibsRatings", "START_RATING"]
 
@@ -88,3 +93,8 @@ class FibsRatings:
             Rating(winner.rating + gain, winner.experience + length),
             Rating(loser.rating - loss, loser.experience + length),
         )
+
+
+@hookimpl
+def register_rating_systems(register: Callable[[RatingSystem], None]) -> None:
+    register(FibsRatings())

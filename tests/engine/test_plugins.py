@@ -292,3 +292,40 @@ def test_a_plugin_adds_a_bot_player_that_plays_only_the_rule_sets_it_supports() 
     assert spec in reg.players_for(reg.get("sprintgammon")) and spec not in reg.players_for(reg.get("backgammon"))
     with pytest.raises(UnsupportedVariant, match="three checkers a side"):
         spec.check(reg.get("backgammon"))
+
+
+def test_a_plugin_replaces_the_rating_system() -> None:
+    from engine.ratings import Rating
+
+    class Flat:
+        """Every match moves both ratings by exactly ten points."""
+
+        name = "flat"
+        display_name = "Flat ratings"
+
+        def initial(self) -> Rating:
+            return Rating()
+
+        def win_probability(self, rating: float, opponent: float, length: int) -> float:
+            return 0.5
+
+        def update(self, winner: Rating, loser: Rating, length: int) -> tuple[Rating, Rating]:
+            return Rating(winner.rating + 10, winner.experience + length), Rating(
+                loser.rating - 10, loser.experience + length
+            )
+
+    class FlatPlugin:
+        @hookimpl
+        def register_rating_systems(self, register: Callable[[object], None]) -> None:
+            register(Flat())
+
+    _, reg = build_plugin_manager([("flat", FlatPlugin())], load_entry_points=False)
+    assert reg.find_rating_system("flat").update(Rating(), Rating(), 1)[0].rating == 1510
+    assert (
+        reg.rating_system_owners == {"ratings": "ratings", "flat": "flat"} or reg.rating_system_owners["flat"] == "flat"
+    )
+    assert reg.find_rating_system("fibs").name == "fibs"
+    with pytest.raises(PluginError, match="no rating system called 'elo'"):
+        reg.find_rating_system("elo")
+    with pytest.raises(PluginError, match="already registered"):
+        build_plugin_manager([("flat", FlatPlugin()), ("flat2", FlatPlugin())], load_entry_points=False)
