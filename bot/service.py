@@ -77,6 +77,7 @@ PLAYER_DEFAULTS: dict[str, Any] = {
     "home": "right",  # which side the home board is drawn on
     "theme": "default",
     "dm_reminders": False,  # also send turn pings and reminders as direct messages
+    "analysis": False,  # analyse my finished matches (errors by equity lost, biggest mistakes)
     "quiet_hours": "",  # "22-7": no direct messages from 22:00 to 07:00 UTC
 }
 #: Server settings and their defaults.
@@ -915,6 +916,35 @@ class GameService:
             return await asyncio.to_thread(analysis_hint, state, None, n, time_cap=self.bot_time_cap)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None
+
+    async def analysis_report(self, game_id: int) -> str | None:
+        """The post-match analysis as text, when a person in the match asked for it (player setting ``analysis``)."""
+        loaded = await self._load(game_id)
+        if loaded.state is None or not loaded.state.over:
+            return None
+        bots = loaded.row.setup.get("terms", {}).get("bots", {})
+        people = [p for side in loaded.state.setup.sides for p in side if p not in bots]
+        wanted = [p for p in people if (await self.store.player_settings(p)).get("analysis")]
+        if not wanted:
+            return None
+        try:
+            result = await self.analyse(game_id)
+        except Refused as exc:
+            return f"No analysis of game #{game_id}: {exc}"
+        lines = [f"Analysis of game #{game_id} ({result.analyst}: {result.label}):"]
+        for side in result.sides:
+            lines.append(
+                f"{side.name}: {side.decisions} decisions, {side.errors} errors ({side.blunders} blunders), "
+                f"equity lost {side.equity_lost:.3f}, error rate {side.error_rate:.1f}"
+            )
+        for mistake in result.biggest[:5]:
+            name = result.sides[mistake.side].name
+            dice = f" with {mistake.dice[0]}-{mistake.dice[1]}" if mistake.dice else ""
+            lines.append(
+                f"- game {mistake.game}, {name}{dice}: played {mistake.played or 'no move'}, better "
+                f"{mistake.better or 'no move'} (-{mistake.loss:.3f})"
+            )
+        return "\n".join(lines)
 
     async def analyse(self, game_id: int) -> Any:
         """Both sides' errors by equity lost and the biggest mistakes of a finished match."""

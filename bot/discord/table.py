@@ -94,6 +94,7 @@ class Table:
         #: next one is posted. Lost on restart, which only means old buttons stay visible (and still work).
         self.turn_messages: dict[int, tuple[int, int]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- answering ------------------------------------------------------------------------------
     @staticmethod
@@ -466,6 +467,18 @@ class Table:
             discord.File(io.BytesIO(mat.encode()), filename=f"game{view.id}.mat"),
         ]
         await (send or target.send)(content=content, files=files)
+        # Post-match analysis for players who asked for it: computed off the event loop, posted when ready.
+        task = asyncio.create_task(self._post_analysis(target, view.id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _post_analysis(self, target: discord.abc.Messageable, game_id: int) -> None:
+        try:
+            report = await self.service.analysis_report(game_id)
+            if report:
+                await target.send(_clip(report))
+        except Exception:  # an analysis that fails must not disturb the match that just ended
+            log.exception("game %s: post-match analysis failed", game_id)
 
     async def _turn(
         self, view: GameView, events: Sequence[Event], earlier: Sequence[str] = ()

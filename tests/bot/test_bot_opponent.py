@@ -83,3 +83,19 @@ def test_hints_in_bot_matches_and_none_in_rated_ones(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(go())
+
+
+def test_players_who_ask_get_a_post_match_analysis(tmp_path: Path) -> None:
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'analysis.sqlite3'}")
+        svc = GameService(store, dice=SeededDice(9))
+        out = await svc.challenge("g", ME, None, variant="sprintgammon", length=1, bot="heuristic")
+        out = await play_out(svc, out)
+        assert await svc.analysis_report(out.game.id) is None  # nobody asked
+        await svc.player_settings(ME, analysis=True)
+        report = await svc.analysis_report(out.game.id)
+        assert report is not None and report.startswith(f"Analysis of game #{out.game.id}")
+        assert "Me:" in report and "decisions" in report and "error rate" in report
+        await store.close()
+
+    asyncio.run(go())
