@@ -8,8 +8,8 @@ so replaying them with :func:`engine.match.replay` reproduces every state.
 from __future__ import annotations
 
 import dataclasses
-from enum import StrEnum
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from . import match as m
