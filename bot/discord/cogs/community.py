@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from ...service import GameService, GameView, Refused
 from ..table import Table, describe, player_of
+from .joining import GROUP, JoinsBgGroup
 
 __all__ = [
     "Community",
@@ -36,7 +37,6 @@ __all__ = [
 ]
 
 #: The top-level command group these commands join (defined by the games cog).
-GROUP = "bg"
 #: How the service names a player whose data was removed.
 FORMER_PLAYER = "a former player"
 log = logging.getLogger("gammonbot.discord")
@@ -169,7 +169,7 @@ def _is_admin(user: discord.abc.User) -> bool:
 # --- the cog --------------------------------------------------------------------------------------------------
 
 
-class Community(commands.Cog):
+class Community(JoinsBgGroup):
     """Ratings, leaderboards, profiles, history, IDs, watching, vacations and time controls, under ``/bg``."""
 
     def __init__(self, bot: commands.Bot, service: GameService) -> None:
@@ -177,33 +177,6 @@ class Community(commands.Cog):
         self.service = service
         #: The commands this cog put into the ``/bg`` group (taken out again on unload).
         self.joined: list[app_commands.Command[Any, ..., Any]] = []
-
-    # --- joining the /bg group ---------------------------------------------------------------------
-    async def cog_load(self) -> None:
-        """Move this cog's slash commands into the games cog's ``/bg`` group instead of the top level."""
-        group = self.bot.tree.get_command(GROUP)
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError(f"the /{GROUP} group is missing: load bot.discord.cogs.games before {__name__}")
-        mine = [c for c in self.__cog_app_commands__ if isinstance(c, app_commands.Command)]
-        clashes = sorted(c.name for c in mine if group.get_command(c.name) is not None)
-        if clashes:
-            raise RuntimeError(f"/{GROUP} already has commands named {', '.join(clashes)}")
-        if len(group.commands) + len(mine) > 25:
-            raise RuntimeError(f"/{GROUP} would have {len(group.commands) + len(mine)} subcommands; Discord allows 25")
-        for command in mine:
-            group.add_command(command)
-        self.joined = mine
-        # They now live in /bg: the cog must not also add them to the tree as top-level commands.
-        self.__cog_app_commands__ = []
-
-    async def cog_unload(self) -> None:
-        """Take this cog's commands out of the ``/bg`` group again."""
-        group = self.bot.tree.get_command(GROUP)
-        if isinstance(group, app_commands.Group):
-            for command in self.joined:
-                if group.get_command(command.name) is command:
-                    group.remove_command(command.name)
-        self.joined = []
 
     # --- finding things ----------------------------------------------------------------------------
     @staticmethod

@@ -36,6 +36,7 @@ from engine.fairdice import verify_record
 from ...service import Event, GameService, GameView, Outcome, Refused
 from ..table import Table, describe, mention, player_of
 from .games import match_plays
+from .joining import GROUP, JoinsBgGroup
 
 __all__ = [
     "Extras",
@@ -48,7 +49,6 @@ __all__ = [
 ]
 
 #: The top-level command group these commands join (defined by the games cog).
-GROUP = "bg"
 #: Events that belong to a team's consultation (besides any event whose data names a team).
 TEAM_KINDS = frozenset({"proposal", "held", "adopted", "approved", "rejected"})
 log = logging.getLogger("gammonbot.discord")
@@ -125,7 +125,7 @@ def team_side(event: Event, view: GameView) -> int | None:
 # --- the cog --------------------------------------------------------------------------------------------------
 
 
-class Extras(commands.Cog):
+class Extras(JoinsBgGroup):
     """Dice verification and statistics, hints, and Doubles team consultation, under ``/bg``."""
 
     def __init__(self, bot: commands.Bot, service: GameService, table: Table) -> None:
@@ -137,33 +137,6 @@ class Extras(commands.Cog):
         self.team_threads: dict[tuple[int, int], int] = {}
         #: The commands this cog put into the ``/bg`` group (taken out again on unload).
         self.joined: list[app_commands.Command[Any, ..., Any]] = []
-
-    # --- joining the /bg group ---------------------------------------------------------------------
-    async def cog_load(self) -> None:
-        """Move this cog's slash commands into the games cog's ``/bg`` group instead of the top level."""
-        group = self.bot.tree.get_command(GROUP)
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError(f"the /{GROUP} group is missing: load bot.discord.cogs.games before {__name__}")
-        mine = [c for c in self.__cog_app_commands__ if isinstance(c, app_commands.Command)]
-        clashes = sorted(c.name for c in mine if group.get_command(c.name) is not None)
-        if clashes:
-            raise RuntimeError(f"/{GROUP} already has commands named {', '.join(clashes)}")
-        if len(group.commands) + len(mine) > 25:
-            raise RuntimeError(f"/{GROUP} would have {len(group.commands) + len(mine)} subcommands; Discord allows 25")
-        for command in mine:
-            group.add_command(command)
-        self.joined = mine
-        # They now live in /bg: the cog must not also add them to the tree as top-level commands.
-        self.__cog_app_commands__ = []
-
-    async def cog_unload(self) -> None:
-        """Take this cog's commands out of the ``/bg`` group again."""
-        group = self.bot.tree.get_command(GROUP)
-        if isinstance(group, app_commands.Group):
-            for command in self.joined:
-                if group.get_command(command.name) is command:
-                    group.remove_command(command.name)
-        self.joined = []
 
     # --- finding the game ----------------------------------------------------------------------------
     def _thread_game(self, channel: Any) -> int | None:
