@@ -147,6 +147,8 @@ class GameView:
     channel_id: str | None = None
     challenger: str | None = None
     invited: tuple[str, ...] = ()
+    #: When the running clock's flag falls (None: no clock runs); vacations may push it back.
+    deadline: float | None = None
 
     def side_of(self, player_id: str) -> int | None:
         for k, members in enumerate(self.sides):
@@ -1351,7 +1353,10 @@ class GameService:
                 return 0
             return 1
 
-        return sorted(views, key=lambda v: (waiting(v), -v.version))
+        # Waiting for me first, the least time left first; then the rest, most recently moved first.
+        return sorted(
+            views, key=lambda v: (waiting(v), v.deadline if v.deadline is not None else float("inf"), -v.version)
+        )
 
     async def export(self, game_id: int) -> str:
         """The match so far as a ``.mat`` file (GNU Backgammon, XG and Jellyfish read it)."""
@@ -1667,6 +1672,10 @@ class GameService:
         if state.position is not None and state.variant.gnubg_compatible:
             pid = encode_position_id(state.variant, state.position)
         acting = (state.acting_member(0), state.acting_member(1))
+        due = None
+        if row.clock and row.setup.get("time_control"):
+            tc = _time_control(row.setup["time_control"])
+            due = deadline(tc, Clock.from_data(row.clock)) if tc is not None else None
         return GameView(
             id=row.id,
             guild_id=row.guild_id,
@@ -1693,6 +1702,7 @@ class GameService:
             thread_id=row.thread_id,
             channel_id=row.channel_id,
             challenger=row.setup.get("terms", {}).get("challenger"),
+            deadline=due,
         )
 
     async def set_thread(self, game_id: int, thread_id: str) -> None:

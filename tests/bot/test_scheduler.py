@@ -201,3 +201,19 @@ def test_unknown_or_impossible_time_controls_are_refused(db_url: tuple[str, str 
         assert "clock: 1 min + 5 s delay" in custom.events[0].text
 
     run(db_url, body)
+
+
+def test_my_games_puts_the_games_waiting_for_me_with_the_least_time_left_first(db_url: tuple[str, str | None]) -> None:
+    async def body(svc: GameService, store: Store, t: FakeTime) -> None:
+        slow = await roll_opening(svc, await start(svc, "correspondence"))
+        t.now += 3600
+        fast = await roll_opening(svc, await start(svc, "backgammon-blitz", length=5))
+        mover = fast.game.to_act
+        games = await svc.my_games(mover)  # type: ignore[arg-type]
+        assert games[0].id == fast.game.id  # its two minutes run out first
+        mine = [g for g in games if g.to_act == mover]
+        assert all(g.deadline is not None for g in mine)
+        assert [g.deadline for g in mine] == sorted(g.deadline for g in mine)  # type: ignore[type-var]
+        assert slow.game.id in [g.id for g in games]
+
+    run(db_url, body)
