@@ -90,6 +90,7 @@ GUILD_DEFAULTS: dict[str, Any] = {
     "challenge_expiry_days": 7,  # open challenges expire after this many days
     "vacation_days_per_year": 21,  # how many vacation days a player may take in any 365 days
     "archive_after_days": 60,  # matches without a clock are archived after this long without a move
+    "team_thread_fallback": "dm",  # Doubles without private threads: "dm" both members, or "refuse"
 }
 RESIGN_NAMES = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
 
@@ -301,6 +302,10 @@ class GameService:
                 value = _coerce(key, value, 0)
                 if value < 0:
                     raise Refused("the default match length cannot be negative (0 means money play)")
+            elif key == "team_thread_fallback":
+                value = str(value).strip().lower()
+                if value not in ("dm", "refuse"):
+                    raise Refused("the team thread fallback is dm (direct messages) or refuse")
             elif key == "default_options":
                 value = dict(value)
                 _match_options(value, length=current["default_length"])

@@ -251,9 +251,24 @@ class Table:
             return out, ()
         extras = self.bot.get_cog("Extras") if hasattr(self.bot, "get_cog") else None
         if extras is not None:
-            await extras._tell_teams(Outcome(private, out.game, 0))  # type: ignore[attr-defined]
+            try:
+                await extras._tell_teams(Outcome(private, out.game, 0))  # type: ignore[attr-defined]
+            except Refused as exc:  # no private thread and the server refuses direct messages
+                log.info("game %s: team events not delivered: %s", out.game.id, exc)
         public = tuple(e for e in out.events if e not in private)
         return Outcome(public, out.game, out.applied), private
+
+    async def _ping_team(self, view: GameView) -> None:
+        """Team play: when a new turn starts, the acting member's team hears it in its private thread."""
+        if view.to_act is None or not any(len(side) > 1 for side in view.sides):
+            return
+        extras = self.bot.get_cog("Extras") if hasattr(self.bot, "get_cog") else None
+        if extras is None:
+            return
+        try:
+            await extras.ping_team(view)  # type: ignore[attr-defined]
+        except (discord.HTTPException, Refused) as exc:
+            log.info("game %s: no team ping (%s)", view.id, exc)
 
     async def start_match(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A match that started at once (against the bot): open its thread from the challenge and post the turn."""
@@ -349,6 +364,8 @@ class Table:
     ) -> None:
         """Show what a request did: edit the pressed message in place, or retire it and post the next turn."""
         out, private = await self._tell_teams(out)
+        if any(e.kind == "turn" for e in out.events):
+            await self._ping_team(out.game)
         if private and not out.events:
             # Only team business happened (a play held for the teammate's approval): nothing public to show.
             if interaction is not None and not interaction.response.is_done():

@@ -89,3 +89,42 @@ async def test_a_blitz_flag_falls_and_the_thread_announces_the_result(tmp_path: 
         assert final.status == "finished" and final.winner == final.side_of(slow or "") ^ 1
         assert any("ran out of time" in m.content for m in thread.history())
         assert any("Match over" in m.content for m in thread.history())
+
+
+async def test_in_doubles_the_team_thread_is_told_its_turn_mentioning_the_teammate(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        alice, bob, carol, dave = (w.people[n] for n in ("alice", "bob", "carol", "dave"))
+        r = await w.do(
+            alice.slash(w.channel, "bg play", opponent=bob, teammate=carol, partner=dave, variant="doubles", length=3)
+        )
+        assert r.response is not None
+        gid = int(re.search(r"game #(\d+)", r.response.content)[1])  # type: ignore[index]
+        await w.do(bob.click(r.response, label="Accept"))
+        d = Driver(w, gid)
+        await d.until("move")
+        view = await d.view()
+        acting = view.to_act or ""
+        side = view.side_of(acting)
+        assert side is not None
+        mate = next(p for p in view.sides[side] if p != acting)
+        team_threads = [t for t in w.channel.threads if t.name.startswith(f"#{gid} team")]
+        pinged = [
+            m.content
+            for t in team_threads
+            for m in t.history()
+            if f"<@{acting}>" in m.content and f"<@{mate}>" in m.content and "your team's turn" in m.content
+        ]
+        assert pinged, [m.content for t in team_threads for m in t.history()]
+        others = [p for p in view.sides[side ^ 1]]
+        for t in team_threads:
+            if any(f"<@{acting}>" in m.content and "your team's turn" in m.content for m in t.history()):
+                assert not any(f"<@{o}>" in m.content for m in t.history() for o in others)
+
+
+async def test_a_server_can_refuse_team_talk_by_direct_message(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        service = w.bot.service
+        with pytest.raises(Exception, match="dm .direct messages. or refuse"):
+            await service.guild_settings(str(w.guild.id), admin=True, team_thread_fallback="pigeons")
+        settings = await service.guild_settings(str(w.guild.id), admin=True, team_thread_fallback="refuse")
+        assert settings["team_thread_fallback"] == "refuse"

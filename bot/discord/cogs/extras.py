@@ -499,6 +499,24 @@ class Extras(JoinsBgGroup):
             lines.append("Agree with `/bg approve`, or send it back with `/bg approve agree:False`.")
         return _clip("\n".join(lines))
 
+    async def ping_team(self, view: GameView, link: str = "") -> None:
+        """Tell the acting member's team that it is their turn, mentioning the teammate (team thread only)."""
+        actor = view.to_act
+        if actor is None:
+            return
+        side = view.side_of(actor)
+        if side is None or len(view.sides[side]) < 2:
+            return
+        mates = [p for p in view.sides[side] if p != actor]
+        thread, _why = await self._team_thread(view, side, create=False)
+        if thread is None:
+            return  # no private thread: the acting member is already pinged in the match thread
+        text = (
+            f"{mention(actor)}: your team's turn in game #{view.id}.{link} "
+            f"{' '.join(mention(p) for p in mates)}: talk it over here before the acting member plays."
+        )
+        await thread.send(_clip(text), allowed_mentions=USERS_ONLY)
+
     async def _team_post(self, view: GameView, side: int, text: str) -> str:
         """Post ``text`` where only team ``side`` sees it: its private thread, or else direct messages."""
         thread, why = await self._team_thread(view, side)
@@ -510,6 +528,11 @@ class Extras(JoinsBgGroup):
                 log.warning("game %s: could not post in team thread %s (%s)", view.id, thread.id, exc)
                 self.team_threads.pop((view.id, side), None)
                 why = "I could not post in your team's private thread"
+        if (await self.service.guild_settings(view.guild_id))["team_thread_fallback"] == "refuse":
+            raise Refused(
+                f"{why}, and this server keeps team talk out of direct messages: an admin can give the bot the "
+                "Create Private Threads permission (or set the team thread fallback to direct messages)."
+            )
         missed = []
         for pid in view.sides[side]:
             if not pid.isdigit():
@@ -525,10 +548,13 @@ class Extras(JoinsBgGroup):
             sent += f" {', '.join(missed)} could not be reached (direct messages closed?)."
         return sent
 
-    async def _team_thread(self, view: GameView, side: int) -> tuple[discord.Thread | None, str]:
+    async def _team_thread(
+        self, view: GameView, side: int, *, create: bool = True
+    ) -> tuple[discord.Thread | None, str]:
         """The team's private thread: remembered, or the one the table opened, or opened now (with both members).
 
-        None (and why, for the players) when there is no channel to open it in or Discord refuses.
+        None (and why, for the players) when there is no channel to open it in or Discord refuses; with
+        ``create=False``, also when the team has no thread yet.
         """
         key = (view.id, side)
         remembered = self.team_threads.get(key)
@@ -551,6 +577,8 @@ class Extras(JoinsBgGroup):
             if thread.type is discord.ChannelType.private_thread and thread.owner_id == me and thread.name in names:
                 self.team_threads[key] = thread.id
                 return thread, ""
+        if not create:
+            return None, "Your team has no private thread yet"
         members = [p for p in view.sides[side] if p.isdigit()]
         try:
             thread = await parent.create_thread(
