@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import discord
 import pytest
 
 from tests.bot.discord_helpers import Driver, game_thread, world
@@ -126,5 +127,9 @@ async def test_a_server_can_refuse_team_talk_by_direct_message(tmp_path: Path) -
         service = w.bot.service
         with pytest.raises(Exception, match="dm .direct messages. or refuse"):
             await service.guild_settings(str(w.guild.id), admin=True, team_thread_fallback="pigeons")
-        settings = await service.guild_settings(str(w.guild.id), admin=True, team_thread_fallback="refuse")
-        assert settings["team_thread_fallback"] == "refuse"
+        role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
+        r = await w.do(admin.slash(w.channel, "bg config", team_thread_fallback="refuse"))
+        assert r.response is not None and r.response.ephemeral
+        assert "team_thread_fallback = refuse" in r.response.content
+        assert (await service.guild_settings(str(w.guild.id)))["team_thread_fallback"] == "refuse"

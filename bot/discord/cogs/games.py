@@ -400,6 +400,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         challenge_expiry_days="Days before an unanswered challenge expires",
         vacation_days_per_year="Vacation days a player may take in any 365 days",
         archive_after_days="Days without a move before a match without a clock is archived",
+        team_thread_fallback="Doubles without private threads: direct messages to both members (dm) or refuse",
     )
     @refusals
     async def config(
@@ -412,6 +413,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         challenge_expiry_days: app_commands.Range[int, 1, 365] | None = None,
         vacation_days_per_year: app_commands.Range[int, 0, 365] | None = None,
         archive_after_days: app_commands.Range[int, 1, 3650] | None = None,
+        team_thread_fallback: Literal["dm", "refuse"] | None = None,
     ) -> None:
         """Server settings for backgammon (needs the Manage Server permission)."""
         perms = interaction.permissions
@@ -430,6 +432,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
             ("challenge_expiry_days", challenge_expiry_days),
             ("vacation_days_per_year", vacation_days_per_year),
             ("archive_after_days", archive_after_days),
+            ("team_thread_fallback", team_thread_fallback),
         ):
             if value is not None:
                 changes[key] = value
