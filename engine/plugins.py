@@ -144,21 +144,12 @@ class Registry:
         """Add a time-control preset; a name or alias already taken is a :class:`PluginError` naming both plugins."""
         if not isinstance(tc, TimeControl):
             raise PluginError(f"plugin {owner!r} registered {tc!r}, which is not a TimeControl")
-        labels = (tc.name, *tc.aliases)
-        for label in labels:
-            key = label.lower()
-            if key in self._time_control_names:
-                other = self._time_control_names[key]
-                raise PluginError(
-                    f"plugin {owner!r} registers time control {label!r}, but plugin "
-                    f"{self.time_control_owners[other]!r} already registered it for {other!r}"
-                )
-        if len({label.lower() for label in labels}) != len(labels):
-            raise PluginError(f"plugin {owner!r}: time control {tc.name!r} lists the same name twice")
+        for label in _claim(
+            self._time_control_names, self.time_control_owners, "time control", tc.name, tc.aliases, owner
+        ):
+            self._time_control_names[label] = tc.name
         self.time_controls[tc.name] = tc
         self.time_control_owners[tc.name] = owner
-        for label in labels:
-            self._time_control_names[label.lower()] = tc.name
 
     def find_time_control(self, name: str) -> TimeControl:
         """The time control registered under ``name`` or an alias; :class:`UnknownTimeControl` lists the others."""
@@ -177,21 +168,10 @@ class Registry:
             raise PluginError(f"plugin {owner!r} registered {spec!r}, which is not a PlayerSpec")
         if not spec.name or spec.name != spec.name.lower():
             raise PluginError(f"plugin {owner!r}: player {spec.display_name!r} needs a lower-case name")
-        labels = (spec.name, *spec.aliases)
-        for label in labels:
-            key = label.lower()
-            if key in self._player_names:
-                other = self._player_names[key]
-                raise PluginError(
-                    f"plugin {owner!r} registers player {label!r}, but plugin "
-                    f"{self.player_owners[other]!r} already registered it for {other!r}"
-                )
-        if len({label.lower() for label in labels}) != len(labels):
-            raise PluginError(f"plugin {owner!r}: player {spec.name!r} lists the same name twice")
+        for label in _claim(self._player_names, self.player_owners, "player", spec.name, spec.aliases, owner):
+            self._player_names[label] = spec.name
         self.players[spec.name] = spec
         self.player_owners[spec.name] = owner
-        for label in labels:
-            self._player_names[label.lower()] = spec.name
 
     def register_rating_system(self, system: RatingSystem, owner: str) -> None:
         name = getattr(system, "name", None)
@@ -235,6 +215,25 @@ class Registry:
                 continue
             found.append(spec)
         return found
+
+
+def _claim(
+    taken: dict[str, str], owners: dict[str, str], kind: str, name: str, aliases: Iterable[str], owner: str
+) -> list[str]:
+    """The lower-case labels ``name`` and ``aliases`` would take; :class:`PluginError` naming both plugins if
+    another plugin holds one, or if the same label is listed twice."""
+    labels = (name, *aliases)
+    for label in labels:
+        other = taken.get(label.lower())
+        if other is not None:
+            raise PluginError(
+                f"plugin {owner!r} registers {kind} {label!r}, but plugin {owners[other]!r} "
+                f"already registered it for {other!r}"
+            )
+    keys = [label.lower() for label in labels]
+    if len(set(keys)) != len(keys):
+        raise PluginError(f"plugin {owner!r}: {kind} {name!r} lists the same name twice")
+    return keys
 
 
 def _wanted() -> set[str] | None:
