@@ -1719,6 +1719,79 @@ class GameService:
                 _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.actions)
             )
 
+    # --- Backgammon Doubles: the acting member, and each team's private thread ---------------------------
+    async def choose_acting(self, game_id: int, player: PlayerRef, member: str) -> Outcome:
+        """Team choice (match option ``team_choice``): a team member names who acts for the team this game.
+
+        Only between games: before the game's first throw of the dice. The choice is public (everyone sees who
+        acts); it enters the match record as a ``SetActing`` action.
+        """
+        loaded = await self._load(game_id)
+        state = self._check_participant(loaded, player)
+        if state.variant.team_size < 2:
+            raise Refused(
+                f"choosing the acting member is for team rule sets; {state.variant.display_name} is one against one"
+            )
+        side = state.side_of(player.id)
+        view = self._view(loaded)
+        team = state.setup.side_name(side)
+        current = state.acting_member(side)
+        if not state.options.team_choice:
+            raise Refused(
+                f"this match rotates the acting member; {view.name(current)} acts for {team} in game {state.game} "
+                "(the challenge decides: `acting: choose` lets teams pick before each game)"
+            )
+        if state.begun or state.phase not in (Phase.OPENING, Phase.ROLL):
+            raise Refused(
+                f"game {state.game} has begun: {view.name(current)} acts for {team} until it ends; "
+                "your team chooses again before the next game's first roll"
+            )
+        members = state.setup.sides[side]
+        if member not in members:
+            raise Refused(
+                f"{view.name(member)} is not on your team ({team}): choose {' or '.join(view.name(p) for p in members)}"
+            )
+        if member == current:
+            raise Refused(f"{view.name(member)} already acts for {team} in game {state.game}")
+        number = state.game
+        out = await self._change(game_id, player, _deciding(m.SetActing(player.id, member)))
+        text = f"{team}: {view.name(member)} acts in game {number} (chosen by {view.name(player.id)})."
+        event = Event("acting", game_id, text, player.id, {"side": side, "member": member, "game": number})
+        return Outcome((event, *out.events), out.game, out.applied)
+
+    async def set_team_thread(self, game_id: int, side: int, thread_id: str | None) -> None:
+        """Remember a team's private thread (Discord: where teammates consult), stored with the game.
+
+        Kept in the game's stored setup (``setup["team_threads"]``, by side), so any process, and the bot after a
+        restart, finds it again. None forgets it (the thread is gone). A compare-and-swap like any change.
+        """
+        if side not in (0, 1):
+            raise ValueError(f"a side is 0 or 1, not {side!r}")
+        async with self._lock(game_id):
+            for _ in range(5):
+                loaded = await self._load(game_id)
+                threads = dict(loaded.row.setup.get("team_threads") or {})
+                if threads.get(str(side)) == thread_id:
+                    return
+                if thread_id is None:
+                    threads.pop(str(side), None)
+                else:
+                    threads[str(side)] = thread_id
+                setup = {**loaded.row.setup, "team_threads": threads}
+                try:
+                    version = await self.store.update_game(game_id, loaded.row.version, setup=setup)
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                self._remember(_Loaded(replace(loaded.row, version=version, setup=setup), loaded.state, loaded.actions))
+                return
+            raise Refused("the game is busy (several changes at once); try again")
+
+    async def team_threads(self, game_id: int) -> dict[int, str]:
+        """The private thread of each team of a game, by side, as remembered with :meth:`set_team_thread`."""
+        loaded = await self._load(game_id)
+        return {int(k): str(v) for k, v in (loaded.row.setup.get("team_threads") or {}).items()}
+
 
 DAY = 86400.0
 

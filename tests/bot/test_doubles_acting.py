@@ -1,0 +1,174 @@
+"""Backgammon Doubles through the service: a team chooses its acting member before each game (match option
+``team_choice``), with clear refusals; each team's private thread is remembered with the game."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
+from bot.storage import Store
+
+ANN, BEA = PlayerRef("ann", "Ann"), PlayerRef("bea", "Bea")  # side 0
+CAL, DAN = PlayerRef("cal", "Cal"), PlayerRef("dan", "Dan")  # side 1
+EVE = PlayerRef("eve", "Eve")  # plays in nothing
+PEOPLE = {p.id: p for p in (ANN, BEA, CAL, DAN)}
+
+
+def run(db_url: tuple[str, str | None], body: Callable[[Store, GameService], Awaitable[Any]], **kw: Any) -> None:
+    async def go() -> None:
+        url, schema = db_url
+        store = await Store.open(url, schema=schema)
+        try:
+            await body(store, GameService(store, **{"dice": SeededDice(3), **kw}))
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+async def doubles(svc: GameService, *, team_choice: bool = True, length: int = 3) -> Outcome:
+    out = await svc.challenge(
+        "g",
+        ANN,
+        CAL,
+        variant="doubles",
+        length=length,
+        teammate=BEA,
+        opponent_teammate=DAN,
+        options={"team_choice": True} if team_choice else {},
+    )
+    return await svc.accept(out.game.id, CAL)
+
+
+async def end_game(svc: GameService, gid: int) -> Outcome:
+    """Finish the game at hand: throw and play until a side is to roll, which resigns a single game (accepted)."""
+    out = Outcome((), await svc.view(gid))
+    game = out.game.game
+    for _ in range(20):
+        v = out.game
+        if v.game > game or v.status == "finished":
+            return out
+        if v.phase == "opening":
+            out = await svc.roll(gid, PEOPLE[v.acting[0]])  # type: ignore[index]
+        elif v.phase == "move":
+            out = await svc.move(gid, PEOPLE[v.to_act], v.plays[0])  # type: ignore[index]
+        elif v.phase == "roll":
+            out = await svc.resign(gid, PEOPLE[v.to_act], "single")  # type: ignore[index]
+        else:
+            assert v.phase == "resigned", v.phase
+            out = await svc.answer_resignation(gid, PEOPLE[v.to_act], True)  # type: ignore[index]
+    raise AssertionError(f"game {game} did not end")
+
+
+def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | None]) -> None:
+    async def body(store: Store, svc: GameService) -> None:
+        out = await doubles(svc)
+        gid = out.game.id
+        assert out.game.acting == ("ann", "cal")  # by default the first members act in game 1
+
+        # Bea takes over for her team; the choice is public and enters the match record.
+        chosen = await svc.choose_acting(gid, BEA, "bea")
+        assert chosen.game.acting == ("bea", "cal") and chosen.applied == 1
+        (event,) = [e for e in chosen.events if e.kind == "acting"]
+        assert event.data == {"side": 0, "member": "bea", "game": 1} and "team" not in event.data
+        assert event.text == "Ann & Bea: Bea acts in game 1 (chosen by Bea)."
+        record = await svc.record(gid)
+        assert record["actions"] == [{"type": "SetActing", "by": "bea", "member": "bea"}]
+        with pytest.raises(Refused, match="only bea may throw the opening roll"):
+            await svc.roll(gid, ANN)
+        with pytest.raises(Refused, match="Bea already acts for Ann & Bea in game 1"):
+            await svc.choose_acting(gid, ANN, "bea")
+
+        # The opponents choose for their own team only; someone from outside the match, for nobody.
+        with pytest.raises(Refused, match=r"Ann is not on your team \(Cal & Dan\): choose Cal or Dan"):
+            await svc.choose_acting(gid, CAL, "ann")
+        with pytest.raises(Refused, match="you are not playing in game"):
+            await svc.choose_acting(gid, EVE, "eve")
+        assert (await svc.choose_acting(gid, CAL, "dan")).game.acting == ("bea", "dan")
+
+        # Once the dice are thrown the acting members are fixed for the game.
+        out = await svc.roll(gid, BEA)
+        while out.game.phase == "opening":
+            out = await svc.roll(gid, BEA)
+        with pytest.raises(Refused, match="game 1 has begun: Bea acts for Ann & Bea until it ends"):
+            await svc.choose_acting(gid, ANN, "ann")
+        if out.game.to_act == "bea":
+            with pytest.raises(Refused, match="only the acting member of your team, bea, moves"):
+                await svc.move(gid, ANN, out.game.plays[0])
+
+        # Game 2 starts with the rotation (the other members); a team may choose again, and the choice holds.
+        out = await end_game(svc, gid)
+        assert out.game.game == 2 and out.game.acting == ("bea", "dan")
+        out = await svc.choose_acting(gid, BEA, "ann")
+        assert out.game.acting == ("ann", "dan")
+
+        # A new service on the same database replays the record: the choices are part of the match.
+        again = GameService(store, dice=SeededDice(3))
+        assert (await again.view(gid)).acting == ("ann", "dan")
+        await again.roll(gid, ANN)
+        (await again.export(gid)).splitlines()  # the .mat export copes with the choices in the record
+
+    run(db_url, body)
+
+
+def test_refusals_name_the_rule(db_url: tuple[str, str | None]) -> None:
+    async def body(store: Store, svc: GameService) -> None:
+        rotating = (await doubles(svc, team_choice=False)).game.id
+        with pytest.raises(Refused, match="this match rotates the acting member; Ann acts for Ann & Bea in game 1"):
+            await svc.choose_acting(rotating, BEA, "bea")
+
+        challenge = await svc.challenge(
+            "g", ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN,
+            options={"team_choice": True},
+        )  # fmt: skip
+        with pytest.raises(Refused, match="has not started"):
+            await svc.choose_acting(challenge.game.id, ANN, "bea")
+
+        single = await svc.challenge("g", ANN, CAL, variant="backgammon", length=1)
+        await svc.accept(single.game.id, CAL)
+        with pytest.raises(Refused, match="choosing the acting member is for team rule sets"):
+            await svc.choose_acting(single.game.id, ANN, "ann")
+
+        over = (await doubles(svc, length=1)).game.id
+        out = await end_game(svc, over)
+        assert out.game.status == "finished"
+        with pytest.raises(Refused, match="is over"):
+            await svc.choose_acting(over, ANN, "bea")
+
+    run(db_url, body)
+
+
+def test_team_threads_are_stored_with_the_game(db_url: tuple[str, str | None]) -> None:
+    async def body(store: Store, svc: GameService) -> None:
+        svc.dice = None  # commit-reveal dice: the setup is rewritten when the seed is revealed at the end
+        out = await doubles(svc, length=1)
+        gid = out.game.id
+        assert await svc.team_threads(gid) == {}
+        version = out.game.version
+        await svc.set_team_thread(gid, 0, "1001")
+        await svc.set_team_thread(gid, 1, "1002")
+        await svc.set_team_thread(gid, 1, "1002")  # unchanged: nothing written
+        assert await svc.team_threads(gid) == {0: "1001", 1: "1002"}
+        assert (await svc.view(gid)).version == version + 2
+        with pytest.raises(ValueError):
+            await svc.set_team_thread(gid, 2, "1003")
+
+        # Another process (a new service on the same database) finds them, and its change reaches this one.
+        other = GameService(store)
+        assert await other.team_threads(gid) == {0: "1001", 1: "1002"}
+        await other.set_team_thread(gid, 1, None)
+        await svc.set_team_thread(gid, 0, "2001")  # a stale cache meets a newer version and tries again
+        assert await GameService(store).team_threads(gid) == {0: "2001"}
+
+        # They survive the match's end (the setup is written again with the revealed seed).
+        out = await end_game(svc, gid)
+        assert out.game.status == "finished"
+        fresh = GameService(store)
+        assert await fresh.team_threads(gid) == {0: "2001"}
+        assert (await fresh.verify(gid)).ok
+
+    run(db_url, body)
