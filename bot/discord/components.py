@@ -27,6 +27,7 @@ __all__ = [
     "SubmoveButton",
     "PlaySelect",
     "SubmoveSelect",
+    "ActingSelect",
     "DYNAMIC_ITEMS",
     "may_press",
     "custom_id",
@@ -306,10 +307,59 @@ class SubmoveSelect(
         )
 
 
+class ActingSelect(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bg:acting:(?P<game>[0-9]+):(?P<side>[01]):(?P<number>[0-9]+)",
+):
+    """Backgammon Doubles with team choice: pick who acts for the team in game ``number`` of the match.
+
+    Posted in the team's private thread when a game starts. The custom id names the team (``side``) the select
+    was posted for and the game it is about; the table checks both against the user who picks (never trusting
+    them), and the game service decides whether the choice is allowed.
+    """
+
+    def __init__(
+        self,
+        game_id: int,
+        side: int,
+        number: int,
+        members: tuple[tuple[str, str], ...] = (),
+        current: str | None = None,
+    ) -> None:
+        options = [discord.SelectOption(label=name[:100], value=pid, default=pid == current) for pid, name in members]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id("acting", game_id, side, number),
+                placeholder="Who acts for your team this game?",
+                options=options or [discord.SelectOption(label="nobody", value="-")],
+                row=0,
+            )
+        )
+        self.game_id = game_id
+        self.side = side
+        self.number = number
+        self.action = "acting"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActingSelect:
+        return cls(int(match["game"]), int(match["side"]), int(match["number"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = _values(interaction)
+        member = str(values[0]) if values else ""
+        await _guarded(
+            interaction, _table(interaction).on_acting(interaction, self.game_id, self.side, self.number, member)
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignButton,
     SubmoveButton,
     PlaySelect,
     SubmoveSelect,
     ActionButton,
+    ActingSelect,
 )

@@ -11,6 +11,7 @@ never bites.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from ..service import Event, GameService, GameView, Outcome, PlayerRef, Refused
-from .components import ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect, may_press
+from .components import ActingSelect, ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect, may_press
 
 if TYPE_CHECKING:
     from engine.match import MatchState
@@ -32,6 +33,7 @@ __all__ = [
     "describe",
     "mention",
     "in_quiet_hours",
+    "acting_prompt",
     "MAX_SELECT",
     "MAX_SUBMOVE_BUTTONS",
 ]
@@ -82,6 +84,22 @@ def describe(view: GameView) -> str:
     score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
     cube = f"cube {view.cube}" + (f" ({sides[view.cube_owner]})" if view.cube_owner is not None else "")
     return f"#{view.id} {view.display_name} {kind} · {score} · {cube}"
+
+
+def acting_prompt(view: GameView, side: int, note: str = "") -> tuple[str, discord.ui.View]:
+    """Team choice (Backgammon Doubles): the question, for team ``side``'s private thread, of who acts for it in the
+    game at hand, with a select of the two members (the one acting now is preselected)."""
+    members = view.sides[side]
+    acting = view.acting[side] if view.acting is not None else None
+    team = " & ".join(view.name(p) for p in members)
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ActingSelect(view.id, side, view.game, tuple((p, view.name(p)) for p in members), acting))
+    text = (
+        f"{' '.join(mention(p) for p in members)}: **game {view.game}** of match #{view.id} — who acts for your team "
+        f"({team})? The acting member rolls, moves and handles the cube; the other consults here. "
+        f"{note}**{view.name(acting)}** acts now; you may change it below until the game's first roll."
+    )
+    return _clip(text), ui
 
 
 class Table:
@@ -200,6 +218,75 @@ class Table:
             interaction, game_id, me, lambda: self.service.submove(game_id, me, src, dst), version=version
         )
 
+    async def on_acting(
+        self, interaction: discord.Interaction[Any], game_id: int, side: int, number: int, member: str
+    ) -> None:
+        """Team choice: a member picked who acts for the team in game ``number`` (the select in the team thread).
+
+        The team and the game named by the select's custom id are checked against the user who picked (an opponent
+        or an outsider is refused, with the reason); the service judges the choice itself.
+        """
+        me = player_of(interaction.user)
+        await interaction.response.defer()
+        async with self._lock(game_id):
+            try:
+                view = await self.service.view(game_id)
+                if view.side_of(me.id) != side:
+                    team = " & ".join(view.name(p) for p in view.sides[side])
+                    raise Refused(
+                        f"Only {team} choose who acts for their team in game #{game_id}; "
+                        "a team makes its own choice in its private thread."
+                    )
+                if view.game != number:
+                    raise Refused(
+                        f"This question was about game {number}; match #{game_id} is in game {view.game} now "
+                        "(the newest question in your team's thread is about it)."
+                    )
+                out = await self.service.choose_acting(game_id, me, member)
+            except Refused as exc:
+                await self.refuse(interaction, str(exc))
+                return
+            content, ui = acting_prompt(out.game, side, f"{me.name} chose. ")
+            await interaction.edit_original_response(content=content, view=ui, allowed_mentions=_NO_PINGS)
+            ui.stop()
+            # Public: who acts is no secret; the match thread gets a fresh call mentioning the acting members.
+            await self._show_outcome(out, me)
+
+    async def ask_acting(self, view: GameView) -> None:
+        """Team choice: when a game of a Doubles match starts, ask each team in its private thread who acts."""
+        if view.status != "active" or view.phase not in ("opening", "roll") or not any(len(s) > 1 for s in view.sides):
+            return
+        state = await self.service.state(view.id)
+        if not state.options.team_choice or state.begun:
+            return
+        extras = self.bot.get_cog("Extras") if hasattr(self.bot, "get_cog") else None
+        if extras is None:
+            return
+        try:
+            await extras.ask_acting(view)  # type: ignore[attr-defined]
+        except (discord.HTTPException, Refused) as exc:
+            log.info("game %s: could not ask the teams who acts (%s)", view.id, exc)
+
+    async def refresh_controls(self, game_id: int) -> None:
+        """Redraw the components of a game's live turn message after a change that was no play (the game's version
+        moved on: a play select drawn before would be refused as out of date). Best effort."""
+        where = self.turn_messages.get(game_id)
+        if where is None:
+            return
+        view = await self.service.view(game_id)
+        if view.status != "active" or view.phase != "move":
+            return  # only the components of a roll being played carry the version
+        channel = self.bot.get_channel(where[0])
+        if channel is None or not isinstance(channel, discord.abc.Messageable):
+            return
+        ui, _prompt = await self.controls(view)
+        try:
+            await channel.get_partial_message(where[1]).edit(view=ui)  # type: ignore[attr-defined]
+        except discord.HTTPException as exc:
+            log.info("game %s: could not redraw message %s (%s)", game_id, where[1], exc)
+        finally:
+            ui.stop()
+
     async def _component_action(
         self,
         interaction: discord.Interaction[Any],
@@ -243,6 +330,7 @@ class Table:
             await self._post_turn(target, view, ())
             if thread is not None and any(len(side) > 1 for side in view.sides):
                 await self._team_threads(interaction.channel, view, thread)
+            await self.ask_acting(view)
 
     async def _tell_teams(self, out: Outcome) -> tuple[Outcome, tuple[Any, ...]]:
         """Split off a team's private events (proposals, held plays, approvals): they go to that team only."""
@@ -284,12 +372,13 @@ class Table:
             await self.service.set_thread(game_id, str(thread.id))
         view = await self.service.view(game_id)
         await self._post_turn(thread or await self.channel_of(view), view, ())
+        await self.ask_acting(view)
 
     async def _team_threads(self, channel: Any, view: GameView, match_thread: Any) -> None:
         """Team games: a private thread per team, where teammates consult (best effort, needs the permission)."""
         if not isinstance(channel, discord.TextChannel):
             return
-        for side in view.sides:
+        for number, side in enumerate(view.sides):
             team = " & ".join(view.name(p) for p in side)
             try:
                 thread = await channel.create_thread(
@@ -302,7 +391,9 @@ class Table:
                     f"Talk over your plays and cube decisions here; the game itself is in {match_thread.mention}, "
                     "and only your acting member rolls, moves and handles the cube."
                 )
-            except (discord.HTTPException, ValueError) as exc:
+                # Stored with the game: found again after a restart, by any process.
+                await self.service.set_team_thread(view.id, number, str(thread.id))
+            except (discord.HTTPException, ValueError, Refused) as exc:
                 log.warning("game %s: no team thread for %s (%s)", view.id, team, exc)
 
     async def _open_thread(self, interaction: discord.Interaction[Any], view: GameView) -> discord.Thread | None:
@@ -362,10 +453,27 @@ class Table:
     async def show(
         self, out: Outcome, me: PlayerRef | None, *, interaction: discord.Interaction[Any] | None = None
     ) -> None:
-        """Show what a request did: edit the pressed message in place, or retire it and post the next turn."""
+        """Show what a request did: edit the pressed message in place, or retire it and post the next turn.
+
+        When a game of a Doubles match with team choice ends and the next one starts, each team is then asked in its
+        private thread who acts in the new game.
+        """
+        await self._show_outcome(out, me, interaction=interaction)
+        if out.game.status == "active" and any(e.kind == "game-over" for e in out.events):
+            await self.ask_acting(out.game)
+
+    async def _show_outcome(
+        self, out: Outcome, me: PlayerRef | None, *, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
         out, private = await self._tell_teams(out)
         if any(e.kind == "turn" for e in out.events):
             await self._ping_team(out.game)
+        if private or any(e.kind == "turn" for e in out.events):
+            # Telling a team may have stored its private thread with the game (a new version, nothing else new):
+            # the components drawn now must carry that version.
+            fresh = await self.service.view(out.game.id)
+            if fresh.version != out.game.version and dataclasses.replace(fresh, version=out.game.version) == out.game:
+                out = Outcome(out.events, fresh, out.applied)
         if private and not out.events:
             # Only team business happened (a play held for the teammate's approval): nothing public to show.
             if interaction is not None and not interaction.response.is_done():
@@ -533,7 +641,10 @@ class Table:
         phase = view.phase
         if phase == "opening":
             ui.add_item(ActionButton("roll", gid))
-            return ui, f"{who}: roll the opening dice (either of you)."
+            choose = ""
+            if state.options.team_choice and not state.begun:
+                choose = " Each team may first choose who acts this game, in its private team thread."
+            return ui, f"{who}: roll the opening dice (either of you).{choose}"
         side = view.side_of(actor) if actor else None
         if phase == "roll":
             ui.add_item(ActionButton("roll", gid))
@@ -608,6 +719,8 @@ def _told(content: str) -> list[str]:
     lines = content.split("\n")
     return lines[1:-1] if len(lines) > 2 and lines[0].startswith("**#") else []
 
+
+_NO_PINGS = discord.AllowedMentions.none()
 
 #: Events that are one team's private business (Backgammon Doubles consultation).
 TEAM_EVENT_KINDS = frozenset({"proposal", "held", "adopted", "approved", "rejected"})

@@ -18,7 +18,15 @@ from bot.cli import main
 from bot.config import Settings
 from bot.discord.app import INTENTS, PERMISSIONS, GammonBot, ShardedGammonBot, build_bot
 from bot.discord.cogs.games import match_plays
-from bot.discord.components import DYNAMIC_ITEMS, ActionButton, PlaySelect, SubmoveButton, custom_id, may_press
+from bot.discord.components import (
+    DYNAMIC_ITEMS,
+    ActingSelect,
+    ActionButton,
+    PlaySelect,
+    SubmoveButton,
+    custom_id,
+    may_press,
+)
 from bot.service import GameView
 from tests.bot.discord_helpers import (
     Driver,
@@ -147,6 +155,9 @@ def test_custom_ids_carry_the_game_and_fit_discords_limit() -> None:
     assert all(str(big) in i and len(i) <= 100 for i in ids), ids
     for cls, cid in zip(DYNAMIC_ITEMS[1:3], ids[1:]):
         assert cls.__discord_ui_compiled_template__.fullmatch(cid)  # type: ignore[attr-defined]
+    acting = ActingSelect(big, 1, 99, (("1", "Alice"), ("3", "Carol")), "3").custom_id
+    assert acting == f"bg:acting:{big}:1:99"
+    assert [c for c in DYNAMIC_ITEMS if c.__discord_ui_compiled_template__.fullmatch(acting)] == [ActingSelect]  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         custom_id("x" * 100)
 

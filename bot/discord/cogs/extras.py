@@ -8,9 +8,13 @@ Team consultation is private to the team: an event of the service that carries `
 play held for approval, an approval or a rejection), and the note that a proposal was adopted, are posted only in
 that team's private thread, never in the match thread. The team thread is the one the table opened when the match
 started, when it can be found; otherwise this cog opens one the first time it is needed ("Team alice & carol — game
-7", in the channel of the match thread, with both members added) and remembers it per game and side **in memory**
-(after a restart it is found again among the channel's threads by its name). Where the bot may not create private
-threads, both members get a direct message instead, and the reply says so.
+7", in the channel of the match thread, with both members added). Either way its id is stored with the game
+(``GameService.set_team_thread``), so after a restart, or in another process, it is found again by id (games
+started before that are found by the thread's name among the channel's threads, and then stored). Where the bot may
+not create private threads, both members get a direct message instead, and the reply says so.
+
+With team choice (``/bg play acting:choose``), each team is asked in its private thread, when a game starts, who acts
+for it in that game (a select; see ``Table.on_acting``).
 
 Every command calls the game service; refusals come back as an ephemeral message naming the rule or the fix.
 The first line of each command's docstring is its description in Discord's command picker.
@@ -34,7 +38,7 @@ from discord.ext import commands
 from engine.fairdice import verify_record
 
 from ...service import Event, GameService, GameView, Outcome, Refused
-from ..table import Table, describe, mention, player_of
+from ..table import Table, acting_prompt, describe, mention, player_of
 from .games import match_plays
 from .joining import GROUP, JoinsBgGroup
 
@@ -132,8 +136,7 @@ class Extras(JoinsBgGroup):
         self.bot = bot
         self.service = service
         self.table = table
-        #: The private thread of each team, by (game id, side). Kept in memory only: after a restart the thread
-        #: is found again by its name among the channel's threads (or a new one is opened).
+        #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
         self.team_threads: dict[tuple[int, int], int] = {}
         #: The commands this cog put into the ``/bg`` group (taken out again on unload).
         self.joined: list[app_commands.Command[Any, ..., Any]] = []
@@ -159,6 +162,8 @@ class Extras(JoinsBgGroup):
         me = str(interaction.user.id)
         if game is None:
             game = self._thread_game(interaction.channel)
+        if game is None and isinstance(interaction.channel, discord.Thread):
+            game = await self._stored_thread_game(interaction.channel.id, me, here)
         if game is None and mine:
             running = [v for v in await self.service.my_games(me, here) if v.status == "active"]
             if len(running) == 1:
@@ -178,6 +183,17 @@ class Extras(JoinsBgGroup):
         if (here is not None and view.guild_id != here) or (here is None and view.side_of(me) is None):
             raise Refused(f"Game #{game} is not a game of this server: `/bg history` lists this server's matches.")
         return view
+
+    async def _stored_thread_game(self, thread_id: int, me: str, here: str | None) -> int | None:
+        """The running game of the user whose stored team thread this is (a team thread renamed, after a restart)."""
+        for v in await self.service.my_games(me, here):
+            if v.status != "active":
+                continue
+            for side, stored in (await self.service.team_threads(v.id)).items():
+                if stored == str(thread_id):
+                    self.team_threads[(v.id, side)] = thread_id
+                    return v.id
+        return None
 
     async def _game_choices(
         self, interaction: discord.Interaction[Any], current: str, *, finished: bool = False
@@ -517,12 +533,43 @@ class Extras(JoinsBgGroup):
         )
         await thread.send(_clip(text), allowed_mentions=USERS_ONLY)
 
-    async def _team_post(self, view: GameView, side: int, text: str) -> str:
-        """Post ``text`` where only team ``side`` sees it: its private thread, or else direct messages."""
+    async def ask_acting(self, view: GameView) -> None:
+        """Team choice: ask each team (of people) in its private thread who acts for it in the game starting now."""
+        for side, members in enumerate(view.sides):
+            if len(members) < 2 or not all(p.isdigit() for p in members):
+                continue  # a team of bot players chooses nothing
+            try:
+                await self._team_post(view, side, "", components=functools.partial(acting_prompt, view, side))
+            except Refused as exc:  # no private thread, and the server refuses direct messages
+                log.info("game %s: could not ask team %s who acts (%s)", view.id, side, exc)
+
+    async def _team_post(
+        self,
+        view: GameView,
+        side: int,
+        text: str,
+        *,
+        components: Callable[[], tuple[str, discord.ui.View]] | None = None,
+    ) -> str:
+        """Post ``text`` where only team ``side`` sees it: its private thread, or else direct messages.
+
+        ``components``: instead of ``text``, a message with components (a fresh one for each message sent).
+        """
+
+        async def send(target: discord.abc.Messageable, prefix: str = "") -> None:
+            if components is None:
+                await target.send(_clip(prefix + text), allowed_mentions=USERS_ONLY)
+                return
+            content, ui = components()
+            try:
+                await target.send(_clip(prefix + content), view=ui, allowed_mentions=USERS_ONLY)
+            finally:
+                ui.stop()
+
         thread, why = await self._team_thread(view, side)
         if thread is not None:
             try:
-                await thread.send(text, allowed_mentions=USERS_ONLY)
+                await send(thread)
                 return f"It is in your team's private thread {thread.mention}."
             except discord.HTTPException as exc:
                 log.warning("game %s: could not post in team thread %s (%s)", view.id, thread.id, exc)
@@ -539,7 +586,7 @@ class Extras(JoinsBgGroup):
                 continue  # a bot player
             try:
                 user = self.bot.get_user(int(pid)) or await self.bot.fetch_user(int(pid))
-                await user.send(_clip(f"Game #{view.id}, your team: {text}"), allowed_mentions=USERS_ONLY)
+                await send(user, f"Game #{view.id}, your team: ")
             except discord.HTTPException as exc:
                 log.info("game %s: could not DM team member %s (%s)", view.id, pid, exc)
                 missed.append(view.name(pid))
@@ -558,14 +605,21 @@ class Extras(JoinsBgGroup):
         """
         key = (view.id, side)
         remembered = self.team_threads.get(key)
-        if remembered is not None:
-            channel = self.bot.get_channel(remembered)
+        stored = (await self.service.team_threads(view.id)).get(side)
+        for candidate in dict.fromkeys(x for x in (remembered, int(stored) if stored else None) if x is not None):
+            channel: Any = self.bot.get_channel(candidate)
             if channel is None:
                 try:
-                    channel = await self.bot.fetch_channel(remembered)
+                    channel = await self.bot.fetch_channel(candidate)
+                except discord.NotFound:
+                    channel = None
+                    if str(candidate) == stored:  # deleted: forget it, so a new one can be opened and stored
+                        with contextlib.suppress(Refused):
+                            await self.service.set_team_thread(view.id, side, None)
                 except discord.HTTPException:
                     channel = None
             if isinstance(channel, discord.Thread):
+                self.team_threads[key] = channel.id
                 return channel, ""
             self.team_threads.pop(key, None)
         parent = await self._parent(view)
@@ -575,7 +629,7 @@ class Extras(JoinsBgGroup):
         names = {_table_thread_name(view, side), team_thread_name(view, side)}
         for thread in parent.threads:
             if thread.type is discord.ChannelType.private_thread and thread.owner_id == me and thread.name in names:
-                self.team_threads[key] = thread.id
+                await self._store_team_thread(view, side, thread)
                 return thread, ""
         if not create:
             return None, "Your team has no private thread yet"
@@ -608,8 +662,19 @@ class Extras(JoinsBgGroup):
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             return None, "I could not add you both to a private team thread"
-        self.team_threads[key] = thread.id
+        await self._store_team_thread(view, side, thread)
         return thread, ""
+
+    async def _store_team_thread(self, view: GameView, side: int, thread: discord.Thread) -> None:
+        """Remember a team thread with the game (and here); then redraw the game's live components, whose version
+        the stored change moved on."""
+        self.team_threads[(view.id, side)] = thread.id
+        try:
+            await self.service.set_team_thread(view.id, side, str(thread.id))
+        except Refused as exc:  # the game is busy: it is still remembered here, and found by name elsewhere
+            log.info("game %s: team thread %s not stored (%s)", view.id, thread.id, exc)
+            return
+        await self.table.refresh_controls(view.id)
 
     async def _parent(self, view: GameView) -> discord.TextChannel | None:
         """The text channel of the match thread (or the challenge's channel when the match has no thread)."""

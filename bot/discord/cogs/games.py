@@ -126,6 +126,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         clock="Time control: a preset such as correspondence or tournament-clock (default: the server's)",
         bot="Play the computer instead: pick its strength (bgsage for backgammon, a heuristic player elsewhere)",
         consult="Backgammon Doubles: free (the acting member decides) or agree (the teammate approves each play)",
+        acting="Backgammon Doubles: rotate (the acting member changes each game) or choose (teams pick each game)",
     )
     @refusals
     async def play(
@@ -142,6 +143,7 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         clock: str | None = None,
         bot: str | None = None,
         consult: Literal["free", "agree"] = "free",
+        acting: Literal["rotate", "choose"] | None = None,
     ) -> None:
         """Challenge someone (or anyone, or the bot) to a backgammon match or a money game."""
         if isinstance(interaction.channel, discord.Thread):
@@ -151,7 +153,19 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
                 raise Refused(f"{person.display_name} is a Discord bot; to play the computer, pick a `bot` strength.")
         if bot is not None and (opponent is not None or partner is not None):
             raise Refused("Choose either an opponent or the bot, not both.")
-        options = {k: v for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford)) if v is not None}
+        options: dict[str, Any] = {
+            k: v for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford)) if v is not None
+        }
+        if acting is not None:
+            settings = await self.service.guild_settings(str(interaction.guild_id))
+            cls = self.service._variant_class(variant or settings["default_variant"])
+            if acting == "choose" and cls.team_size < 2:
+                raise Refused(
+                    f"`acting: choose` is for team rule sets (Backgammon Doubles): in {cls.display_name} "
+                    "each side is one player."
+                )
+            if cls.team_size > 1:
+                options["team_choice"] = acting == "choose"
         me = player_of(interaction.user)
         out = await self.service.challenge(
             str(interaction.guild_id),
@@ -178,6 +192,8 @@ class Games(commands.GroupCog, group_name="bg", group_description="Play backgamm
         ui.add_item(ActionButton("accept", view.id))
         ui.add_item(ActionButton("decline", view.id))
         texts = "\n".join(e.text for e in out.events)
+        if options.get("team_choice"):
+            texts += "\nBefore each game, each team chooses its acting member (in its private team thread)."
         who = " ".join(mention(p) for p in view.invited)
         call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
         await interaction.response.send_message(f"{texts}\n{call}", view=ui)
