@@ -15,11 +15,17 @@ six-block rule) checked before and after every submove.
 Internally a board is a list of 26 ints in the roller's frame: ``b[0]`` my checkers borne off, ``b[1..24]``
 the points (positive mine, negative the opponent's), ``b[25]`` my checkers on the bar. A position's
 identity during the search is an exact integer key, updated incrementally with each submove.
+
+There are two searches with one result. :func:`generate_general` serves rule sets with turn rules;
+:func:`generate_free` serves those without (chosen by that property alone, never by name): it leaves out
+the predicate calls, keeps hits in the opponent's bar slot so a finished board is already a position's
+tuple, and unrolls the two dice orders. It visits submoves in the general search's order, so both return
+the same plays in the same order with the same submoves (a property test holds them to it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, overload
 
 from .position import BAR, OFF, POINTS, Position
@@ -35,9 +41,18 @@ Submove = tuple[int, int, bool]
 #: Points 1..HOME are the home board: checkers are borne off from there.
 HOME = 6
 
-# Weights of the exact integer key: 5 bits per slot, counts offset by 16 so they stay non-negative.
+# Weights of the exact integer key of a board reached during one search: 5 bits per slot. The key is the
+# sum of each slot's change since the start times its weight; a slot never changes by 16 or more within a
+# turn, so equal keys mean equal boards.
 _W = tuple(1 << (5 * i) for i in range(26))
-_OFFSET_KEY = sum(16 * w for w in _W)
+#: The key change of a hit: the point goes from one opposing checker to one of mine.
+_W2 = tuple(2 * w for w in _W)
+#: The opponent's bar in a position's internal tuple (after the 26 slots of the working board).
+_THEIR_BAR = 26
+#: My points from the 24-point down.
+_DOWN = tuple(range(POINTS, 0, -1))
+_new = object.__new__
+_set = object.__setattr__
 
 
 class TurnRules(Protocol):
@@ -59,14 +74,6 @@ class TurnRules(Protocol):
 def board_list(pos: Position) -> list[int]:
     """The generator's working board for a position (see the module docstring)."""
     return list(pos.key()[:26])
-
-
-def _key(b: Sequence[int]) -> int:
-    k = _OFFSET_KEY
-    for i, v in enumerate(b):
-        if v:
-            k += v * _W[i]
-    return k
 
 
 class Play:
@@ -157,8 +164,19 @@ def dice_orders(dice: tuple[int, int]) -> list[tuple[int, ...]]:
 
 def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
     """Every legal play for ``pos`` (roller's frame) and ``dice``, per GNU Backgammon's rules."""
-    b = board_list(pos)
     rules = variant.turn_rules(pos, dice, first_move)
+    if rules is None:
+        return generate_free(variant, pos, dice)
+    return generate_general(variant, pos, dice, rules)
+
+
+def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rules: TurnRules | None) -> PlaySet:
+    """The general search, consulting ``rules`` (from ``variant.turn_rules``) before and after every submove.
+
+    :func:`generate` uses it only when there are turn rules; with ``rules=None`` it is the reference that
+    :func:`generate_free` must agree with exactly (same plays, same order, same submoves).
+    """
+    b = board_list(pos)
     allow = rules.allow if rules is not None else None
     after = rules.after if rules is not None else None
     # Landing on my point t is allowed when b[t] >= land_min; a lone opposing checker there is hit.
@@ -266,7 +284,7 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
         if not used:
             save(depth, pips, key, hits)
 
-    start_key = _key(b)
+    start_key = 0  # keys are kept relative to the starting board: only differences matter
     occupied = [p for p in range(POINTS, 0, -1) if b[p] > 0]
     orders = dice_orders(dice)
     # Independent submoves commute unless a turn rule, the bar or bearing off makes their order matter.
@@ -281,6 +299,193 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
     trusted = Position.trusted
     plays = [Play(moves, trusted(raw)) for raw, moves in found.values()]
     return PlaySet(plays, (dice[0], dice[1]), best[0], best[1])
+
+
+def generate_free(variant: Variant, pos: Position, dice: tuple[int, int]) -> PlaySet:
+    """The plays of :func:`generate_general` when the rule set has no turn rules, found with less overhead.
+
+    Nothing but the dice, the blocking and the hitting constrain a submove, so the search works on one list of
+    plain ints (a hit adds to the opponent's bar slot, so a finished board is already the result's tuple):
+    two dice in two unrolled loops, a doublet in a small recursion. Both visit the submoves in the same order
+    as the general search, so they return the same plays in the same order with the same submoves
+    (``tests/engine/test_movegen.py`` checks this for every registered rule set).
+    """
+    raw = pos.key()
+    b = list(raw)  # the working board, then their bar and their borne-off checkers
+    land_min = -(variant.point_blocked_by - 1) if variant.hitting else 0
+    occ = [p for p in _DOWN if b[p] > 0]
+    outside = b[BAR]
+    for p in occ:
+        if p <= HOME:
+            break
+        outside += b[p]
+    d1, d2 = dice
+    found: Iterable[tuple[tuple[int, ...], tuple[Submove, ...]]]
+    if d1 == d2:
+        found, best_n = _free_doublet(b, occ, outside, d1, land_min)
+        best_pips = best_n * d1
+    else:
+        found, best_n, best_pips = _free_two_dice(b, occ, outside, d1, d2, land_min)
+    plays = []
+    for after, moves in found:
+        position = _new(Position)  # Position.trusted(after), without the call
+        _set(position, "_raw", after)
+        plays.append(Play(moves, position))
+    return PlaySet(plays, (d1, d2), best_n, best_pips)
+
+
+def _free_two_dice(
+    b: list[int], occ: list[int], outside: int, d1: int, d2: int, land_min: int
+) -> tuple[Iterable[tuple[tuple[int, ...], tuple[Submove, ...]]], int, int]:
+    W = _W
+    W2 = _W2
+    found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...]]] = {}
+    best_n = 0  # most dice used by a sequence seen so far
+    best_pips = 0  # most pips among those
+    hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+    entering = b[BAR] > 0
+    # Played the other way round, only the first checker's own successors are new (see generate_general).
+    for first, second, prune in ((hi, lo, False), (lo, hi, not entering)):
+        used = False
+        for s in (BAR,) if entering else occ:
+            t = s - first
+            if t > 0:
+                v = b[t]
+                if v < land_min:
+                    continue
+            elif outside or (t < 0 and max(b[s + 1 : HOME + 1], default=0) > 0):
+                continue
+            else:
+                t = OFF
+                v = b[OFF]
+            used = True
+            b[s] -= 1
+            if v < 0:
+                b[t] = 1
+                b[_THEIR_BAR] += 1
+                key = W2[t] - W[s]
+            else:
+                b[t] = v + 1
+                key = W[t] - W[s]
+            came_home = s > HOME >= t
+            if came_home:
+                outside -= 1
+            move = (s, t, v < 0)
+            if prune and outside:
+                nocc = [t]
+            elif v > 0 or t == OFF:
+                nocc = occ
+            else:
+                nocc = [*occ, t]
+            # The second die.
+            used2 = False
+            for s2 in (BAR,) if b[BAR] > 0 else nocc:
+                if b[s2] <= 0:
+                    continue
+                t2 = s2 - second
+                if t2 > 0:
+                    v2 = b[t2]
+                    if v2 < land_min:
+                        continue
+                elif outside or (t2 < 0 and max(b[s2 + 1 : HOME + 1], default=0) > 0):
+                    continue
+                else:
+                    t2 = OFF
+                    v2 = b[OFF]
+                used2 = True
+                nkey = key + (W2[t2] if v2 < 0 else W[t2]) - W[s2]
+                if best_n == 2:
+                    if nkey in found:
+                        continue
+                else:
+                    found.clear()
+                    best_n = 2
+                    best_pips = hi + lo
+                b[s2] -= 1
+                if v2 < 0:
+                    b[t2] = 1
+                    b[_THEIR_BAR] += 1
+                    found[nkey] = (tuple(b), (move, (s2, t2, True)))
+                    b[_THEIR_BAR] -= 1
+                else:
+                    b[t2] = v2 + 1
+                    found[nkey] = (tuple(b), (move, (s2, t2, False)))
+                b[t2] = v2
+                b[s2] += 1
+            if not used2 and (best_n == 0 or (best_n == 1 and best_pips <= first)):
+                if best_n == 0 or best_pips < first:
+                    found.clear()
+                    best_n = 1
+                    best_pips = first
+                if key not in found:
+                    found[key] = (tuple(b), (move,))
+            if came_home:
+                outside += 1
+            if v < 0:
+                b[_THEIR_BAR] -= 1
+            b[t] = v
+            b[s] += 1
+        if not used and not found:
+            found[0] = (tuple(b), ())
+    return found.values(), best_n, best_pips
+
+
+def _free_doublet(
+    b: list[int], occ: list[int], outside: int, d: int, land_min: int
+) -> tuple[list[tuple[tuple[int, ...], tuple[Submove, ...]]], int]:
+    # Sources never rise along a sequence, so each sequence is the only one of its submoves, and a board
+    # determines those submoves: every board reached is new, and no key is needed.
+    found: list[tuple[tuple[int, ...], tuple[Submove, ...]]] = []
+    best_n = 0  # most dice used by a sequence seen so far
+
+    def search(depth: int, top: int, occ: list[int], outside: int, path: tuple[Submove, ...]) -> None:
+        nonlocal best_n
+        used = False
+        for s in (BAR,) if b[BAR] > 0 else occ:
+            if s > top or b[s] <= 0:
+                continue
+            t = s - d
+            if t > 0:
+                v = b[t]
+                if v < land_min:
+                    continue
+            elif outside or (t < 0 and max(b[s + 1 : HOME + 1], default=0) > 0):
+                continue
+            else:
+                t = OFF
+                v = b[OFF]
+            used = True
+            b[s] -= 1
+            if v < 0:
+                b[t] = 1
+                b[_THEIR_BAR] += 1
+            else:
+                b[t] = v + 1
+            if depth < 3:
+                search(
+                    depth + 1,
+                    s,
+                    occ if v > 0 or t == OFF else [*occ, t],
+                    outside - 1 if s > HOME >= t else outside,
+                    (*path, (s, t, v < 0)),
+                )
+            else:
+                if best_n < 4:
+                    found.clear()
+                    best_n = 4
+                found.append((tuple(b), (*path, (s, t, v < 0))))
+            if v < 0:
+                b[_THEIR_BAR] -= 1
+            b[t] = v
+            b[s] += 1
+        if not used and depth >= best_n:
+            if depth > best_n:
+                found.clear()
+                best_n = depth
+            found.append((tuple(b), path))
+
+    search(0, BAR, occ, outside, ())
+    return found, best_n
 
 
 def apply_submoves(variant: Variant, pos: Position, moves: Sequence[Submove]) -> Position:

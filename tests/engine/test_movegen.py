@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Position
-from engine.plugins import get_variant
+from engine.movegen import PlaySet, generate_free, generate_general
+from engine.plugins import get_variant, registry
 from tests.conftest import oracle_rows
 from tests.engine.strategies import dice, game_positions, scattered_positions
 
@@ -163,3 +164,30 @@ def test_dice_out_of_range_are_refused(a: int, b: int) -> None:
     assume(not (1 <= a <= 6 and 1 <= b <= 6))
     with pytest.raises(ValueError, match="dice must be two numbers from 1 to 6"):
         BG.legal_plays(BG.start_position(), (a, b))
+
+
+def _plays_in_full(plays: PlaySet) -> tuple[object, ...]:
+    return ([(p.moves, p.position) for p in plays], plays.dice, plays.max_dice, plays.max_pips)
+
+
+@pytest.mark.parametrize("name", registry().names())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), roll=dice)
+def test_the_fast_path_finds_what_the_general_search_finds_for_every_rule_set(
+    name: str, data: st.DataObject, roll: tuple[int, int]
+) -> None:
+    # The general search without turn rules is the reference; a rule set with turn rules (Longgammon) still
+    # checks the fast path's handling of its blocking and hitting.
+    variant = get_variant(name)
+    pos = data.draw(st.one_of(game_positions(variant), scattered_positions(variant.checkers)))
+    fast = generate_free(variant, pos, roll)
+    assert _plays_in_full(fast) == _plays_in_full(generate_general(variant, pos, roll, None))
+
+
+@pytest.mark.parametrize("name", ["backgammon", "sprintgammon"])
+def test_the_fast_path_finds_what_the_general_search_finds_on_every_oracle_position(name: str) -> None:
+    variant = get_variant(name)
+    for row in oracle_rows(name):
+        pos = Position.from_frame(row["position"])
+        got = _plays_in_full(variant.legal_plays(pos, tuple(row["dice"])))
+        assert got == _plays_in_full(generate_general(variant, pos, tuple(row["dice"]), None)), str(pos)
