@@ -26,7 +26,7 @@ from .fonts import font
 from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .png import SUPPORTED_MODES, write_png
 from .text import board_text, match_label, side_label
-from .theme import RenderConfig, Theme, load_config
+from .theme import RGB, RenderConfig, Theme, load_config
 
 __all__ = [
     "RenderedBoard",
@@ -121,7 +121,7 @@ def render_image(snapshot: BoardSnapshot, theme: Theme | None = None) -> Image.I
     if moves and mover is not None:
         _draw_play_lines(draw, snapshot, t, L, moves, mover)
     _draw_checkers(im, draw, snapshot, t, L, colours)
-    _draw_trays(draw, snapshot, t, L, colours)
+    _draw_trays(im, draw, snapshot, t, L, colours)
     _draw_cube(im, draw, snapshot, t, L)
     _draw_dice(im, snapshot, t, L, colours)
     if moves and mover is not None:
@@ -138,10 +138,14 @@ def _paste(im: Image.Image, sprite: Image.Image, center: tuple[int, int]) -> Non
     im.paste(sprite, (x, y), sprite)
 
 
-def _count_label(
-    draw: ImageDraw.ImageDraw, t: Theme, L: Layout, colour: Colour, center: tuple[int, int], n: int
-) -> None:
-    draw.text(center, str(n), fill=t.rgb(f"checker {colour} text"), font=font(round(L.d * 0.44)), anchor="mm")
+def _text(im: Image.Image, xy: tuple[int, int], text: str, colour: RGB, size: int, anchor: str) -> None:
+    """``draw.text`` in the board font, from a cached mask (the same pixels, without FreeType)."""
+    mask, dx, dy = sprites.text_mask(text, size, anchor)
+    im.paste(colour, (xy[0] + dx, xy[1] + dy), mask)
+
+
+def _count_label(im: Image.Image, t: Theme, L: Layout, colour: Colour, center: tuple[int, int], n: int) -> None:
+    _text(im, center, str(n), t.rgb(f"checker {colour} text"), round(L.d * 0.44), "mm")
 
 
 def _side_stack(s: BoardSnapshot, side: int) -> dict[int, int]:
@@ -168,7 +172,7 @@ def _draw_checkers(
         for slot in range(shown):
             _paste(im, sprite, L.checker_center(p, slot))
         if n > MAX_STACK:
-            _count_label(draw, t, L, colour, L.checker_center(p, MAX_STACK - 1), n)
+            _count_label(im, t, L, colour, L.checker_center(p, MAX_STACK - 1), n)
     for side in (VIEWER, OPPONENT):
         n = s.position.bar[side]
         if not n:
@@ -179,15 +183,15 @@ def _draw_checkers(
         for slot in range(shown):
             _paste(im, sprite, L.bar_checker_center(side, slot))
         if n > 1:
-            _count_label(draw, t, L, colour, L.bar_checker_center(side, shown - 1), n)
+            _count_label(im, t, L, colour, L.bar_checker_center(side, shown - 1), n)
 
 
 def _draw_trays(
-    draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]
+    im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]
 ) -> None:
     slab = L.tray_slab_h(s.checkers)
     pad = max(2, L.d // 12)
-    f = font(round(L.d * 0.4))
+    size = round(L.d * 0.4)
     for side in (VIEWER, OPPONENT):
         n = s.position.off[side]
         x0, y0, x1, y1 = L.trays[side]
@@ -199,7 +203,7 @@ def _draw_trays(
             draw.rectangle((x0 + pad, ya, x1 - pad - 1, ya + slab - 1), fill=face, outline=edge)
         if n:
             label_y = (y0 + pad + n * slab + L.d // 4) if top else (y1 - pad - n * slab - L.d // 4)
-            draw.text(((x0 + x1) // 2, label_y), str(n), fill=t.rgb("text"), font=f, anchor="mm")
+            _text(im, ((x0 + x1) // 2, label_y), str(n), t.rgb("text"), size, "mm")
 
 
 def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
@@ -227,9 +231,8 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
         sprite = sprites.cube(t, str(value), L.cube_size, t.rgb("accent"))
         cx, cy = L.offered_cube_center(s.cube_offered_by)
         _paste(im, sprite, (cx, cy))
-        f = font(round(L.d * 0.34))
         text = f"doubles to {value}"
-        draw.text((cx + sprite.width // 2 + L.d // 5, cy), text, fill=t.rgb("accent"), font=f, anchor="lm")
+        _text(im, (cx + sprite.width // 2 + L.d // 5, cy), text, t.rgb("accent"), round(L.d * 0.34), "lm")
         return
     text = str(s.cube_value) if s.cube_owner is not None or s.cube_value > 1 else "64"
     _paste(im, sprites.cube(t, text, L.cube_size), L.cube_center(s.cube_owner))
@@ -239,9 +242,9 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
 
 
 def _fit(text: str, size: int, limit: int) -> str:
-    f = font(size)
-    if f.getlength(text) <= limit:
+    if sprites.text_length(text, size) <= limit:
         return text
+    f = font(size)
     while text and f.getlength(text + "…") > limit:
         text = text[:-1]
     return text + "…"
@@ -267,17 +270,17 @@ def _draw_info_rows(
         icon = sprites.checker_icon(t, colours[side], round(L.d * 0.62))
         _paste(im, icon, (x0 + pad + icon.width // 2, cy))
         centre = match_label(s) if side == OPPONENT else s.display_name
-        centre_w = font(small).getlength(centre)
-        draw.text((L.width // 2, cy), centre, fill=t.rgb("text dim"), font=font(small), anchor="mm")
+        centre_w = sprites.text_length(centre, small)
+        _text(im, (L.width // 2, cy), centre, t.rgb("text dim"), small, "mm")
         right = f"{s.pips[side]} pips"
         score = _score_text(s, side)
         if score:
             right = f"{score}   {right}"
-        draw.text((x1 - pad, cy), right, fill=t.rgb("text"), font=font(size), anchor="rm")
+        _text(im, (x1 - pad, cy), right, t.rgb("text"), size, "rm")
         name_x = x0 + pad + icon.width + pad // 2
         limit = int(L.width // 2 - centre_w / 2 - name_x - pad)
         name = _fit(side_label(s, side), size, limit)
-        draw.text((name_x, cy), name, fill=t.rgb("text"), font=font(size), anchor="lm")
+        _text(im, (name_x, cy), name, t.rgb("text"), size, "lm")
 
 
 def _score_text(s: BoardSnapshot, side: int) -> str:

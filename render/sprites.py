@@ -7,6 +7,7 @@ and pastes sprites onto the copy, so concurrent renders share nothing mutable.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -17,7 +18,19 @@ from .fonts import font
 from .layout import Layout
 from .theme import RGB, Theme
 
-__all__ = ["static_board", "checker", "checker_icon", "die", "cube", "ring", "ghost", "hit_badge", "vertical_label"]
+__all__ = [
+    "static_board",
+    "checker",
+    "checker_icon",
+    "die",
+    "cube",
+    "ring",
+    "ghost",
+    "hit_badge",
+    "vertical_label",
+    "text_mask",
+    "text_length",
+]
 
 SS = 4  # supersampling factor for sprites
 
@@ -230,3 +243,25 @@ def static_board(theme: Theme, layout: Layout) -> Image.Image:
         draw.text((x, y), str(point), fill=ink, font=f, anchor="mm")
     im.load()
     return im
+
+
+@lru_cache(maxsize=1024)
+def text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` in the board font at ``size`` as a coverage mask, and where the mask's top-left corner lies
+    relative to the ``anchor`` point: ``im.paste(colour, (x + dx, y + dy), mask)`` draws exactly the
+    pixels of ``ImageDraw.text((x, y), text, colour, font(size), anchor)`` for whole-pixel x and y,
+    without asking FreeType again for labels seen before (pips, scores, names, counts)."""
+    f = font(size)
+    box = f.getbbox(text, anchor=anchor)
+    left, top = math.floor(box[0]) - 1, math.floor(box[1]) - 1  # a pixel of margin around the ink box
+    right, bottom = math.ceil(box[2]) + 1, math.ceil(box[3]) + 1
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    mask.load()
+    return mask, left, top
+
+
+@lru_cache(maxsize=2048)
+def text_length(text: str, size: int) -> float:
+    """The advance width of ``text`` in the board font at ``size`` (cached)."""
+    return font(size).getlength(text)

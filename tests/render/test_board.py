@@ -6,7 +6,7 @@ import io
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from engine.position import Position
 from engine.snapshot import OPPONENT, VIEWER, snapshot_of
@@ -287,3 +287,18 @@ def test_long_names_are_cut_before_the_match_label() -> None:
         # ... and the name really is longer there: the rows differ left of the label.
         left = (x0, y0, x1 // 2 - L.d, y1)
         assert ImageChops.difference(short.crop(left), long.crop(left)).getbbox() is not None
+
+
+@pytest.mark.parametrize("anchor", ["mm", "lm", "rm", "la", "rs"])
+@pytest.mark.parametrize("text", ["7", "15 pips", "3 pts   167 pips", "Bartholomew…", "doubles to 64", "Äpfel ŷ", ""])
+def test_cached_text_masks_draw_the_same_pixels_as_draw_text(text: str, anchor: str) -> None:
+    from render.board import _text
+    from render.fonts import font
+
+    base = render_image(snap(dice=(6, 5)), THEME).crop((0, 0, 300, 120))  # a busy background
+    for size, xy in ((14, (150, 60)), (23, (4, 9)), (31, (296, 118))):  # near the edges too
+        expected = base.copy()
+        ImageDraw.Draw(expected).text(xy, text, fill=(250, 10, 120), font=font(size), anchor=anchor)
+        got = base.copy()
+        _text(got, xy, text, (250, 10, 120), size, anchor)
+        assert ImageChops.difference(expected, got).getbbox() is None, (text, anchor, size)
