@@ -296,19 +296,14 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
     for order in orders:
         search(order, 0, 0, start_key, BAR, 0, occupied)
 
-    trusted = Position.trusted
-    plays = [Play(moves, trusted(raw)) for raw, moves in found.values()]
-    return PlaySet(plays, (dice[0], dice[1]), best[0], best[1])
+    return PlaySet(_plays(found.values()), (dice[0], dice[1]), best[0], best[1])
 
 
 def generate_free(variant: Variant, pos: Position, dice: tuple[int, int]) -> PlaySet:
-    """The plays of :func:`generate_general` when the rule set has no turn rules, found with less overhead.
+    """The plays of :func:`generate_general` with no turn rules, found with less overhead (module docstring).
 
-    Nothing but the dice, the blocking and the hitting constrain a submove, so the search works on one list of
-    plain ints (a hit adds to the opponent's bar slot, so a finished board is already the result's tuple):
-    two dice in two unrolled loops, a doublet in a small recursion. Both visit the submoves in the same order
-    as the general search, so they return the same plays in the same order with the same submoves
-    (``tests/engine/test_movegen.py`` checks this for every registered rule set).
+    Two dice are searched in two unrolled loops, a doublet in a small recursion; the board is one list of
+    plain ints that also holds the opponent's bar (a hit adds to it) and borne-off checkers.
     """
     raw = pos.key()
     b = list(raw)  # the working board, then their bar and their borne-off checkers
@@ -326,12 +321,16 @@ def generate_free(variant: Variant, pos: Position, dice: tuple[int, int]) -> Pla
         best_pips = best_n * d1
     else:
         found, best_n, best_pips = _free_two_dice(b, occ, outside, d1, d2, land_min)
+    return PlaySet(_plays(found), (d1, d2), best_n, best_pips)
+
+
+def _plays(found: Iterable[tuple[tuple[int, ...], tuple[Submove, ...]]]) -> list[Play]:
     plays = []
     for after, moves in found:
-        position = _new(Position)  # Position.trusted(after), without the call
+        position = _new(Position)  # Position.trusted(after), without a call per play
         _set(position, "_raw", after)
         plays.append(Play(moves, position))
-    return PlaySet(plays, (d1, d2), best_n, best_pips)
+    return plays
 
 
 def _free_two_dice(
