@@ -369,3 +369,31 @@ async def test_acting_choose_is_for_team_rule_sets(tmp_path: Path) -> None:
         r = await w.do(alice.slash(thread, "bg propose", text="roll"))
         refused(r, "Consultation is for team rule sets")
         assert "choose who acts" not in live_message(thread).content
+
+
+async def test_a_team_thread_opened_during_a_roll_keeps_the_boards_play_select_working(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        # The table's two team threads at the start fail; the first proposal opens one (and stores it: a new version).
+        w.env.inject_error("POST", f"/channels/{w.channel.id}/threads", status=500, times=2)
+        alice, bob, carol, dave = (w.people[n] for n in ("alice", "bob", "carol", "dave"))
+        r = await w.do(
+            alice.slash(w.channel, "bg play", opponent=bob, teammate=carol, partner=dave, variant="doubles", length=1)
+        )
+        gid = int(re.findall(r"game #(\d+)", said(r))[0])
+        await w.do(bob.click(reply(r), label="Accept"))
+        d = Driver(w, gid)
+        thread = await d.thread()
+        await d.until("move")
+        view = await d.view()
+        side = view.side_of(view.to_act or "")
+        assert side is not None and await w.bot.service.team_threads(gid) == {}
+        mate = w.by_id(next(p for p in view.sides[side] if p != view.to_act))
+        r = await w.do(mate.slash(thread, "bg propose", text=view.plays[0]))
+        refused(r, "Proposed to your team")
+        assert list(await w.bot.service.team_threads(gid)) == [side]
+        assert (await d.view()).version > view.version
+        # The board's components were redrawn with the new version: the acting member's pick is played.
+        r = await pick_play(w, w.by_id(view.to_act or ""), thread)
+        assert not r.followups, r.followups[0].content
+        after = await d.view()
+        assert after.phase != "move" or after.to_act != view.to_act or after.draft
