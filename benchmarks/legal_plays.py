@@ -6,6 +6,11 @@ Each row's position and dice are decoded first; the timed loop only generates th
 generation builds the full list of plays (submoves and resulting Position objects). Nothing is cached
 between rows, so each pass is cold; the pass is repeated N times (default 5) and the best and median
 passes are printed, since other work on a shared machine only ever slows a pass down.
+
+A pass is timed by the CPU time this process spends (``time.process_time``), which is what one core's
+rate means: on a shared machine other processes take the core away for a while, and the wall-clock time
+then counts their work too. The wall-clock rate of the best pass is printed beside it (``--wall`` judges
+the targets by it instead).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from engine.plugins import UnknownVariant, get_variant  # noqa: E402
 TARGETS = {"backgammon": 20_000, "longgammon": 9_000, "sprintgammon": 100_000}
 
 
-def bench(path: Path, passes: int) -> None:
+def bench(path: Path, passes: int, by_wall: bool = False) -> None:
     rows = [json.loads(line) for line in path.open() if line.strip()]
     try:
         variants = {name: get_variant(name) for name in {r["variant"] for r in rows}}
@@ -37,22 +42,28 @@ def bench(path: Path, passes: int) -> None:
         (variants[r["variant"]], Position.from_frame(r["position"]), tuple(r["dice"]), r.get("first_move", False))
         for r in rows
     ]
-    times = []
+    cpu_times = []
+    wall_times = []
     n_plays = 0
     for _ in range(passes):
         n_plays = 0
-        start = time.perf_counter()
+        start_cpu = time.process_time()
+        start_wall = time.perf_counter()
         for variant, pos, dice, first in work:
             n_plays += len(variant.legal_plays(pos, dice, first))
-        times.append(time.perf_counter() - start)
+        wall_times.append(time.perf_counter() - start_wall)
+        cpu_times.append(time.process_time() - start_cpu)
+    times = wall_times if by_wall else cpu_times
     best = min(times)
     median = statistics.median(times)
     rate = len(work) / best
+    other = len(work) / min(cpu_times if by_wall else wall_times)
     target = TARGETS.get(path.stem)
     verdict = "" if target is None else f"  target {target:,}/s: {'met' if rate >= target else 'NOT met'}"
     print(
-        f"{path.stem:14s} {len(work):5d} rows {n_plays:6d} plays  best pass {best * 1000:7.1f} ms = "
-        f"{rate:8,.0f} generations/s  (median {len(work) / median:8,.0f}/s){verdict}",
+        f"{path.stem:14s} {len(work):5d} rows {n_plays:6d} plays  best pass {best * 1000:7.1f} ms "
+        f"{'wall' if by_wall else 'CPU '} = {rate:8,.0f} generations/s  (median {len(work) / median:8,.0f}/s, "
+        f"{'CPU' if by_wall else 'wall'} {other:8,.0f}/s){verdict}",
         flush=True,
     )
 
@@ -61,12 +72,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("oracle", nargs="?", type=Path, default=ROOT.parent / "shared" / "oracle")
     parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--wall", action="store_true", help="judge the targets by wall-clock time, not CPU time")
     args = parser.parse_args()
     files = sorted(args.oracle.glob("*.jsonl"))
     if not files:
         sys.exit(f"no oracle files in {args.oracle}")
     for path in files:
-        bench(path, args.passes)
+        bench(path, args.passes, args.wall)
 
 
 if __name__ == "__main__":
