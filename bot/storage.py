@@ -8,13 +8,21 @@ and whatever was acknowledged to a player was committed first.
 
 Schema changes are numbered migrations applied on start-up (``schema_version`` table), under a lock
 so that several processes starting together migrate once.
+
+A game update (the per-action hot path) is sent to the database as cheaply as each back end allows, with
+the same statements' effect and the same single transaction: on a SQLite file, one hop to a dedicated writer
+thread that runs the whole transaction on its own connection; on PostgreSQL, one statement (the CAS ``UPDATE``
+with the log and timer changes as data-modifying CTEs), a single round trip on the pooled asyncpg connection.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -292,10 +300,22 @@ def _load(text: str | None) -> Any:
 class Store:
     """The game database. Create with :meth:`open`; every method is a coroutine."""
 
-    def __init__(self, engine: AsyncEngine, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, clock: Callable[[], float] = time.time, settings_ttl: float = 5.0
+    ) -> None:
         self.engine = engine
         self.clock = clock
         self.dialect = engine.dialect.name
+        #: Seconds a player's or server's settings, once read, are served from memory (every game action reads
+        #: some). A change made through this store is seen at once; one made by another process within this
+        #: many seconds. 0: always read the database.
+        self.settings_ttl = settings_ttl
+        self._settings_cache: dict[tuple[str, str], tuple[float, str | None]] = {}
+        self._settings_generation = 0
+        #: SQLite file: the writer thread of :meth:`update_game` (None: every update takes the general path).
+        self._sqlite_writer: _SqliteWriter | None = None
+        #: PostgreSQL: the one-statement text of :meth:`update_game`, by the game columns it sets.
+        self._pg_update_sql: dict[tuple[str, ...], str] = {}
 
     # --- lifecycle ------------------------------------------------------------------------------
     @classmethod
@@ -307,6 +327,7 @@ class Store:
         sqlite_synchronous: str = "FULL",
         schema: str | None = None,
         echo: bool = False,
+        settings_ttl: float = 5.0,
     ) -> Store:
         """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database."""
         url = normalise_url(url)
@@ -334,11 +355,18 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
-        store = cls(engine, clock=clock)
+        store = cls(engine, clock=clock, settings_ttl=settings_ttl)
         await store.migrate()
+        if engine.dialect.name == "sqlite":
+            database = engine.url.database
+            if database and database != ":memory:" and not database.startswith("file:") and not engine.url.query:
+                store._sqlite_writer = _SqliteWriter(database, sqlite_synchronous.upper())
         return store
 
     async def close(self) -> None:
+        if self._sqlite_writer is not None:
+            await self._sqlite_writer.close()
+            self._sqlite_writer = None
         await self.engine.dispose()
 
     async def migrate(self) -> int:
@@ -450,6 +478,7 @@ class Store:
         players: Mapping[str, int | None] | None = None,
         timers: Sequence[TimerSpec] | None = None,
         also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        log_length: int | None = None,
         **changes: Any,
     ) -> int:
         """Compare-and-swap: apply ``changes`` (and append ``new_actions``) only if the version still matches.
@@ -458,6 +487,9 @@ class Store:
         JSON columns (setup, snapshot, draft, clock) are encoded here; pass ``draft=None`` to clear it.
         ``timers`` (when not None) replaces the game's pending timers, in the same transaction, and ``also``
         runs further statements in it (a finished match's result and ratings).
+        ``log_length``: how many actions the log held at ``expected_version``, when the caller knows it (it read
+        the game at that version), so the new actions are numbered without reading the log; otherwise they
+        continue from the last stored one. Either way the log's primary key refuses a duplicate number.
         """
         values: dict[str, Any] = {}
         for key, value in changes.items():
@@ -470,20 +502,31 @@ class Store:
         now = self.clock()
         new_version = expected_version + 1
         values.update(version=new_version, updated_at=now)
+        if also is None and not players and (self._sqlite_writer is not None or self.dialect == "postgresql"):
+            encoded = [_dump(a) for a in new_actions]
+            specs = None if timers is None else [(t.kind, float(t.due_at), _dump(t.payload)) for t in timers]
+            if self._sqlite_writer is not None:
+                done = await self._sqlite_writer.update_game(
+                    game_id, expected_version, values, encoded, log_length, now, specs
+                )
+            else:
+                done = await self._pg_update_game(game_id, expected_version, values, encoded, log_length, now, specs)
+            if not done:
+                await self._conflict(game_id, expected_version)
+            return new_version
         async with self.engine.begin() as conn:
             result = await conn.execute(
                 games.update().where(games.c.id == game_id, games.c.version == expected_version).values(**values)
             )
             if result.rowcount != 1:
-                exists = (await conn.execute(sa.select(games.c.version).where(games.c.id == game_id))).first()
-                if exists is None:
-                    raise NotFound(f"there is no game #{game_id}")
-                raise Conflict(f"game #{game_id} changed (version {exists[0]}, expected {expected_version})")
+                await self._conflict(game_id, expected_version, conn)
             if new_actions:
                 # The log's seq numbers continue from the last one; the primary key refuses a duplicate.
-                last = (
-                    await conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.game_id == game_id))
-                ).scalar() or 0
+                last = log_length
+                if last is None:
+                    last = (
+                        await conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.game_id == game_id))
+                    ).scalar() or 0
                 await conn.execute(
                     actions.insert(),
                     [
@@ -503,6 +546,78 @@ class Store:
             if also is not None:
                 await also(conn)
         return new_version
+
+    async def _conflict(self, game_id: int, expected_version: int, conn: AsyncConnection | None = None) -> None:
+        """Raise why a compare-and-swap on the game failed: NotFound, or Conflict naming the versions."""
+        query = sa.select(games.c.version).where(games.c.id == game_id)
+        if conn is None:
+            async with self.engine.connect() as fresh:
+                exists = (await fresh.execute(query)).first()
+        else:
+            exists = (await conn.execute(query)).first()
+        if exists is None:
+            raise NotFound(f"there is no game #{game_id}")
+        raise Conflict(f"game #{game_id} changed (version {exists[0]}, expected {expected_version})")
+
+    async def _pg_update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        values: dict[str, Any],
+        encoded: list[str],
+        log_length: int | None,
+        now: float,
+        specs: list[tuple[str, float, str]] | None,
+    ) -> bool:
+        """The whole game update as one statement (one round trip, its own transaction); False if the CAS failed.
+
+        The CAS ``UPDATE`` returns the game's id only when the version matched; the log insert, the timer delete
+        and the timer insert each read from it, so they do nothing when it did not. Every part sees the same
+        snapshot, so the delete only removes timers that were pending before this statement.
+        """
+        columns = tuple(values)
+        sql = self._pg_update_sql.get(columns)
+        if sql is None:
+            n = len(columns) + 2
+            assignments = ", ".join(f"{c} = ${k}" for k, c in enumerate(columns, 3))
+            sql = self._pg_update_sql[columns] = (
+                f"WITH g AS (UPDATE games SET {assignments} WHERE id = $1 AND version = $2 RETURNING id), "
+                f"a AS (INSERT INTO actions (game_id, seq, action, at) "
+                f"SELECT g.id, COALESCE(${n + 1}::integer, "
+                f"(SELECT max(seq) FROM actions WHERE game_id = $1), 0) + u.ord, u.act, ${n + 2}::float8 "
+                f"FROM g, unnest(${n + 3}::text[]) WITH ORDINALITY AS u(act, ord)), "
+                f"d AS (DELETE FROM timers WHERE ${n + 4}::boolean AND game_id = $1 AND fired_at IS NULL "
+                f"AND EXISTS (SELECT 1 FROM g)), "
+                f"t AS (INSERT INTO timers (game_id, kind, due_at, game_version, payload) "
+                f"SELECT g.id, u.kind, u.due, ${n + 5}::integer, u.payload "
+                f"FROM g, unnest(${n + 6}::text[], ${n + 7}::float8[], ${n + 8}::text[]) AS u(kind, due, payload)) "
+                f"SELECT count(*) FROM g"
+            )
+        timer_rows = specs or []
+        args = [
+            game_id,
+            expected_version,
+            *values.values(),
+            log_length,
+            now,
+            encoded,
+            specs is not None,
+            values["version"],
+            [t[0] for t in timer_rows],
+            [t[1] for t in timer_rows],
+            [t[2] for t in timer_rows],
+        ]
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            pg = raw.driver_connection
+            assert pg is not None
+            try:
+                count = await pg.fetchval(sql, *args)
+            except Exception:
+                if pg.is_closed():
+                    await conn.invalidate()
+                raise
+        return bool(count)
 
     async def _insert_timers(
         self, conn: AsyncConnection, game_id: int | None, version: int | None, specs: Sequence[TimerSpec]
@@ -785,6 +900,13 @@ class Store:
 
     async def forget_player(self, player_id: str, replacement: str) -> int:
         """Remove what is personal about a player; match records keep their place under ``replacement``."""
+        self._settings_changed("players", player_id)
+        try:
+            return await self._forget_player(player_id, replacement)
+        finally:
+            self._settings_changed("players", player_id)
+
+    async def _forget_player(self, player_id: str, replacement: str) -> int:
         changed = 0
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -855,10 +977,32 @@ class Store:
             return [await self._load(conn, i) for i in ids]
 
     # --- settings -------------------------------------------------------------------------------
+    async def _settings(self, table: sa.Table, key: str) -> dict[str, Any]:
+        """A player's or server's stored settings, read through a short-lived cache (see ``settings_ttl``)."""
+        now = time.monotonic()
+        cached = self._settings_cache.get((table.name, key))
+        if cached is not None and cached[0] > now:
+            text = cached[1]
+        else:
+            generation = self._settings_generation
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(sa.select(table.c.settings).where(table.c.id == key))).first()
+            text = None if row is None else str(row[0])
+            if generation == self._settings_generation and self.settings_ttl > 0:  # no write meanwhile
+                if len(self._settings_cache) >= 100_000:
+                    self._settings_cache.clear()
+                self._settings_cache[(table.name, key)] = (now + self.settings_ttl, text)
+        return {} if text is None else dict(json.loads(text))
+
+    def _settings_changed(self, table: str | None = None, key: str | None = None) -> None:
+        self._settings_generation += 1
+        if table is None or key is None:
+            self._settings_cache.clear()
+        else:
+            self._settings_cache.pop((table, key), None)
+
     async def player_settings(self, player_id: str) -> dict[str, Any]:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(players.c.settings).where(players.c.id == player_id))).first()
-        return {} if row is None else dict(json.loads(row[0]))
+        return await self._settings(players, player_id)
 
     async def save_player(self, player_id: str, name: str, settings: dict[str, Any] | None = None) -> None:
         await self._upsert(
@@ -871,14 +1015,19 @@ class Store:
         return None if row is None else str(row[0])
 
     async def guild_settings(self, guild_id: str) -> dict[str, Any]:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(guilds.c.settings).where(guilds.c.id == guild_id))).first()
-        return {} if row is None else dict(json.loads(row[0]))
+        return await self._settings(guilds, guild_id)
 
     async def save_guild_settings(self, guild_id: str, settings: dict[str, Any]) -> None:
         await self._upsert(guilds, guild_id, {"settings": _dump(settings)})
 
     async def _upsert(self, table: sa.Table, key: str, values: dict[str, Any]) -> None:
+        self._settings_changed(table.name, key)
+        try:
+            await self._upsert_now(table, key, values)
+        finally:
+            self._settings_changed(table.name, key)
+
+    async def _upsert_now(self, table: sa.Table, key: str, values: dict[str, Any]) -> None:
         async with self.engine.begin() as conn:
             if self.dialect == "sqlite":
                 await _sqlite_write_lock(conn)
@@ -896,8 +1045,108 @@ class Store:
 
     async def run(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
         """Run ``fn(conn)`` in one transaction (for tests and maintenance tools)."""
-        async with self.engine.begin() as conn:
-            return await fn(conn)
+        self._settings_changed()
+        try:
+            async with self.engine.begin() as conn:
+                return await fn(conn)
+        finally:
+            self._settings_changed()
+
+
+class _SqliteWriter:
+    """A SQLite connection of its own in a thread of its own, for the game update of :meth:`Store.update_game`.
+
+    Through aiosqlite every statement, cursor and fetch is a separate hop to the connection's thread (several
+    per statement); here the whole transaction is one hop. Its effect is the general path's: ``BEGIN
+    IMMEDIATE``, the CAS ``UPDATE``, the log insert, the timer replacement, ``COMMIT`` (or ``ROLLBACK`` when the
+    version did not match or anything failed). The other connections of the store see it like any other writer.
+    """
+
+    def __init__(self, path: str, synchronous: str) -> None:
+        self._path = path
+        self._synchronous = synchronous
+        self._conn: sqlite3.Connection | None = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gammonbot-sqlite-writer")
+        self._sql: dict[tuple[str, ...], str] = {}
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)  # transactions are explicit
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self._conn = conn
+        return self._conn
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        values: dict[str, Any],
+        encoded: list[str],
+        log_length: int | None,
+        now: float,
+        specs: list[tuple[str, float, str]] | None,
+    ) -> bool:
+        columns = tuple(values)
+        sql = self._sql.get(columns)
+        if sql is None:
+            assignments = ", ".join(f"{c} = ?" for c in columns)
+            sql = self._sql[columns] = f"UPDATE games SET {assignments} WHERE id = ? AND version = ?"
+        params = (*values.values(), game_id, expected_version)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._thread, self._update, sql, params, game_id, encoded, log_length, now, specs, values["version"]
+        )
+
+    def _update(
+        self,
+        sql: str,
+        params: tuple[Any, ...],
+        game_id: int,
+        encoded: list[str],
+        log_length: int | None,
+        now: float,
+        specs: list[tuple[str, float, str]] | None,
+        version: int,
+    ) -> bool:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute(sql, params).rowcount != 1:
+                conn.execute("ROLLBACK")
+                return False
+            if encoded:
+                last = log_length
+                if last is None:
+                    last = conn.execute("SELECT max(seq) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0] or 0
+                conn.executemany(
+                    "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                    [(game_id, last + k, a, now) for k, a in enumerate(encoded, 1)],
+                )
+            if specs is not None:
+                conn.execute("DELETE FROM timers WHERE game_id = ? AND fired_at IS NULL", (game_id,))
+                if specs:
+                    conn.executemany(
+                        "INSERT INTO timers (game_id, kind, due_at, game_version, payload) VALUES (?, ?, ?, ?, ?)",
+                        [(game_id, kind, due, version, payload) for kind, due, payload in specs],
+                    )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return True
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        await asyncio.get_running_loop().run_in_executor(self._thread, shut)
+        self._thread.shutdown(wait=True)
 
 
 def _rename(data: Any, player_id: str, replacement: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import sqlalchemy as sa
 
 from bot.storage import MIGRATIONS, Conflict, NotFound, Store
 
@@ -113,5 +114,102 @@ def test_games_of_a_player_lists_active_games_newest_first(db_url: tuple[str, st
         assert [g.id for g in await store.games_of("a")] == [a]
         assert [g.id for g in await store.games_of("a", statuses=("finished",))] == [b]
         await store.close()
+
+    run(go())
+
+
+def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str | None]) -> None:
+    """The fast update (SQLite writer thread, PostgreSQL single statement) and the general one (``also``) store the
+    same thing: the log numbered on (from the caller's ``log_length`` or the stored log), the timers replaced or
+    kept, and nothing at all when the version does not match or a log number is taken."""
+
+    async def go() -> None:
+        from bot.storage import TimerSpec, actions
+
+        store = await _open(db_url)
+        game_id = await _new_game(store)
+        fast_path = store.dialect == "postgresql" or store._sqlite_writer is not None
+        assert fast_path
+        roll = {"type": "Roll", "by": "a", "dice": [3, 1]}
+        v = await store.update_game(
+            game_id, 0, new_actions=[roll, roll], log_length=0, timers=[TimerSpec("archive", 100.0, {"actions": 2})]
+        )
+        v = await store.update_game(game_id, v, new_actions=[roll])  # numbered from the stored log
+        v = await store.update_game(game_id, v, new_actions=[roll], log_length=3, snapshot={"n": 4})
+        assert [a.seq for a in await store.load_actions(game_id)] == [1, 2, 3, 4]
+        # Timers: None keeps them; a list replaces the pending ones, in the same transaction, set for the new version.
+        [timer] = await store.pending_timers(game_id)
+        assert (timer.kind, timer.due_at, timer.game_version, timer.payload) == ("archive", 100.0, 1, {"actions": 2})
+        v = await store.update_game(
+            game_id,
+            v,
+            timers=[TimerSpec("timeout", 50.0, {"side": 0}), TimerSpec("reminder", 40.0, {"side": 0, "share": 0.5})],
+        )
+        pending = await store.pending_timers(game_id)
+        assert [(t.kind, t.game_version) for t in pending] == [("reminder", v), ("timeout", v)]
+        claimed = await store.claim_due_timers(45.0, "w")
+        assert [t.kind for t in claimed] == ["reminder"]
+        assert await store.finish_timers([claimed[0].id], "w", 45.0) == 1
+        v = await store.update_game(game_id, v, timers=[])  # fired timers stay, pending ones go
+        assert await store.pending_timers(game_id) == []
+        # A stale version changes nothing (neither the log nor the timers), on either path.
+        await store.update_game(game_id, v, timers=[TimerSpec("archive", 10.0)])
+        for also in (None, _noop):
+            with pytest.raises(Conflict):
+                await store.update_game(game_id, v, new_actions=[roll], log_length=4, timers=[], also=also)
+        assert len(await store.load_actions(game_id)) == 4
+        assert [t.kind for t in await store.pending_timers(game_id)] == ["archive"]
+        # A log number already taken (a wrong log_length) fails the whole update, on either path.
+        row = await store.load_game(game_id)
+        for also in (None, _noop):
+            with pytest.raises(Exception, match="(?i)unique|duplicate"):
+                await store.update_game(game_id, row.version, new_actions=[roll], log_length=2, timers=[], also=also)
+        after = await store.load_game(game_id)
+        assert after.version == row.version and after.snapshot == {"n": 4}
+        assert [t.kind for t in await store.pending_timers(game_id)] == ["archive"]
+        with pytest.raises(NotFound):
+            await store.update_game(9999, 0, new_actions=[roll])
+        # The general path (a finished match's extra statements) numbers on the same way.
+        v = await store.update_game(game_id, row.version, new_actions=[roll], log_length=4, also=_noop)
+        v = await store.update_game(game_id, v, new_actions=[roll], also=_noop)
+        assert [a.seq for a in await store.load_actions(game_id)] == [1, 2, 3, 4, 5, 6]
+        count = await store.run(
+            lambda conn: conn.scalar(sa.select(sa.func.count()).select_from(actions).where(actions.c.game_id == game_id))
+        )
+        assert count == 6
+        await store.close()
+
+    run(go())
+
+
+async def _noop(conn: object) -> None:
+    return None
+
+
+def test_settings_are_cached_briefly_and_a_change_through_the_store_is_seen_at_once(
+    db_url: tuple[str, str | None],
+) -> None:
+    async def go() -> None:
+        url, schema = db_url
+        store = await Store.open(url, schema=schema, settings_ttl=0.3)
+        other = await Store.open(url, schema=schema)  # another process
+        await store.save_player("p", "Pat", {"autoplay": True})
+        assert await store.player_settings("p") == {"autoplay": True}
+        await store.save_player("p", "Pat", {"autoplay": False})
+        assert await store.player_settings("p") == {"autoplay": False}  # its own change: at once
+        got = await store.player_settings("p")
+        got["autoplay"] = "mutated"  # callers get their own copy
+        assert await store.player_settings("p") == {"autoplay": False}
+        await other.save_player("p", "Pat", {"autoplay": True})
+        await other.save_guild_settings("g", {"x": 1})
+        assert await store.player_settings("p") == {"autoplay": False}  # another process's change: after the TTL
+        assert await store.guild_settings("g") == {"x": 1}  # not cached before: read now
+        await asyncio.sleep(0.35)
+        assert await store.player_settings("p") == {"autoplay": True}
+        await other.forget_player("p", "someone")
+        await store.forget_player("p", "someone")
+        assert await store.player_settings("p") == {}
+        await store.close()
+        await other.close()
 
     run(go())
