@@ -206,6 +206,8 @@ class _Loaded:
     row: GameRow
     state: MatchState | None  # None while the game is a challenge
     actions: list[Action]
+    #: The game's view, made once (a change makes a new _Loaded): listing the legal plays is not free.
+    view: GameView | None = None
 
 
 def _summary(state: MatchState) -> dict[str, Any]:
@@ -1520,17 +1522,21 @@ class GameService:
                 if finished and loaded.row.setup.get("dice"):
                     seed = await self.store.secret(game_id)
                     revealed = {"setup": {**loaded.row.setup, "dice": {**loaded.row.setup["dice"], "seed": seed}}}
+                summary = _summary(final)
+                turn_player = _to_act(final)
+                clock_data = None if clock is None else clock.to_data()
                 try:
                     version = await self.store.update_game(
                         game_id,
                         loaded.row.version,
                         also=self._result_writer(loaded.row, final, now, changes) if finished else None,
                         new_actions=[action_to_data(a) for a in all_actions],
-                        snapshot=_summary(final),
+                        log_length=len(loaded.actions),  # the log as read at this version
+                        snapshot=summary,
                         status=status,
-                        turn_player=_to_act(final),
+                        turn_player=turn_player,
                         draft=draft_value,
-                        clock=None if clock is None else clock.to_data(),
+                        clock=clock_data,
                         timers=self._timers_for(
                             final, tc, clock, now, vacations, guild, len(loaded.actions) + len(all_actions)
                         ),
@@ -1544,10 +1550,10 @@ class GameService:
                     setup=revealed.get("setup", loaded.row.setup),
                     version=version,
                     status=status,
-                    snapshot=_summary(final),
-                    turn_player=_to_act(final),
+                    snapshot=summary,
+                    turn_player=turn_player,
                     draft=draft_value,
-                    clock=None if clock is None else clock.to_data(),
+                    clock=clock_data,
                     updated_at=now,
                 )
                 new_loaded = _Loaded(row, final, [*loaded.actions, *all_actions])
@@ -1624,6 +1630,11 @@ class GameService:
         return out
 
     def _view(self, loaded: _Loaded) -> GameView:
+        if loaded.view is None:
+            loaded.view = self._make_view(loaded)
+        return loaded.view
+
+    def _make_view(self, loaded: _Loaded) -> GameView:
         row = loaded.row
         state = loaded.state
         if state is None:
