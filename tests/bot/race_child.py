@@ -11,8 +11,10 @@ python -m tests.bot.race_child play URL WORKER PLAYED STALLED IDLE SECONDS SEED
 
     ACK <game> <applied>                      a player's request returned (it added <applied> actions)
     REFUSED <game> <reason>                   a request was refused (another process acted first)
-    FIRE <timer> <game> <kind> <result> <applied> <events>
+    FIRE <timer> <game> <kind> <due> <result> <applied> <events>
                                               this process fired a claimed timer: result done|stale|refused
+                                              (SQLite reuses the id of a deleted last row: the four first
+                                              fields tell timers apart)
     STATS <worker> <acks> <refused> <conflicts>
                                               <conflicts>: compare-and-swap writes that lost to another writer
 
@@ -64,7 +66,7 @@ class Worker(GameService):
             # and the game never ends (tests/bot/test_multiprocess.py, the xfail tests). Set
             # GAMMONBOT_RACE_TRUST_CACHE=1 to run without it once fire_timer reloads the game itself.
             self._forget(timer.game_id)
-        head = f"FIRE {timer.id} {timer.game_id} {timer.kind}"
+        head = f"FIRE {timer.id} {timer.game_id} {timer.kind} {timer.due_at!r}"
         try:
             out = await super().fire_timer(timer)
         except Refused:
@@ -116,7 +118,7 @@ async def play(
         who = view.to_act or view.acting[0]  # type: ignore[index]
         actor = PlayerRef(who, who.upper())
         try:
-            if len(live) <= 10 and r.random() < 0.3:  # the last few matches: wrap up
+            if len(live) <= 15 and r.random() < 0.4:  # the last few matches: wrap up
                 out = await svc.forfeit(game_id, actor)
             elif view.phase == "opening":
                 out = await svc.roll(game_id, actor)

@@ -28,6 +28,7 @@ import subprocess
 import sys
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -40,12 +41,12 @@ PLAYED, IDLE = 16, 8
 KILL_AFTER = 150
 
 
-def _spawn(url: str, *args: str) -> subprocess.Popen[str]:
+def _spawn(url: str, *args: str, stderr: Any = subprocess.PIPE) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.bot.crash_child", url, *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         text=True,
     )
 
@@ -94,16 +95,18 @@ async def _check(url: str, acks: list[tuple[int, int, str]], *, over: bool) -> d
 
 
 def test_sigkill_under_load_loses_no_acknowledged_action_and_a_restart_finishes_every_game(
-    db_url: tuple[str, str | None],
+    db_url: tuple[str, str | None], tmp_path: Path
 ) -> None:
     base, schema = db_url
     url = base if schema is None else f"{base}?schema={schema}"
-    child = _spawn(url, "7", str(PLAYED), str(IDLE))
+    errors = tmp_path / "killed.err"  # a file: a full stderr pipe, unread while we read stdout, would stall it
+    with errors.open("w") as err_file:
+        child = _spawn(url, "7", str(PLAYED), str(IDLE), stderr=err_file)
     acks: list[tuple[int, int, str]] = []
     recent: deque[int] = deque(maxlen=40)
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
+        assert child.stdout.readline().strip() == "READY", errors.read_text()
         for line in child.stdout:
             kind, game, n, digest = line.split()
             assert kind == "ACK"
@@ -114,7 +117,7 @@ def test_sigkill_under_load_loses_no_acknowledged_action_and_a_restart_finishes_
                 break
     finally:
         child.wait(timeout=60)
-    assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else ""
+    assert child.returncode == -signal.SIGKILL, errors.read_text()
     in_flight = len(set(recent))
     assert in_flight >= 8, f"only {in_flight} games were being played when the process was killed"
 

@@ -2,7 +2,7 @@
 
 Runs on the real PostgreSQL server (GAMMONBOT_TEST_POSTGRES_URL) and on a SQLite file.
 
-The main test starts whole service processes (``tests.bot.race_child play``: one GameService shared by six
+The main test starts whole service processes (``tests.bot.race_child play``: one GameService shared by four
 player tasks and a Scheduler, as the bot runs) on one database full of timed 1-point matches, and lets them
 play every match to its end:
 
@@ -20,10 +20,16 @@ acknowledged action lost, none applied twice), never the same kind of action by 
 row; each timer was fired by one process only, each fired row in the timers table was claimed by the
 process that reports firing it, and no timer is left pending; each idle game ended by a timeout.
 
-Game counts: on PostgreSQL 3 processes play 160 + 50 stalled games and let 60 idle ones time out (270
-matches, about 5,000 actions and 400 fired timers), which takes about 25 s on a 2-core machine; SQLite's one
-writer makes every action wait for the others, so there 2 processes play a quarter of that in about 10 s.
-Resigning 6% of the turns keeps matches short (~20 actions) so the suite stays within a few minutes.
+Two bugs of ``GameService.fire_timer`` with several processes are pinned down by the strict xfail tests at
+the end; race_child drops its cached copy of a game before firing one of its timers, without which idle
+games would never end (set GAMMONBOT_RACE_TRUST_CACHE=1 to see it once the service is fixed).
+
+Game counts: on PostgreSQL 3 processes play 110 matches, play 45 more for a few actions, and let 45 idle
+ones time out: 200 matches, about 2,000 stored actions from 1,800 acknowledged requests (and as many refused
+ones), 250 fired timers. That takes 20 s on this 2-core machine, up to 50 s when other test runs share it; SQLite's one writer makes every action wait for the others, so there 2 processes play 60 matches in
+about 10 s. Resigning 10% of the turns (and forfeiting the last few matches) keeps matches short, about ten
+actions, so the whole suite stays within a few minutes while the database still sees hundreds of matches
+with racing requests and timers at once.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import sqlalchemy as sa
@@ -53,7 +59,7 @@ FAST = {"name": "race-fast", "kind": "clock", "bonus": "delay", "per_move": 1.0,
 RELAXED = {"name": "race-relaxed", "kind": "clock", "bonus": "delay", "per_move": 4.0, "reserve": 8.0}
 
 #: (played, stalled, idle, processes) per back end; see the module docstring for why these numbers.
-SIZES = {"postgresql": (120, 40, 40, 3), "sqlite": (40, 10, 10, 2)}
+SIZES = {"postgresql": (110, 45, 45, 3), "sqlite": (40, 10, 10, 2)}
 
 
 def _url(db_url: tuple[str, str | None]) -> str:
@@ -63,13 +69,9 @@ def _url(db_url: tuple[str, str | None]) -> str:
     return f"{url}?schema={schema}"
 
 
-def _spawn(*args: str) -> subprocess.Popen[str]:
+def _spawn(*args: str, stdout: Any = subprocess.PIPE, stderr: Any = subprocess.PIPE) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.race_child", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        [sys.executable, "-m", "tests.bot.race_child", *args], cwd=ROOT, stdout=stdout, stderr=stderr, text=True
     )
 
 
@@ -91,15 +93,26 @@ async def _setup(db_url: tuple[str, str | None], n: int, clock: Any, start: int 
     return ids
 
 
+#: A timer: (id, game, kind, due_at). SQLite gives a new row the id of a deleted last row, so ids repeat.
+TimerKey = tuple[int, int, str, float]
+
+
+class Fire(NamedTuple):
+    """One firing of a timer, as the process that claimed it reported it."""
+
+    worker: str
+    result: str  # done, stale (the game moved on), refused, error
+    applied: int  # actions it added to the game's log
+    events: tuple[str, ...]
+
+
 @dataclass
 class Report:
     """What the worker processes said they did."""
 
     applied: Counter[int] = field(default_factory=Counter)  # actions acknowledged per game
     actors: defaultdict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
-    fires: defaultdict[int, list[tuple[str, int, str, str, int, str]]] = field(
-        default_factory=lambda: defaultdict(list)
-    )
+    fires: defaultdict[TimerKey, list[Fire]] = field(default_factory=lambda: defaultdict(list))
     stats: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
@@ -111,8 +124,9 @@ def _read(worker: str, out: str, report: Report) -> None:
             report.applied[gid] += n
             report.actors[gid].add(worker)
         elif kind == "FIRE":
-            timer, game, what, result, count, events = rest.split()
-            report.fires[int(timer)].append((worker, int(game), what, result, int(count), events))
+            timer, game, what, due, result, count, events = rest.split()
+            key = (int(timer), int(game), what, float(due))
+            report.fires[key].append(Fire(worker, result, int(count), tuple(events.split(","))))
             report.applied[int(game)] += int(count)
         elif kind == "STATS":
             name, acks, refused, conflicts = rest.split()
@@ -120,7 +134,7 @@ def _read(worker: str, out: str, report: Report) -> None:
 
 
 def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_once(
-    db_url: tuple[str, str | None],
+    db_url: tuple[str, str | None], tmp_path: Path
 ) -> None:
     n_played, n_stalled, n_idle, n_procs = SIZES["sqlite" if db_url[1] is None else "postgresql"]
     played = asyncio.run(_setup(db_url, n_played, RELAXED))
@@ -131,10 +145,16 @@ def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_onc
     started = time.monotonic()
     workers = [f"w{k}" for k in range(n_procs)]
     csv = [",".join(map(str, ids)) for ids in (played, stalled, idle)]
-    procs = {w: _spawn("play", url, w, *csv, "90", str(k + 1)) for k, w in enumerate(workers)}
+    # Output goes to files: a full pipe nobody is reading yet would stall a worker, and with it every game.
+    files = {w: (tmp_path / f"{w}.out", tmp_path / f"{w}.err") for w in workers}
+    procs = {}
+    for k, w in enumerate(workers):
+        with files[w][0].open("w") as out_file, files[w][1].open("w") as err_file:
+            procs[w] = _spawn("play", url, w, *csv, "90", str(k + 1), stdout=out_file, stderr=err_file)
     report = Report()
     for w, p in procs.items():
-        out, err = p.communicate(timeout=240)
+        p.wait(timeout=240)
+        out, err = (f.read_text() for f in files[w])
         assert p.returncode == 0, err[-3000:]
         errors = [line for line in err.splitlines() if line.startswith("LOG ERROR")]
         assert not errors, "\n".join(errors[:20]) + "\n" + err[-3000:]
@@ -153,12 +173,13 @@ def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_onc
     # Each timer was claimed and fired by one process; every process fired some (they share the table).
     twice = {t: f for t, f in report.fires.items() if len(f) > 1}
     assert not twice, f"timers fired by more than one process: {twice}"
-    by_worker = Counter(f[0][0] for f in report.fires.values() if f[0][3] == "done")
+    by_worker = Counter(f[0].worker for f in report.fires.values() if f[0].result == "done")
     assert set(by_worker) == set(workers), by_worker
-    assert not [f for f in report.fires.values() if f[0][3] == "error"]
+    assert not [f for f in report.fires.values() if f[0].result == "error"]
     # An opening timer that rolled a normal turn is the bug test_an_opening_timer_fired_... pins down; here
-    # it needs a player's request to land within milliseconds of the firing, so it is counted, not asserted.
-    wrong = [t for t, f in report.fires.items() if f[0][2] == "opening" and "roll" in f[0][5].split(",")]
+    # it needs a player's request to commit between the firing's read and its write (it happens in perhaps
+    # one run in three), so it is reported, not asserted, to keep the suite deterministic.
+    wrong = [t for t, f in report.fires.items() if t[2] == "opening" and "roll" in f[0].events]
 
     async def check() -> None:
         store = await Store.open(*db_url[:1], schema=db_url[1])
@@ -190,12 +211,12 @@ def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_onc
         assert not pending, f"timers never fired: {pending[:5]}"
         for row in rows:
             if row["game_id"] in every and row["claimed_by"] is not None:
-                fired = report.fires.get(row["id"])
-                assert fired and fired[0][0] == row["claimed_by"], (dict(row), fired)
+                fired = report.fires.get((row["id"], row["game_id"], row["kind"], row["due_at"]))
+                assert fired and fired[0].worker == row["claimed_by"], (dict(row), fired)
 
     checked = time.monotonic()
     asyncio.run(check())
-    kinds = Counter(f[0][2] for f in report.fires.values() if f[0][3] == "done")
+    kinds = Counter(t[2] for t, f in report.fires.items() if f[0].result == "done")
     print(
         f"{len(every)} games, {sum(report.applied.values())} actions ({acks} requests, {refused} refused, "
         f"{conflicts} lost writes), timers fired: {dict(kinds)} by {dict(by_worker)}; "
