@@ -3,7 +3,9 @@
     python benchmarks/render.py [--runs N] [--theme NAME] [--config config.toml] [--level 0-9] [--colors N]
 
 For a busy middle-game board (stacks over five, a hit, checkers on the bar, last play marked, dice,
-an owned cube, names and score) it prints, as medians over N runs after a warm-up:
+an owned cube, names and score) it prints, as medians over N runs after a warm-up, both the wall-clock
+time and the CPU time of the measuring thread (the latter is what a core spends on a board, and stays
+put when other processes load the machine; the targets use it):
 
 * render + encode: ``render_board`` (copy the cached static board, draw what changes, PNG-encode);
 * drawing alone (``render_image``) and the bare encode alone (``encode_png`` of the drawn image with the
@@ -15,8 +17,8 @@ an owned cube, names and score) it prints, as medians over N runs after a warm-u
 * the PNG size, the one-off cost of drawing the static board (cold cache), and renders per second
   with two worker threads.
 
-Targets: render + encode <= 5 ms (issue 6 asks 200 game actions/s with a board each: 5 ms per action for all),
-at most 1.5x the bare encode (issue 5), PNG <= 200 KB.
+Targets: render + encode <= 5 ms of CPU (issue 6 asks 200 game actions/s with a board each: 5 ms per
+action for everything), at most 1.5x the bare encode (issue 5), PNG <= 200 KB.
 """
 
 from __future__ import annotations
@@ -63,13 +65,15 @@ def busy_board() -> BoardSnapshot:
     )
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
+def median_ms(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Medians over ``runs`` calls of (wall-clock ms, CPU ms of this thread)."""
+    wall, cpu = [], []
     for _ in range(runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
+        cpu.append(time.thread_time() - c)
+        wall.append(time.perf_counter() - t)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
 
 
 def main() -> int:
@@ -117,18 +121,19 @@ def main() -> int:
         threaded = jobs / (time.perf_counter() - t)
 
     size = len(board.png)
-    ratio = full / bare
+    ratio = full[1] / bare[1]
     mode = f"{colors} colours" if colors else "full colour"
     print(f"theme {theme.name!r}, {board.width}x{board.height} px, compress_level {level}, {mode}, {args.runs} runs")
-    print(f"render + encode (median): {full:6.2f} ms  (target <= 5 ms)")
-    print(f"  of which drawing:       {draw:6.2f} ms")
-    print(f"bare PNG encode (median): {bare:6.2f} ms  (encode_png of the drawn image, same settings)")
-    print(f"ratio:                    {ratio:6.2f}x   (render + encode / bare encode; target <= 1.5x)")
-    print(f"PNG size:                 {size / 1000:6.1f} KB  (target <= 200 KB)")
-    print(f"Pillow's PNG encoder:     {pillow:6.2f} ms, {pillow_size / 1000:5.1f} KB  (the same final image and level)")
+    print("medians, ms:                wall     CPU")
+    print(f"render + encode:          {full[0]:6.2f}  {full[1]:6.2f}  (target: CPU <= 5 ms)")
+    print(f"  of which drawing:       {draw[0]:6.2f}  {draw[1]:6.2f}")
+    print(f"bare PNG encode:          {bare[0]:6.2f}  {bare[1]:6.2f}  (encode_png of the drawn image, same settings)")
+    print(f"Pillow's PNG encoder:     {pillow[0]:6.2f}  {pillow[1]:6.2f}  (the same final image and level)")
+    print(f"ratio:                    {ratio:6.2f}x         (render + encode / bare encode, CPU; target <= 1.5x)")
+    print(f"PNG size:                 {size / 1000:6.1f} KB  (target <= 200 KB; Pillow's: {pillow_size / 1000:.1f} KB)")
     print(f"static board, cold:       {cold:6.1f} ms  (once per theme, size, geometry and orientation)")
     print(f"two worker threads:       {threaded:6.0f} renders/s")
-    ok = ratio <= 1.5 and full <= 5 and size <= 200_000
+    ok = ratio <= 1.5 and full[1] <= 5 and size <= 200_000
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1
 
