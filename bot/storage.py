@@ -328,8 +328,14 @@ class Store:
         schema: str | None = None,
         echo: bool = False,
         settings_ttl: float = 5.0,
+        pool_size: int | None = None,
     ) -> Store:
-        """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database."""
+        """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database.
+
+        ``pool_size``: connections kept open (default 10 on PostgreSQL, 5 on a SQLite file); that many at most, so
+        that a busy moment queues for a connection instead of opening and closing extra ones (on PostgreSQL each is
+        a server process to start, and the driver's set-up).
+        """
         url = normalise_url(url)
         parsed = sa.engine.make_url(url)
         if "schema" in parsed.query:  # postgresql://host/db?schema=name: tables live in that schema
@@ -340,6 +346,10 @@ class Store:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
+        in_memory = url.startswith("sqlite") and (parsed.database in (None, "", ":memory:") or "memory" in url)
+        if not in_memory:
+            kwargs["pool_size"] = pool_size or (10 if url.startswith("postgresql") else 5)
+            kwargs["max_overflow"] = 0
         engine = create_async_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
             sync = sqlite_synchronous.upper()

@@ -174,7 +174,9 @@ def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str |
         v = await store.update_game(game_id, v, new_actions=[roll], also=_noop)
         assert [a.seq for a in await store.load_actions(game_id)] == [1, 2, 3, 4, 5, 6]
         count = await store.run(
-            lambda conn: conn.scalar(sa.select(sa.func.count()).select_from(actions).where(actions.c.game_id == game_id))
+            lambda conn: conn.scalar(
+                sa.select(sa.func.count()).select_from(actions).where(actions.c.game_id == game_id)
+            )
         )
         assert count == 6
         await store.close()
@@ -211,5 +213,25 @@ def test_settings_are_cached_briefly_and_a_change_through_the_store_is_seen_at_o
         assert await store.player_settings("p") == {}
         await store.close()
         await other.close()
+
+    run(go())
+
+
+def test_a_burst_queues_for_the_pooled_connections_instead_of_opening_more(db_url: tuple[str, str | None]) -> None:
+    async def go() -> None:
+        from sqlalchemy import event
+
+        url, schema = db_url
+        store = await Store.open(url, schema=schema, pool_size=2, settings_ttl=0)
+        await store.engine.dispose()
+        opened = []
+        event.listen(store.engine.sync_engine, "connect", lambda *_: opened.append(1))
+        game_id = await _new_game(store)
+        for _ in range(3):
+            await asyncio.gather(
+                *(store.load_game(game_id) for _ in range(30)), *(store.player_settings("p") for _ in range(30))
+            )
+        assert len(opened) <= 2
+        await store.close()
 
     run(go())
