@@ -1,15 +1,18 @@
 """Game actions per second through the service: parse -> engine -> store -> render, on SQLite or PostgreSQL.
 
     python benchmarks/service.py [--games 1000] [--actions 3000] [--live 10000] [--no-render] [--db URL]
-    python benchmarks/service.py --postgres [URL] --processes 1,2 [--games 1000,10000] [--no-render]
+    python benchmarks/service.py --postgres [URL] --processes 1,2 [--games 1000,10000] [--actions 3000,10000]
 
 * Throughput and latency: ``--games`` matches run at once (one asyncio task each); every action is a real
   service call (roll, typed move, cube answers) stored with its compare-and-swap, followed by rendering the
-  board for the next player, as a transport would. Prints actions/s and p50/p99 latency per action.
+  board for the next player, as a transport would. After ``--warmup`` untimed actions, exactly ``--actions`` are
+  timed; prints actions/s, CPU per action and p50/p99 latency per action.
 * Memory: ``--live`` games are held by one service (their states cached, as for games in progress);
   prints the resident memory per live game.
 * ``--postgres``: a fresh schema on the PostgreSQL server (default: $GAMMONBOT_TEST_POSTGRES_URL); for each
-  process count, that many worker processes share the games and the total throughput is printed.
+  number of games and process count, that many worker processes share an identically made set of matches; they
+  load them and warm up, start together, and the total throughput (all actions over the time from the first start
+  to the last end) is printed with the CPU per action of the workers and of the server (when it is local).
 Targets (issue 6): >= 200 actions/s on one core including rendering; 10,000 live games under 1 GiB.
 Targets (issue 10): 2 processes >= 1.4x the throughput of 1 on PostgreSQL.
 """
@@ -28,6 +31,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,20 +48,29 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def create_games(svc: GameService, n: int, tag: str) -> list[tuple[int, PlayerRef, PlayerRef]]:
-    games = []
-    for k in range(n):
+async def create_games(
+    svc: GameService, n: int, tag: str, *, concurrency: int = 32
+) -> list[tuple[int, PlayerRef, PlayerRef]]:
+    """n money matches, accepted and ready for the opening roll (made ``concurrency`` at a time)."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(k: int) -> tuple[int, PlayerRef, PlayerRef]:
         a, b = PlayerRef(f"{tag}a{k}", f"A{k}"), PlayerRef(f"{tag}b{k}", f"B{k}")
-        out = await svc.challenge("bench", a, b, length=0)
-        out = await svc.accept(out.game.id, b)
-        games.append((out.game.id, a, b))
-    return games
+        async with gate:
+            out = await svc.challenge("bench", a, b, length=0)
+            out = await svc.accept(out.game.id, b)
+        return out.game.id, a, b
+
+    return sorted(await asyncio.gather(*(one(k) for k in range(n))), key=lambda g: g[0])
 
 
-async def one_action(svc: GameService, game_id: int, rng: random.Random, render: bool) -> bool:
+async def one_action(svc: GameService, game_id: int, rng: random.Random, render: bool) -> bool | None:
     """Whoever must act in the game acts (a random legal play, takes, accepts), then the board is drawn
-    for the next player as a transport would; False when another request got there first."""
+    for the next player as a transport would; False when another request got there first, None when the
+    game is over."""
     view = await svc.view(game_id)
+    if view.status != "active":
+        return None
     who = view.to_act or view.acting[0]  # type: ignore[index]
     actor = PlayerRef(who, view.name(who))
     try:
@@ -76,34 +89,53 @@ async def one_action(svc: GameService, game_id: int, rng: random.Random, render:
     return True
 
 
-async def throughput(url: str, n_games: int, n_actions: int, render: bool) -> None:
+async def play_actions(
+    svc: GameService, game_ids: list[int], n_actions: int, rng: random.Random, render: bool
+) -> tuple[list[float], float, float]:
+    """Exactly ``n_actions`` actions, every game its own task (all at once); (latencies, seconds, CPU seconds)."""
+    latencies: list[float] = []
+    started = 0
+
+    async def play(game_id: int) -> None:
+        nonlocal started
+        while started < n_actions:
+            started += 1  # this task's turn is booked, so the count comes out exact
+            t0 = time.perf_counter()
+            acted = await one_action(svc, game_id, rng, render)
+            if acted:
+                latencies.append(time.perf_counter() - t0)
+                continue
+            started -= 1
+            if acted is None:
+                return  # the match is over: this task stops
+            await asyncio.sleep(0)
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(play(g) for g in game_ids))
+    return latencies, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float]:
+    """(p50, p99) in milliseconds."""
+    ordered = sorted(latencies)
+    return statistics.median(ordered) * 1000, ordered[max(0, int(len(ordered) * 0.99) - 1)] * 1000
+
+
+async def throughput(url: str, n_games: int, n_actions: int, render: bool, warmup: int) -> None:
     store = await Store.open(url)  # the default durability (SQLite synchronous=FULL)
     svc = GameService(store, dice=SeededDice(1))
     t0 = time.perf_counter()
     games = await create_games(svc, n_games, "t")
     print(f"created {n_games} matches in {time.perf_counter() - t0:.1f} s")
-    latencies: list[float] = []
-    done = 0
     rng = random.Random(5)
-
-    async def play(game_id: int) -> None:
-        nonlocal done
-        while done < n_actions:
-            start = time.perf_counter()
-            if await one_action(svc, game_id, rng, render):
-                latencies.append(time.perf_counter() - start)
-                done += 1
-
-    t0 = time.perf_counter()
-    await asyncio.gather(*(play(g[0]) for g in games))
-    elapsed = time.perf_counter() - t0
-    latencies.sort()
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
+    ids = [g[0] for g in games]
+    await play_actions(svc, ids, warmup, rng, render)  # warm-up: connections, caches, statements
+    latencies, elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render)
+    p50, p99 = percentiles(latencies)
     what = "with rendering" if render else "without rendering"
     print(
-        f"{len(latencies)} actions over {n_games} concurrent matches {what}: "
-        f"{len(latencies) / elapsed:,.0f} actions/s, "
+        f"{len(latencies)} actions over {n_games} concurrent matches {what} (after {warmup} warm-up actions): "
+        f"{len(latencies) / elapsed:,.0f} actions/s, {cpu / len(latencies) * 1000:.2f} ms CPU per action, "
         f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (latency includes waiting for the other {n_games - 1} matches' work)"
     )
     await store.close()
@@ -143,28 +175,60 @@ async def memory(url: str, n_live: int) -> None:
     await store.close()
 
 
-async def worker(url: str, first: int, last: int, n_actions: int, render: bool) -> None:
-    """One worker process: plays games first..last until it has made n_actions; prints its count and time."""
+async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, render: bool) -> None:
+    """One worker process playing games first..last. Loads them and warms up, says READY, waits for GO on stdin,
+    makes exactly n_actions actions, says DONE with its count, start and end (epoch seconds), CPU seconds, p50 and
+    p99; then waits for a line on stdin before closing (so its server connections are still there to be measured).
+    """
     store = await Store.open(url)
-    svc = GameService(store, dice=SeededDice(first))
+    if store.dialect == "postgresql":  # name this worker's server connections, so their CPU can be measured
+        from sqlalchemy import event
+
+        await store.engine.dispose()
+
+        @event.listens_for(store.engine.sync_engine, "connect")
+        def _name(dbapi_conn: Any, _record: object) -> None:
+            dbapi_conn.run_async(
+                lambda pg: pg.execute(f"SET application_name = '{APPLICATION}'")
+            )  # outside a transaction
+
+    ids = list(range(first, last + 1))
+    svc = GameService(store, dice=SeededDice(first), cache_size=max(20000, 2 * len(ids)))
+    gate = asyncio.Semaphore(32)
+
+    async def load(game_id: int) -> None:
+        async with gate:
+            await svc.view(game_id)
+
+    await asyncio.gather(*(load(g) for g in ids))  # games in progress are held in memory, as in the bot
     rng = random.Random(first)
-    done = 0
-    start = time.perf_counter()
-    latencies: list[float] = []
-
-    async def play(game_id: int) -> None:
-        nonlocal done
-        while done < n_actions:
-            t0 = time.perf_counter()
-            if await one_action(svc, game_id, rng, render):
-                latencies.append(time.perf_counter() - t0)
-                done += 1
-
-    await asyncio.gather(*(play(g) for g in range(first, last + 1)))
-    elapsed = time.perf_counter() - start
-    latencies.sort()
-    print(f"{done} {elapsed} {statistics.median(latencies)} {latencies[int(len(latencies) * 0.99) - 1]}", flush=True)
+    await play_actions(svc, ids, warmup, rng, render)
+    print("READY", flush=True)
+    sys.stdin.readline()
+    start = time.time()
+    latencies, _elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render)
+    end = time.time()
+    p50, p99 = percentiles(latencies)
+    print(f"DONE {len(latencies)} {start} {end} {cpu} {p50} {p99}", flush=True)
+    sys.stdin.readline()
     await store.close()
+
+
+APPLICATION = "gammonbot-benchmark"
+
+
+def process_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds used so far by each of these processes of this machine (those it can see)."""
+    seen = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+            seen[pid] = (int(parts[11]) + int(parts[12])) / tick  # utime, stime
+        except (OSError, IndexError):
+            continue
+    return seen
 
 
 async def _setup_games(url: str, n_games: int) -> None:
@@ -173,7 +237,12 @@ async def _setup_games(url: str, n_games: int) -> None:
     await store.close()
 
 
-def postgres(base: str, process_counts: list[int], game_counts: list[int], n_actions: int, render: bool) -> None:
+def postgres(
+    base: str, process_counts: list[int], game_counts: list[int], action_counts: list[int], warmup: int, render: bool
+) -> None:
+    """For each number of games: a fresh schema with a separate, identically made set of that many matches for each
+    process count (so every run does the same work from the same start); the processes load and warm up, then
+    start together; the rate is all their actions over the time from the first start to the last end."""
     import subprocess
     import uuid
 
@@ -186,38 +255,75 @@ def postgres(base: str, process_counts: list[int], game_counts: list[int], n_act
         finally:
             await conn.close()
 
-    for n_games in game_counts:
+    async def admin_rows(sql: str) -> list[int]:
+        conn = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            return [r[0] for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+
+    for n_games, n_actions in zip(game_counts, action_counts):
         schema = f"bench_{uuid.uuid4().hex[:10]}"
         asyncio.run(admin(f"CREATE SCHEMA {schema}"))
         url = f"{base}?schema={schema}"
         try:
             t0 = time.perf_counter()
-            asyncio.run(_setup_games(url, n_games))
-            print(f"PostgreSQL: created {n_games} matches in {time.perf_counter() - t0:.1f} s")
+            asyncio.run(_setup_games(url, n_games * len(process_counts)))
+            per_match = n_actions / n_games
+            reduced = f" (a reduced count, {per_match:.1g} per match, to stay within minutes)" if per_match < 2 else ""
+            print(
+                f"PostgreSQL, {n_games} concurrent matches, {n_actions} timed actions per run{reduced} "
+                f"(+{warmup} warm-up per process); "
+                f"created {n_games * len(process_counts)} matches in {time.perf_counter() - t0:.1f} s"
+            )
             rates = {}
-            for procs in process_counts:
-                share = n_games // procs
-                cmd = [sys.executable, __file__, "--worker", url, "--actions", str(n_actions // procs)]
+            for run, procs in enumerate(process_counts):
+                base_id = 1 + run * n_games
+                cmd = [sys.executable, __file__, "--worker", url, "--warmup", str(warmup)]
                 if not render:
                     cmd.append("--no-render")
-                t0 = time.perf_counter()
-                workers = [
-                    subprocess.Popen(
-                        [*cmd, "--range", f"{1 + k * share},{(k + 1) * share}"], stdout=subprocess.PIPE, text=True
+                workers = []
+                for k in range(procs):
+                    first = base_id + k * n_games // procs
+                    last = base_id + (k + 1) * n_games // procs - 1
+                    share = n_actions // procs + (1 if k < n_actions % procs else 0)
+                    workers.append(
+                        subprocess.Popen(
+                            [*cmd, "--range", f"{first},{last}", "--actions", str(share)],
+                            stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE,
+                            text=True,
+                        )
                     )
-                    for k in range(procs)
-                ]
-                results = [w.communicate()[0].split() for w in workers]
-                wall = time.perf_counter() - t0
-                total = sum(int(r[0]) for r in results)
-                rate = sum(int(r[0]) / float(r[1]) for r in results)  # the workers run side by side
-                p50 = statistics.median(float(r[2]) for r in results) * 1000
-                p99 = max(float(r[3]) for r in results) * 1000
+                for w in workers:
+                    assert w.stdout is not None and w.stdin is not None
+                    line = w.stdout.readline().strip()
+                    if line != "READY":
+                        raise SystemExit(f"a worker failed to start: {line!r}")
+                backends = asyncio.run(
+                    admin_rows(f"SELECT pid FROM pg_stat_activity WHERE application_name = '{APPLICATION}'")
+                )
+                cpu0 = process_cpu(backends)
+                for w in workers:
+                    w.stdin.write("GO\n")  # type: ignore[union-attr]
+                    w.stdin.flush()  # type: ignore[union-attr]
+                results = [w.stdout.readline().split() for w in workers]  # type: ignore[union-attr]
+                cpu1 = process_cpu(backends)
+                for w in workers:
+                    w.communicate("BYE\n")
+                total = sum(int(r[1]) for r in results)
+                wall = max(float(r[3]) for r in results) - min(float(r[2]) for r in results)
+                python_cpu = sum(float(r[4]) for r in results)
+                p50 = statistics.median(float(r[5]) for r in results)
+                p99 = max(float(r[6]) for r in results)
+                rate = total / wall
                 rates[procs] = rate
+                server_cpu = sum(cpu1[p] - cpu0[p] for p in cpu1 if p in cpu0)
+                server = f", PostgreSQL {server_cpu / total * 1000:.2f} ms ({len(cpu1)} connections)" if cpu1 else ""
                 print(
-                    f"  {procs} process(es), {n_games} games: {total} actions, {rate:,.0f} actions/s "
-                    f"({wall:.1f} s wall with start-up), "
-                    f"p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+                    f"  {procs} process(es), {n_games} games: {total} actions in {wall:.1f} s = {rate:,.0f} actions/s, "
+                    f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; CPU per action: Python {python_cpu / total * 1000:.2f} ms"
+                    f"{server}"
                 )
             if 1 in rates and 2 in rates:
                 print(f"  2 processes / 1 process = {rates[2] / rates[1]:.2f}x  (target >= 1.4x)")
@@ -227,8 +333,11 @@ def postgres(base: str, process_counts: list[int], game_counts: list[int], n_act
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default="1000")
-    parser.add_argument("--actions", type=int, default=3000)
+    parser.add_argument("--games", help="concurrent matches (PostgreSQL: a list, default 1000,10000; else 1000)")
+    parser.add_argument(
+        "--actions", help="timed actions per run, one per --games entry (default: 3000; 10000 for 10,000 games)"
+    )
+    parser.add_argument("--warmup", type=int, default=300, help="untimed actions first (per process)")
     parser.add_argument("--live", type=int, default=10000)
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
@@ -239,18 +348,23 @@ def main() -> None:
     args = parser.parse_args()
     if args.worker:
         first, last = (int(x) for x in args.range.split(","))
-        asyncio.run(worker(args.worker, first, last, args.actions, not args.no_render))
+        asyncio.run(worker(args.worker, first, last, int(args.actions), args.warmup, not args.no_render))
         return
+    game_counts = [int(x) for x in (args.games or ("1000,10000" if args.postgres is not None else "1000")).split(",")]
+    if args.actions:
+        given = [int(x) for x in args.actions.split(",")]
+        action_counts = [given[min(k, len(given) - 1)] for k in range(len(game_counts))]
+    else:
+        action_counts = [3000 if n <= 1000 else 10000 for n in game_counts]
     if args.postgres is not None:
         if not args.postgres:
             sys.exit("give a PostgreSQL URL or set GAMMONBOT_TEST_POSTGRES_URL")
         counts = [int(x) for x in args.processes.split(",")]
-        postgres(args.postgres, counts, [int(x) for x in args.games.split(",")], args.actions, not args.no_render)
+        postgres(args.postgres, counts, game_counts, action_counts, args.warmup, not args.no_render)
         return
-    args.games = int(args.games.split(",")[0])
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db or f"sqlite:///{tmp}/bench.sqlite3"
-        asyncio.run(throughput(url, args.games, args.actions, not args.no_render))
+        asyncio.run(throughput(url, game_counts[0], action_counts[0], not args.no_render, args.warmup))
         url = args.db or f"sqlite:///{tmp}/live.sqlite3"
         if args.live:
             asyncio.run(memory(url, args.live))
