@@ -11,17 +11,33 @@ dropping the last byte turns that buffer into exactly what PNG compresses: each 
 filter byte 0. The buffer goes to zlib through memoryviews (no copy); zlib releases the GIL while it
 compresses, so other threads run meanwhile.
 
+When the optional ``isal`` package (Intel's ISA-L deflate) is installed, compress levels 1 and 2 use
+its levels 1 and 2: about five times faster than zlib's level 1 (0.6 ms instead of 3.4 ms for an
+840x684 board) for files a few per cent larger. Level 0 (stored) and levels 3..9 always use zlib.
+
 Supported modes: L (grey), LA (grey and alpha), RGB and RGBA, 8 bits per channel.
 """
 
 from __future__ import annotations
 
+import importlib
 import struct
 import zlib
+from typing import Any
 
 from PIL import Image
 
-__all__ = ["SUPPORTED_MODES", "write_png"]
+_isal: Any
+try:
+    _isal = importlib.import_module("isal.isal_zlib")
+except ImportError:  # the optional fast deflate is not installed: zlib for every level
+    _isal = None
+
+__all__ = ["FAST_DEFLATE", "SUPPORTED_MODES", "write_png"]
+
+#: Whether ISA-L's deflate (the optional ``isal`` package) compresses levels 1 and 2.
+FAST_DEFLATE = _isal is not None
+_ISAL_LEVELS = (1, 2)
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -36,10 +52,11 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
 
 
-def write_png(im: Image.Image, compress_level: int = 1) -> bytes:
+def write_png(im: Image.Image, compress_level: int = 1, *, fast_deflate: bool | None = None) -> bytes:
     """PNG bytes of ``im`` (mode L, LA, RGB or RGBA): one IDAT chunk of unfiltered rows at ``compress_level``.
 
-    Decoders read back exactly the pixels of ``im``. ValueError for other modes or an empty image.
+    ``fast_deflate``: use ISA-L for levels 1 and 2 (default: when it is installed). Decoders read back
+    exactly the pixels of ``im``. ValueError for other modes or an empty image.
     """
     try:
         colour_type, pixel_bytes = _COLOUR_TYPES[im.mode]
@@ -50,10 +67,18 @@ def write_png(im: Image.Image, compress_level: int = 1) -> bytes:
     width, height = im.size
     if width <= 0 or height <= 0:
         raise ValueError(f"cannot write an empty image ({width}x{height})")
-    z = zlib.compressobj(compress_level, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY)
+    z = _compressor(compress_level, FAST_DEFLATE if fast_deflate is None else fast_deflate)
     idat = b"".join([z.compress(part) for part in _filtered_rows(im, width * pixel_bytes, height)] + [z.flush()])
     ihdr = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"IDAT", idat), _IEND))
+
+
+def _compressor(level: int, fast: bool) -> Any:
+    if fast and level in _ISAL_LEVELS:
+        if _isal is None:
+            raise ValueError("fast_deflate needs the isal package")
+        return _isal.compressobj(level, _isal.DEFLATED, 15, 8, _isal.Z_DEFAULT_STRATEGY)
+    return zlib.compressobj(level, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY)
 
 
 def _filtered_rows(im: Image.Image, row_bytes: int, height: int) -> tuple[bytes | memoryview, ...]:

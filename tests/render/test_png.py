@@ -35,6 +35,8 @@ BUSY = snap(
 )
 CHANNELS = {"L": 1, "LA": 2, "RGB": 3, "RGBA": 4}
 COLOUR_TYPE = {"L": 0, "LA": 4, "RGB": 2, "RGBA": 6}
+#: zlib always; ISA-L's deflate too where the optional isal package is installed.
+FAST = [False, True] if png.FAST_DEFLATE else [False]
 
 
 def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
@@ -81,25 +83,36 @@ def assert_round_trip(im: Image.Image, data: bytes) -> None:
     assert decode_by_hand(data) == (im.mode, im.size, im.tobytes())
 
 
-def test_a_rendered_board_decodes_to_the_drawn_pixels() -> None:
+@pytest.mark.parametrize("fast", FAST)
+def test_a_rendered_board_decodes_to_the_drawn_pixels(fast: bool) -> None:
     im = render_image(BUSY, THEME)
-    data = encode_png(im, 1)
+    data = write_png(im, 1, fast_deflate=fast)
     assert_round_trip(im, data)
-    assert render_board(BUSY, THEME).png == data
+    assert render_board(BUSY, THEME).png == encode_png(im, 1) == write_png(im, 1)
 
 
-def test_boards_are_no_bigger_than_pillows_own_png() -> None:
+@pytest.mark.parametrize("fast", FAST)
+def test_boards_are_no_bigger_than_pillows_own_png(fast: bool) -> None:
     im = render_image(BUSY, THEME)
     for level in (1, 6):
         buf = io.BytesIO()
         im.save(buf, "PNG", compress_level=level)
-        assert len(write_png(im, level)) <= len(buf.getvalue())
+        assert len(write_png(im, level, fast_deflate=fast)) <= len(buf.getvalue())
 
 
+@pytest.mark.parametrize("fast", FAST)
 @pytest.mark.parametrize("level", range(10))
-def test_every_compress_level_round_trips(level: int) -> None:
+def test_every_compress_level_round_trips(level: int, fast: bool) -> None:
     im = render_image(snap(dice=(2, 5)), Theme.build("small", width=320))
-    assert_round_trip(im, write_png(im, level))
+    assert_round_trip(im, write_png(im, level, fast_deflate=fast))
+
+
+@pytest.mark.skipif(png.FAST_DEFLATE, reason="the isal package is installed")
+def test_fast_deflate_without_isal_is_refused_for_its_levels() -> None:
+    im = Image.new("RGB", (3, 3))
+    with pytest.raises(ValueError, match="isal"):
+        write_png(im, 1, fast_deflate=True)
+    assert_round_trip(im, write_png(im, 6, fast_deflate=True))  # a zlib level either way
 
 
 def test_higher_levels_make_smaller_files() -> None:
@@ -114,10 +127,11 @@ def test_higher_levels_make_smaller_files() -> None:
     height=st.integers(1, 24),
     level=st.integers(0, 9),
     flat=st.booleans(),
+    fast=st.sampled_from(FAST),
     data=st.data(),
 )
 def test_random_images_of_every_mode_round_trip(
-    mode: str, width: int, height: int, level: int, flat: bool, data: st.DataObject
+    mode: str, width: int, height: int, level: int, flat: bool, fast: bool, data: st.DataObject
 ) -> None:
     n = width * height * CHANNELS[mode]
     if flat:  # a short repeated pattern: long deflate matches, across rows too
@@ -126,7 +140,7 @@ def test_random_images_of_every_mode_round_trip(
     else:  # any bytes at all
         pixels = data.draw(st.binary(min_size=n, max_size=n))
     im = Image.frombytes(mode, (width, height), pixels)
-    assert_round_trip(im, write_png(im, level))
+    assert_round_trip(im, write_png(im, level, fast_deflate=fast))
 
 
 def test_a_cropped_view_writes_its_own_pixels() -> None:
