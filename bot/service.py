@@ -548,8 +548,8 @@ class GameService:
         """Roll the dice (the opening roll at the start of a game)."""
         return await self._bots_act(await self.roll_once(game_id, player))
 
-    async def roll_once(self, game_id: int, player: PlayerRef) -> Outcome:
-        """Roll, without letting bot players act afterwards."""
+    async def roll_once(self, game_id: int, player: PlayerRef, *, expected_actions: int | None = None) -> Outcome:
+        """Roll, without letting bot players act afterwards (only while the record has ``expected_actions``)."""
 
         fair = await self._fair_dice(game_id)
 
@@ -566,7 +566,7 @@ class GameService:
                 return [m.OpeningRoll(by, dice)]
             return [m.Roll(by, dice)]
 
-        return await self._change_once(game_id, player, decide)
+        return await self._change_once(game_id, player, decide, expected_actions=expected_actions)
 
     async def _fair_dice(self, game_id: int) -> FairDice | None:
         """The commit-reveal dice of a match (None when the service was given a dice provider)."""
@@ -776,6 +776,9 @@ class GameService:
         game_id = timer.game_id
         if game_id is None:
             return None
+        # Judge the timer against the database, not this process's cached copy: another process may have
+        # moved the game on (a stale copy would call a due timeout out of date, and the game would wait for ever).
+        self._forget(game_id)
         loaded = await self._load(game_id)
         if timer.kind == "challenge-expiry":
             if loaded.row.status != "challenge":
@@ -818,9 +821,15 @@ class GameService:
                 return None
             thrower = state.acting_member(0)
             name = await self.store.player_name(thrower) or thrower
-            out = await self.roll(game_id, PlayerRef(thrower, name))
+            try:
+                # Bound to the record the timer was set for: if a player threw meanwhile, nothing is thrown.
+                out = await self._bots_act(
+                    await self.roll_once(game_id, PlayerRef(thrower, name), expected_actions=n_actions)
+                )
+            except Refused:
+                return None
             note = Event("auto-opening", game_id, "Nobody threw the opening roll in time, so the bot threw it.", None)
-            return Outcome((note, *out.events), out.game)
+            return replace(out, events=(note, *out.events))
         side = int(timer.payload.get("side", 0))
         member = state.acting_member(side)
         if timer.kind == "reminder":

@@ -26,7 +26,6 @@ python -m tests.bot.race_child tick URL OFFSET               -> ticks the schedu
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
 import random
@@ -43,9 +42,6 @@ from bot.storage import Conflict, Store, TimerRow, games
 #: How many actions a STALLED game gets from the players before they leave it to its clock.
 STALL_AFTER = 10
 
-_rolled: contextvars.ContextVar[int] = contextvars.ContextVar("rolled", default=0)
-
-
 def say(line: str) -> None:
     print(line, flush=True)
 
@@ -53,19 +49,7 @@ def say(line: str) -> None:
 class Worker(GameService):
     """The service as deployed, reporting each timer it fires (the test matches them against the database)."""
 
-    async def roll(self, game_id: int, player: PlayerRef) -> Outcome:
-        out = await super().roll(game_id, player)
-        _rolled.set(out.applied)
-        return out
-
     async def fire_timer(self, timer: TimerRow) -> Outcome | None:
-        _rolled.set(0)
-        if timer.game_id is not None and not os.environ.get("GAMMONBOT_RACE_TRUST_CACHE"):
-            # Work-around: GameService.fire_timer judges whether the game moved on from this process's
-            # cache, which another process's writes leave behind: a due timeout is then dropped as stale
-            # and the game never ends (tests/bot/test_multiprocess.py, the xfail tests). Set
-            # GAMMONBOT_RACE_TRUST_CACHE=1 to run without it once fire_timer reloads the game itself.
-            self._forget(timer.game_id)
         head = f"FIRE {timer.id} {timer.game_id} {timer.kind} {timer.due_at!r}"
         try:
             out = await super().fire_timer(timer)
@@ -78,12 +62,7 @@ class Worker(GameService):
         if out is None:
             say(f"{head} stale 0 -")
             return out
-        applied = out.applied
-        if timer.kind == "opening":
-            # fire_timer's automatic opening roll returns Outcome(events, game) without ``applied``; the
-            # roll it made counted its actions (see the report of the multi-process test).
-            applied = max(applied, _rolled.get())
-        say(f"{head} done {applied} {','.join(e.kind for e in out.events) or '-'}")
+        say(f"{head} done {out.applied} {','.join(e.kind for e in out.events) or '-'}")
         return out
 
 
