@@ -18,6 +18,7 @@ with the log and timer changes as data-modifying CTEs), a single round trip on t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -617,17 +618,24 @@ class Store:
             [t[1] for t in timer_rows],
             [t[2] for t in timer_rows],
         ]
+        return bool(await self._pg_fetchval(sql, *args))
+
+    async def _pg_fetchval(self, sql: str, *args: Any) -> Any:
+        """One statement on a pooled connection's asyncpg driver: its own implicit transaction, one round trip
+        (the driver keeps it prepared). SQLAlchemy would add a BEGIN and a ROLLBACK or COMMIT round trip."""
         async with self.engine.connect() as conn:
             raw = await conn.get_raw_connection()
             pg = raw.driver_connection
             assert pg is not None
             try:
-                count = await pg.fetchval(sql, *args)
-            except Exception:
-                if pg.is_closed():
+                return await pg.fetchval(sql, *args)
+            except _postgres_error():
+                raise  # the statement failed (and rolled back); the connection is fine
+            except BaseException:
+                # Cancelled or cut off mid-statement: the connection's state is unknown, so it is never reused.
+                with contextlib.suppress(Exception):
                     await conn.invalidate()
                 raise
-        return bool(count)
 
     async def _insert_timers(
         self, conn: AsyncConnection, game_id: int | None, version: int | None, specs: Sequence[TimerSpec]
@@ -995,9 +1003,14 @@ class Store:
             text = cached[1]
         else:
             generation = self._settings_generation
-            async with self.engine.connect() as conn:
-                row = (await conn.execute(sa.select(table.c.settings).where(table.c.id == key))).first()
-            text = None if row is None else str(row[0])
+            if self._sqlite_writer is not None:  # one hop to the writer's thread (several through aiosqlite)
+                found = await self._sqlite_writer.fetchval(f"SELECT settings FROM {table.name} WHERE id = ?", (key,))
+            elif self.dialect == "postgresql":  # one round trip, no transaction around it
+                found = await self._pg_fetchval(f"SELECT settings FROM {table.name} WHERE id = $1", key)
+            else:
+                async with self.engine.connect() as conn:
+                    found = (await conn.execute(sa.select(table.c.settings).where(table.c.id == key))).scalar()
+            text = None if found is None else str(found)
             if generation == self._settings_generation and self.settings_ttl > 0:  # no write meanwhile
                 if len(self._settings_cache) >= 100_000:
                     self._settings_cache.clear()
@@ -1061,6 +1074,12 @@ class Store:
                 return await fn(conn)
         finally:
             self._settings_changed()
+
+
+def _postgres_error() -> type[Exception]:
+    import asyncpg
+
+    return asyncpg.PostgresError  # type: ignore[no-any-return]
 
 
 class _SqliteWriter:
@@ -1148,6 +1167,15 @@ class _SqliteWriter:
                 conn.execute("ROLLBACK")
             raise
         return True
+
+    async def fetchval(self, sql: str, params: tuple[Any, ...]) -> Any:
+        """The first column of the first row of a query (None when there is none), read in the writer's thread."""
+
+        def read() -> Any:
+            row = self._connection().execute(sql, params).fetchone()
+            return None if row is None else row[0]
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, read)
 
     async def close(self) -> None:
         def shut() -> None:

@@ -235,3 +235,35 @@ def test_a_burst_queues_for_the_pooled_connections_instead_of_opening_more(db_ur
         await store.close()
 
     run(go())
+
+
+def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, str | None]) -> None:
+    """A request cancelled while its update is in flight: the update happened entirely or not at all, and the
+    next one on the same (single) pooled connection works."""
+
+    async def go() -> None:
+        url, schema = db_url
+        store = await Store.open(url, schema=schema, pool_size=1)
+        game_id = await _new_game(store)
+        roll = {"type": "Roll", "by": "a", "dice": [3, 1]}
+        for pause in range(6):
+            row = await store.load_game(game_id)
+            n = len(await store.load_actions(game_id))
+            task = asyncio.create_task(store.update_game(game_id, row.version, new_actions=[roll], log_length=n))
+            for _ in range(pause):
+                await asyncio.sleep(0)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+            await asyncio.sleep(0.05)  # a SQLite writer thread finishes what it started
+            after = await store.load_game(game_id)
+            log = await store.load_actions(game_id)
+            assert (after.version, len(log)) in ((row.version, n), (row.version + 1, n + 1))
+            v = await store.update_game(game_id, after.version, new_actions=[roll], log_length=len(log))
+            assert v == after.version + 1
+        assert [a.seq for a in await store.load_actions(game_id)] == list(range(1, len(log) + 2))
+        await store.close()
+
+    run(go())
