@@ -180,7 +180,8 @@ async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, r
     makes exactly n_actions actions, says DONE with its count, start and end (epoch seconds), CPU seconds, p50 and
     p99; then waits for a line on stdin before closing (so its server connections are still there to be measured).
     """
-    store = await Store.open(url)
+    pool = os.environ.get("BENCH_POOL_SIZE")
+    store = await Store.open(url, pool_size=int(pool) if pool else None)
     if store.dialect == "postgresql":  # name this worker's server connections, so their CPU can be measured
         from sqlalchemy import event
 
@@ -269,6 +270,9 @@ def postgres(
         try:
             t0 = time.perf_counter()
             asyncio.run(_setup_games(url, n_games * len(process_counts)))
+            # Statistics, as autovacuum keeps them on a live database: planned without any, the timer replacement
+            # would scan every pending timer (the freshly made tables look empty to the planner).
+            asyncio.run(admin(f"SET search_path = {schema}; ANALYZE"))
             per_match = n_actions / n_games
             reduced = f" (a reduced count, {per_match:.1g} per match, to stay within minutes)" if per_match < 2 else ""
             print(
