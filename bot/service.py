@@ -19,10 +19,11 @@ import hashlib
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -210,6 +211,14 @@ class _Loaded:
     view: GameView | None = None
 
 
+def _with_names(text: str, names: Mapping[str, str]) -> str:
+    """An engine message with the players' ids (Discord snowflakes, quoted or not) replaced by their names."""
+    for pid in sorted(names, key=len, reverse=True):
+        if names[pid] and names[pid] != pid:
+            text = re.sub(rf"'{re.escape(pid)}'|(?<!\w){re.escape(pid)}(?!\w)", lambda _m, n=names[pid]: n, text)
+    return text
+
+
 def _summary(state: MatchState) -> dict[str, Any]:
     """The stored snapshot: what replaying the log must reproduce exactly."""
     return {
@@ -370,6 +379,14 @@ class GameService:
         if opponent is not None and opponent.id == challenger.id:
             raise Refused("you cannot challenge yourself")
         team = cls.team_size > 1
+        if match_options.team_choice and not team:
+            if (options or {}).get("team_choice"):
+                raise Refused(
+                    f"{cls.display_name} is played one against one: choosing the acting member is for team rule sets"
+                )
+            # The server's default options ask for team choice; it means nothing without teams.
+            opts = {k: v for k, v in opts.items() if k != "team_choice"}
+            match_options = _match_options(opts, length=length)
         if team:
             if teammate is None:
                 raise Refused(f"{cls.display_name} is played by teams of two: name your teammate")
@@ -1086,7 +1103,7 @@ class GameService:
             action = make(state)
             m.apply(state, action)  # judged now, so an illegal play is refused at once
         except (ActionError, TurnError) as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(_with_names(str(exc), self._view(loaded).names)) from None
         turn = len(loaded.actions)
         pid = await self.store.add_proposal(game_id, side, player.id, "held", json_dumps(action_to_data(action)), turn)
         timeout = float(terms.get("approval_seconds", 600))
@@ -1516,7 +1533,7 @@ class GameService:
                     for action in auto:
                         states.append(m.apply(states[-1], action))
                 except (ActionError, TurnError) as exc:
-                    raise Refused(str(exc)) from None
+                    raise Refused(_with_names(str(exc), self._view(loaded).names)) from None
                 all_actions = [*new_actions, *auto]
                 final = states[-1]
                 status = "finished" if final.over else "active"

@@ -78,7 +78,7 @@ def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | No
         assert event.text == "Ann & Bea: Bea acts in game 1 (chosen by Bea)."
         record = await svc.record(gid)
         assert record["actions"] == [{"type": "SetActing", "by": "bea", "member": "bea"}]
-        with pytest.raises(Refused, match="only bea may throw the opening roll"):
+        with pytest.raises(Refused, match="only Bea may throw the opening roll"):
             await svc.roll(gid, ANN)
         with pytest.raises(Refused, match="Bea already acts for Ann & Bea in game 1"):
             await svc.choose_acting(gid, ANN, "bea")
@@ -128,6 +128,10 @@ def test_refusals_name_the_rule(db_url: tuple[str, str | None]) -> None:
         with pytest.raises(Refused, match="has not started"):
             await svc.choose_acting(challenge.game.id, ANN, "bea")
 
+        with pytest.raises(Refused, match="Backgammon is played one against one: choosing the acting member is for"):
+            await svc.challenge("g", ANN, CAL, variant="backgammon", length=1, options={"team_choice": True})
+        # A server whose default options ask for team choice still hosts one-against-one matches.
+        await svc.guild_settings("g", admin=True, default_options={"team_choice": True})
         single = await svc.challenge("g", ANN, CAL, variant="backgammon", length=1)
         await svc.accept(single.game.id, CAL)
         with pytest.raises(Refused, match="choosing the acting member is for team rule sets"):
@@ -170,5 +174,25 @@ def test_team_threads_are_stored_with_the_game(db_url: tuple[str, str | None]) -
         fresh = GameService(store)
         assert await fresh.team_threads(gid) == {0: "2001"}
         assert (await fresh.verify(gid)).ok
+
+    run(db_url, body)
+
+
+def test_refusals_name_players_not_their_ids(db_url: tuple[str, str | None]) -> None:
+    """Engine messages carry player ids; players read names ("Ann", not a Discord snowflake)."""
+    ids = {"Ann": "145600000000000001", "Bea": "145600000000000002", "Cal": "1456000000000003", "Dan": "14560004"}
+    ann, bea, cal, dan = (PlayerRef(pid, name) for name, pid in ids.items())
+
+    async def body(store: Store, svc: GameService) -> None:
+        out = await svc.challenge("g", ann, cal, variant="doubles", length=1, teammate=bea, opponent_teammate=dan)
+        gid = (await svc.accept(out.game.id, cal)).game.id
+        acting = (await svc.view(gid)).acting
+        assert acting is not None
+        idle = bea if acting[0] == ann.id else ann
+        with pytest.raises(Refused) as refused:
+            await svc.roll(gid, idle)
+        message = str(refused.value)
+        assert f"{idle.name} is not the acting member" in message, message
+        assert not any(pid in message for pid in ids.values()), message
 
     run(db_url, body)
