@@ -252,9 +252,17 @@ def reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:
     return result.response
 
 
+def answer(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The message answering an interaction: the response, or the first follow-up after a deferral."""
+    if result.response is not None and (result.response.content or result.response.attachments):
+        return result.response
+    assert result.followups, f"no answer: {result!r}"
+    return result.followups[0]
+
+
 def said(result: simcord.InteractionResult) -> str:
-    """The text answering an interaction."""
-    return reply(result).content
+    """The text answering an interaction (deferred or not)."""
+    return answer(result).content
 
 
 def components(message: Any) -> list[dict[str, Any]]:

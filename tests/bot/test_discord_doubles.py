@@ -18,21 +18,9 @@ import pytest
 import simcord
 from simcord import SetupError
 
-from tests.bot.discord_helpers import Driver, World, components, labels, live_message, reply, world
+from tests.bot.discord_helpers import Driver, World, answer, components, labels, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
-
-
-def answer(r: simcord.InteractionResult) -> simcord.ResponseMessage:
-    """The message answering an interaction: the response, or the first follow-up after a deferral."""
-    if r.response is not None and (r.response.content or r.response.attachments):
-        return r.response
-    assert r.followups, f"no answer: {r!r}"
-    return r.followups[0]
-
-
-def said(r: simcord.InteractionResult) -> str:
-    return answer(r).content
 
 
 def refused(r: simcord.InteractionResult, *words: str) -> str:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import simcord
 import sqlalchemy as sa
 from simcord import SetupError
 
@@ -22,22 +21,9 @@ from bot.discord.cogs.extras import Extras, team_thread_name
 from bot.service import PlayerRef
 from bot.storage import actions
 from engine.fairdice import verify_record
-from tests.bot.discord_helpers import Driver, World, game_thread, reply, world
+from tests.bot.discord_helpers import Driver, World, answer, game_thread, reply, said, world
 
 pytestmark = pytest.mark.asyncio
-
-
-def answer(r: simcord.InteractionResult) -> simcord.ResponseMessage:
-    """The message answering an interaction: the response, or the first follow-up after a deferral."""
-    if r.response is not None and (r.response.content or r.response.attachments):
-        return r.response
-    assert r.followups, f"no answer: {r!r}"
-    return r.followups[0]
-
-
-def said(r: simcord.InteractionResult) -> str:
-    """The text answering an interaction (deferred or not)."""
-    return answer(r).content
 
 
 def public_texts(w: World, *, besides: tuple[int, ...] = ()) -> list[str]:

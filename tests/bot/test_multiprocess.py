@@ -26,10 +26,11 @@ opening-roll timer rolling an ordinary turn after a player had thrown the openin
 
 Game counts: on PostgreSQL 3 processes play 110 matches, play 45 more for a few actions, and let 45 idle
 ones time out: 200 matches, about 2,000 stored actions from 1,800 acknowledged requests (and as many refused
-ones), 250 fired timers. That takes 20 s on this 2-core machine, up to 50 s when other test runs share it; SQLite's one writer makes every action wait for the others, so there 2 processes play 60 matches in
-about 10 s. Resigning 10% of the turns (and forfeiting the last few matches) keeps matches short, about ten
-actions, so the whole suite stays within a few minutes while the database still sees hundreds of matches
-with racing requests and timers at once.
+ones), 250 fired timers. That takes 20 s on this 2-core machine, up to 50 s when other test runs share it;
+SQLite's one writer makes every action wait for the others, so there 2 processes play 60 matches in about
+10 s. Resigning 10% of the turns (and forfeiting the last few matches) keeps matches short, about ten actions,
+so the whole suite stays within a few minutes while the database still sees hundreds of matches with racing
+requests and timers at once.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import pytest
 import sqlalchemy as sa
 
 from bot.service import GameService, PlayerRef, Refused
