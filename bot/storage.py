@@ -1077,7 +1077,7 @@ class Store:
 
 
 def _postgres_error() -> type[Exception]:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     return asyncpg.PostgresError  # type: ignore[no-any-return]
 
@@ -1089,6 +1089,9 @@ class _SqliteWriter:
     per statement); here the whole transaction is one hop. Its effect is the general path's: ``BEGIN
     IMMEDIATE``, the CAS ``UPDATE``, the log insert, the timer replacement, ``COMMIT`` (or ``ROLLBACK`` when the
     version did not match or anything failed). The other connections of the store see it like any other writer.
+    Settings are read here too (one hop). Nothing may wait for this thread while holding a write transaction on
+    another connection of the store (the thread may be waiting for that lock): ``also`` callbacks and
+    :meth:`Store.run` functions use the connection they are given.
     """
 
     def __init__(self, path: str, synchronous: str) -> None:
