@@ -1,7 +1,7 @@
 """Game actions per second through the service: parse -> engine -> store -> render, on SQLite or PostgreSQL.
 
-    python benchmarks/service.py [--games 1000] [--actions 3000] [--live 10000] [--no-render] [--db URL]
-    python benchmarks/service.py --postgres [URL] --processes 1,2 [--games 1000,10000] [--actions 3000,10000]
+    python benchmarks/service.py [--games 1000] [--actions 12000] [--live 10000] [--no-render] [--db URL]
+    python benchmarks/service.py --postgres [URL] --processes 1,2 [--games 1000,10000] [--actions 12000,10000]
 
 * Throughput and latency: ``--games`` matches run at once (one asyncio task each); every action is a real
   service call (roll, typed move, cube answers) stored with its compare-and-swap, followed by rendering the
@@ -12,7 +12,10 @@
 * ``--postgres``: a fresh schema on the PostgreSQL server (default: $GAMMONBOT_TEST_POSTGRES_URL); for each
   number of games and process count, that many worker processes share an identically made set of matches; they
   load them and warm up, start together, and the total throughput (all actions over the time from the first start
-  to the last end) is printed with the CPU per action of the workers and of the server (when it is local).
+  to the last end) is printed with the CPU per action of the workers (X) and of the server (Y, when it is local).
+  With 2 cores shared by the workers and the server, 1 worker is bound by X and 2 by X + Y on 2 cores, so 2 reach
+  about 2X / (X + Y) times the throughput of 1; that prediction is printed too, since another load on the machine
+  (its load average is printed) holds the measured ratio down.
 Targets (issue 6): >= 200 actions/s on one core including rendering; 10,000 live games under 1 GiB.
 Targets (issue 10): 2 processes >= 1.4x the throughput of 1 on PostgreSQL.
 """
@@ -280,7 +283,8 @@ def postgres(
                 f"(+{warmup} warm-up per process); "
                 f"created {n_games * len(process_counts)} matches in {time.perf_counter() - t0:.1f} s"
             )
-            rates = {}
+            rates: dict[int, float] = {}
+            cpu_per_action: dict[int, tuple[float, float | None]] = {}
             for run, procs in enumerate(process_counts):
                 base_id = 1 + run * n_games
                 cmd = [sys.executable, __file__, "--worker", url, "--warmup", str(warmup)]
@@ -323,14 +327,22 @@ def postgres(
                 rate = total / wall
                 rates[procs] = rate
                 server_cpu = sum(cpu1[p] - cpu0[p] for p in cpu1 if p in cpu0)
+                cpu_per_action[procs] = (python_cpu / total, server_cpu / total if cpu1 else None)
+                load = os.getloadavg()[0]
                 server = f", PostgreSQL {server_cpu / total * 1000:.2f} ms ({len(cpu1)} connections)" if cpu1 else ""
                 print(
                     f"  {procs} process(es), {n_games} games: {total} actions in {wall:.1f} s = {rate:,.0f} actions/s, "
                     f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; CPU per action: Python {python_cpu / total * 1000:.2f} ms"
-                    f"{server}"
+                    f"{server}; load average {load:.1f}"
                 )
             if 1 in rates and 2 in rates:
                 print(f"  2 processes / 1 process = {rates[2] / rates[1]:.2f}x  (target >= 1.4x)")
+                x, y = cpu_per_action[1]
+                if y is not None:
+                    print(
+                        f"  predicted for 2 otherwise idle cores from the 1-process CPU: "
+                        f"2X/(X+Y) = {2 * x / (x + y):.2f}x"
+                    )
         finally:
             asyncio.run(admin(f"DROP SCHEMA {schema} CASCADE"))
 
@@ -339,7 +351,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", help="concurrent matches (PostgreSQL: a list, default 1000,10000; else 1000)")
     parser.add_argument(
-        "--actions", help="timed actions per run, one per --games entry (default: 3000; 10000 for 10,000 games)"
+        "--actions", help="timed actions per run, one per --games entry (default: 12000; 10000 above 1,000 games)"
     )
     parser.add_argument("--warmup", type=int, default=300, help="untimed actions first (per process)")
     parser.add_argument("--live", type=int, default=10000)
@@ -359,7 +371,7 @@ def main() -> None:
         given = [int(x) for x in args.actions.split(",")]
         action_counts = [given[min(k, len(given) - 1)] for k in range(len(game_counts))]
     else:
-        action_counts = [3000 if n <= 1000 else 10000 for n in game_counts]
+        action_counts = [12000 if n <= 1000 else 10000 for n in game_counts]
     if args.postgres is not None:
         if not args.postgres:
             sys.exit("give a PostgreSQL URL or set GAMMONBOT_TEST_POSTGRES_URL")
