@@ -277,3 +277,43 @@ def test_two_concurrent_identical_rolls_apply_exactly_once(db_url: tuple[str, st
         await second_store.close()
 
     run(db_url, body)
+
+
+def test_two_services_with_stale_caches_keep_one_contiguous_log(db_url: tuple[str, str | None]) -> None:
+    """Each service numbers new log entries from the record it read; when another process moved the game first,
+    the compare-and-swap refuses the stale write, the service reloads and numbers on from the stored log."""
+
+    async def go() -> None:
+        url, schema = db_url
+        first = await Store.open(url, schema=schema)
+        second = await Store.open(url, schema=schema)  # another process on the same database
+        try:
+            one, two = GameService(first, dice=SeededDice(3)), GameService(second, dice=SeededDice(4))
+            out = await started(one, length=1)
+            gid = out.game.id
+            rng = random.Random(9)
+            for _ in range(40):
+                svc = (one, two)[rng.random() < 0.5]
+                view = await svc.view(gid)  # maybe stale: the other service may have acted since
+                if view.status != "active":
+                    break
+                try:
+                    actor = PEOPLE[view.to_act or view.acting[0]]  # type: ignore[index]
+                    if view.phase == "move":
+                        await svc.move(gid, actor, rng.choice(view.plays))
+                    elif view.phase == "doubled":
+                        await svc.take(gid, actor)
+                    else:
+                        await svc.roll(gid, actor)
+                except Refused:
+                    svc._forget(gid)  # acted on a stale view: look again
+            log = await first.load_actions(gid)
+            assert len(log) >= 10
+            assert [a.seq for a in log] == list(range(1, len(log) + 1))
+            fresh = GameService(first)  # replays the stored log and checks it against the snapshot
+            assert (await fresh.view(gid)).version == (await first.load_game(gid)).version
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(go())
