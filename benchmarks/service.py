@@ -252,10 +252,11 @@ def postgres(
 
     import asyncpg
 
-    async def admin(sql: str) -> None:
+    async def admin(*statements: str) -> None:
         conn = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
         try:
-            await conn.execute(sql)
+            for sql in statements:  # one at a time: VACUUM refuses to run in a multi-statement string
+                await conn.execute(sql)
         finally:
             await conn.close()
 
@@ -273,9 +274,6 @@ def postgres(
         try:
             t0 = time.perf_counter()
             asyncio.run(_setup_games(url, n_games * len(process_counts)))
-            # Statistics, as autovacuum keeps them on a live database: planned without any, the timer replacement
-            # would scan every pending timer (the freshly made tables look empty to the planner).
-            asyncio.run(admin(f"SET search_path = {schema}; ANALYZE"))
             per_match = n_actions / n_games
             reduced = f" (a reduced count, {per_match:.1g} per match, to stay within minutes)" if per_match < 2 else ""
             print(
@@ -286,6 +284,10 @@ def postgres(
             rates: dict[int, float] = {}
             cpu_per_action: dict[int, tuple[float, float | None]] = {}
             for run, procs in enumerate(process_counts):
+                # Every run starts from tables as autovacuum keeps them on a live database: statistics (planned
+                # without any, the timer replacement would scan every pending timer, as the freshly made tables
+                # look empty to the planner) and no dead rows left by the previous run to work around or clean.
+                asyncio.run(admin(f"SET search_path = {schema}", "VACUUM ANALYZE"))
                 base_id = 1 + run * n_games
                 cmd = [sys.executable, __file__, "--worker", url, "--warmup", str(warmup)]
                 if not render:
