@@ -809,10 +809,18 @@ class GameService:
             view = self._view(await self._load(game_id))
             return Outcome((Event("expired", game_id, f"Challenge #{game_id} expired unanswered.", None),), view)
         n_actions = timer.payload.get("actions")
-        if loaded.state is None or loaded.state.over or n_actions != len(loaded.actions):
+        if loaded.state is None or loaded.state.over:
+            return None
+        if timer.kind != "archive" and n_actions != len(loaded.actions):
             return None  # the game moved on since this timer was set: a newer timer replaced it
         state = loaded.state
         if timer.kind == "archive":
+            guild = await self.guild_settings(loaded.row.guild_id)
+            due = loaded.row.updated_at + float(guild["archive_after_days"]) * DAY
+            if due > self.clock():
+                # Played since the timer was set (moves leave it alone): it waits again from the last change.
+                await self.store.add_timers(game_id, [TimerSpec("archive", due, {"actions": len(loaded.actions)})])
+                return None
             try:
                 await self.store.update_game(
                     game_id, loaded.row.version, status="archived", turn_player=None, timers=[]
@@ -1563,7 +1571,11 @@ class GameService:
                         turn_player=turn_player,
                         draft=draft_value,
                         clock=clock_data,
-                        timers=self._timers_for(
+                        # An untimed game in progress keeps its one archive timer (set at the start), which
+                        # judges the game's last change when it comes due: a move writes no timer rows.
+                        timers=None
+                        if tc is None and not final.over
+                        else self._timers_for(
                             final, tc, clock, now, vacations, guild, len(loaded.actions) + len(all_actions)
                         ),
                         **revealed,

@@ -191,6 +191,31 @@ def test_abandoned_challenges_expire_and_idle_matches_are_archived(db_url: tuple
     run(db_url, body)
 
 
+def test_an_untimed_match_is_archived_only_after_its_last_change_grows_old(db_url: tuple[str, str | None]) -> None:
+    """Moves write no timer rows; the one archive timer, when due, waits again from the last change."""
+
+    async def body(svc: GameService, store: Store, t: FakeTime) -> None:
+        out = await roll_opening(svc, await start(svc, None, length=1))  # type: ignore[arg-type]
+        gid = out.game.id
+        [armed] = await store.pending_timers(gid)
+        assert armed.kind == "archive"
+        t.now += 50 * DAY
+        mover = PEOPLE[out.game.to_act]  # type: ignore[index]
+        out = await svc.move(gid, mover, out.game.plays[0])
+        assert [x.id for x in await store.pending_timers(gid)] == [armed.id]  # the move left the timer alone
+        sched = Scheduler(store, svc, clock=t)
+        t.now = armed.due_at + 1  # 60 days after the start, 10 after the move
+        assert kinds(await sched.tick()) == []
+        assert (await svc.view(gid)).status == "active"
+        [again] = await store.pending_timers(gid)
+        assert again.kind == "archive" and again.due_at == pytest.approx(armed.due_at + 50 * DAY)
+        t.now = again.due_at + 1
+        assert kinds(await sched.tick()) == ["archived"]
+        assert (await svc.view(gid)).status == "archived"
+
+    run(db_url, body)
+
+
 def test_unknown_or_impossible_time_controls_are_refused(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService, store: Store, t: FakeTime) -> None:
         with pytest.raises(Refused, match="no time control"):
