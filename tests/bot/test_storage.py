@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 import sqlalchemy as sa
@@ -253,10 +254,8 @@ def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, s
             for _ in range(pause):
                 await asyncio.sleep(0)
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
             await asyncio.sleep(0.05)  # a SQLite writer thread finishes what it started
             after = await store.load_game(game_id)
             log = await store.load_actions(game_id)
