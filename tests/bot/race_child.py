@@ -42,6 +42,7 @@ from bot.storage import Conflict, Store, TimerRow, games
 #: How many actions a STALLED game gets from the players before they leave it to its clock.
 STALL_AFTER = 10
 
+
 def say(line: str) -> None:
     print(line, flush=True)
 
