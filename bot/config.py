@@ -23,6 +23,8 @@ class Settings:
 
     storage_url: str = "sqlite:///gammonbot.sqlite3"
     sqlite_synchronous: str = "FULL"
+    pool_size: int | None = None  # database connections kept open (None: 10 on PostgreSQL, 5 on SQLite)
+    settings_ttl: float = 5.0  # seconds another process's change to player/server settings may take to show
     default_variant: str = "backgammon"
     default_length: int = 5
     log_level: str = "INFO"
@@ -50,6 +52,8 @@ def load_settings(path: str | Path | None = "config.toml") -> Settings:
     return Settings(
         storage_url=str(url),
         sqlite_synchronous=str(storage.get("sqlite_synchronous", "FULL")),
+        pool_size=int(storage["pool_size"]) if storage.get("pool_size") else None,
+        settings_ttl=float(storage.get("settings_ttl", 5.0)),
         default_variant=str(defaults.get("variant", "backgammon")),
         default_length=int(defaults.get("match_length", 5)),
         log_level=str(data.get("logging", {}).get("level", "INFO")),

@@ -109,7 +109,12 @@ class GammonBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, build the service and the table, load the cogs, register components, sync commands."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
-        self.store = await Store.open(url, sqlite_synchronous=self.settings.sqlite_synchronous)
+        self.store = await Store.open(
+            url,
+            sqlite_synchronous=self.settings.sqlite_synchronous,
+            pool_size=self.settings.pool_size,
+            settings_ttl=self.settings.settings_ttl,
+        )
         self.service = GameService(self.store, dice=self.dice, theme=self.theme, clock=self.clock)
         self.table = Table(self, self.service)
         # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
