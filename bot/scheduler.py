@@ -78,9 +78,11 @@ class Scheduler:
                             log.exception("could not announce timer %s of game %s", timer.id, timer.game_id)
             # One transaction marks the batch fired. Dying before it re-fires these after their lease: game
             # changes are safe (the record has moved on), a reminder may be sent twice.
-            lost = len(done) - await self.store.finish_timers(done, self.worker, self.clock())
-            if lost:
-                log.warning("%d timers were taken over by another worker while firing", lost)
+            if len(done) > await self.store.finish_timers(done, self.worker, self.clock()):
+                # Most are gone because firing them changed their game (which replaces its timers).
+                taken = await self.store.timers_taken_over(done, self.worker)
+                if taken:
+                    log.warning("%d timers were taken over by another worker while firing", taken)
             if len(claimed) < self.batch:
                 return fired
 

@@ -723,6 +723,16 @@ class Store:
             )
         return int(result.rowcount)
 
+    async def timers_taken_over(self, timer_ids: Sequence[int], worker: str) -> int:
+        """How many of these timers another worker holds now (a timer whose firing changed its game is gone:
+        the change replaced the game's timers, so it is not counted)."""
+        if not timer_ids:
+            return 0
+        t = timers_table
+        async with self.engine.connect() as conn:
+            query = sa.select(sa.func.count()).where(t.c.id.in_(list(timer_ids)), t.c.claimed_by != worker)
+            return int((await conn.execute(query)).scalar() or 0)
+
     # --- team consultation ----------------------------------------------------------------------
     async def add_proposal(self, game_id: int, side: int, author: str, kind: str, text: str, turn: int) -> int:
         async with self.engine.begin() as conn:

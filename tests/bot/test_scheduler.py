@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -98,6 +99,31 @@ def test_reminders_then_a_timeout_at_the_right_instants(db_url: tuple[str, str |
         assert view.status == "finished" and view.winner == (0 if waiting == "bob" else 1)
         assert max(view.score) == 3  # IBF: the opponent is credited the points needed to win
         assert await sched.tick() == []
+
+    run(db_url, body)
+
+
+def test_only_a_real_takeover_is_logged_as_one(
+    db_url: tuple[str, str | None], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A timeout that ends its game removes its own row (the game's timers are replaced): that is no takeover."""
+
+    async def body(svc: GameService, store: Store, t: FakeTime) -> None:
+        out = await roll_opening(svc, await start(svc, "correspondence", length=1))
+        gid = out.game.id
+        t.now += 30 * DAY
+        with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+            assert "timeout" in kinds(await Scheduler(store, svc, clock=t, worker="a").tick())
+        assert (await svc.view(gid)).status == "finished"
+        assert "taken over" not in caplog.text
+        # A worker whose lease ran out while it fired: another claimed the timer meanwhile.
+        other = await roll_opening(svc, await start(svc, "correspondence", length=1))
+        t.now += 30 * DAY
+        mine = [x.id for x in await store.claim_due_timers(t.now, "slow", lease=1.0)]
+        assert mine and {x.game_id for x in await store.pending_timers(other.game.id)} == {other.game.id}
+        assert [x.id for x in await store.claim_due_timers(t.now + 2, "fast", lease=60.0)] == mine
+        assert await store.timers_taken_over(mine, "slow") == len(mine)
+        assert await store.timers_taken_over(mine, "fast") == 0
 
     run(db_url, body)
 
