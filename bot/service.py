@@ -219,6 +219,11 @@ def _with_names(text: str, names: Mapping[str, str]) -> str:
     return text
 
 
+def _timed_length(actions: list[Action]) -> int:
+    """The record's length as timers count it: a team naming its acting member moves no deadline."""
+    return sum(1 for a in actions if not isinstance(a, m.SetActing))
+
+
 def _summary(state: MatchState) -> dict[str, Any]:
     """The stored snapshot: what replaying the log must reproduce exactly."""
     return {
@@ -743,7 +748,9 @@ class GameService:
                     version = await self.store.update_game(
                         row.id,
                         loaded.row.version,
-                        timers=self._timers_for(loaded.state, tc, clock, now, vac, guild, len(loaded.actions)),
+                        timers=self._timers_for(
+                            loaded.state, tc, clock, now, vac, guild, _timed_length(loaded.actions)
+                        ),
                     )
                 except Conflict:
                     self._forget(row.id)
@@ -768,8 +775,8 @@ class GameService:
     ) -> list[TimerSpec]:
         """The timers a game needs after a change: a deadline and reminders, an automatic opening roll, archiving.
 
-        Each remembers how long the game's record was when it was set: a timer whose game has moved on since
-        (a longer record) no longer applies when it comes due.
+        Each remembers how long the game's record was when it was set (not counting a team's naming of its acting
+        member, which moves no deadline): a timer whose game has moved on since no longer applies when it comes due.
         """
         mark = {"actions": n_actions}
         if state.over:
@@ -811,7 +818,7 @@ class GameService:
         n_actions = timer.payload.get("actions")
         if loaded.state is None or loaded.state.over:
             return None
-        if timer.kind != "archive" and n_actions != len(loaded.actions):
+        if timer.kind != "archive" and n_actions != _timed_length(loaded.actions):
             return None  # the game moved on since this timer was set: a newer timer replaced it
         state = loaded.state
         if timer.kind == "archive":
@@ -819,7 +826,9 @@ class GameService:
             due = loaded.row.updated_at + float(guild["archive_after_days"]) * DAY
             if due > self.clock():
                 # Played since the timer was set (moves leave it alone): it waits again from the last change.
-                await self.store.add_timers(game_id, [TimerSpec("archive", due, {"actions": len(loaded.actions)})])
+                await self.store.add_timers(
+                    game_id, [TimerSpec("archive", due, {"actions": _timed_length(loaded.actions)})]
+                )
                 return None
             try:
                 await self.store.update_game(
@@ -1516,7 +1525,7 @@ class GameService:
         async with self._lock(game_id):
             for _ in range(5):
                 loaded = await self._load(game_id)
-                if expected_actions is not None and len(loaded.actions) != expected_actions:
+                if expected_actions is not None and _timed_length(loaded.actions) != expected_actions:
                     raise Refused(f"game #{game_id} has moved on meanwhile")
                 state = self._check_participant(loaded, player)
                 now = self.clock()
@@ -1545,8 +1554,18 @@ class GameService:
                 all_actions = [*new_actions, *auto]
                 final = states[-1]
                 status = "finished" if final.over else "active"
-                draft_value: Any = None if (clear_draft or final is not state) else loaded.row.draft
-                if tc is not None and clock is not None:
+                # A team naming its acting member moves no deadline and leaves the mover's draft alone (unless it
+                # is the mover's own team that changed hands).
+                only_choice = bool(all_actions) and all(isinstance(a, m.SetActing) for a in all_actions)
+                mover_kept = (
+                    only_choice
+                    and state.phase is Phase.MOVE
+                    and final.acting_member(final.roller) == state.acting_member(state.roller)
+                )
+                draft_value: Any = (
+                    None if (clear_draft or (final is not state and not mover_kept)) else loaded.row.draft
+                )
+                if tc is not None and clock is not None and not only_choice:
                     for after in states[1:]:
                         clock = advance(tc, clock, after, now, vacations)
                 guild = await self.guild_settings(loaded.row.guild_id)
@@ -1574,9 +1593,9 @@ class GameService:
                         # An untimed game in progress keeps its one archive timer (set at the start), which
                         # judges the game's last change when it comes due: a move writes no timer rows.
                         timers=None
-                        if tc is None and not final.over
+                        if only_choice or (tc is None and not final.over)
                         else self._timers_for(
-                            final, tc, clock, now, vacations, guild, len(loaded.actions) + len(all_actions)
+                            final, tc, clock, now, vacations, guild, _timed_length([*loaded.actions, *all_actions])
                         ),
                         **revealed,
                     )
@@ -1772,8 +1791,9 @@ class GameService:
     async def choose_acting(self, game_id: int, player: PlayerRef, member: str) -> Outcome:
         """Team choice (match option ``team_choice``): a team member names who acts for the team this game.
 
-        Only between games: before the game's first throw of the dice. The choice is public (everyone sees who
-        acts); it enters the match record as a ``SetActing`` action.
+        Until the team first moves in the game (so the opponents' opening roll cannot take the choice away). The
+        choice is public (everyone sees who acts); it enters the match record as a ``SetActing`` action, which
+        moves no deadline.
         """
         loaded = await self._load(game_id)
         state = self._check_participant(loaded, player)
@@ -1790,10 +1810,10 @@ class GameService:
                 f"this match rotates the acting member; {view.name(current)} acts for {team} in game {state.game} "
                 "(the challenge decides: `acting: choose` lets teams pick before each game)"
             )
-        if state.begun or state.phase not in (Phase.OPENING, Phase.ROLL):
+        if state.moved[side] or state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE):
             raise Refused(
-                f"game {state.game} has begun: {view.name(current)} acts for {team} until it ends; "
-                "your team chooses again before the next game's first roll"
+                f"{team} has moved in game {state.game}: {view.name(current)} acts for {team} until it ends; "
+                "your team chooses again before its first move of the next game"
             )
         members = state.setup.sides[side]
         if member not in members:

@@ -10,7 +10,8 @@ action is not allowed now. The match record is the ordered list of actions; :fun
 Seating: a side has ``variant.team_size`` members. In each game one member per side is the acting member;
 only that member's roll, play, cube and resignation actions are accepted (teammates consult). The acting
 member rotates from game to game; with ``MatchOptions.team_choice`` a side may name its acting member
-before a game's opening roll (:class:`SetActing`).
+for a game until the side first moves in it (:class:`SetActing`): the opponents' opening roll cannot take
+the choice away.
 
 Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` too):
 
@@ -386,7 +387,7 @@ class Forfeit:
 
 @dataclass(frozen=True)
 class SetActing:
-    """Between games, with team choice on: ``by``'s side names ``member`` its acting member for the next game."""
+    """With team choice on: ``by``'s side names ``member`` its acting member for this game (until the side moves)."""
 
     by: str
     member: str
@@ -930,8 +931,11 @@ def _set_acting(state: MatchState, a: SetActing) -> MatchState:
     side, _ = _who(state, a.by)
     if not state.options.team_choice:
         raise ActionError("the acting member rotates each game in this match; team choice is off")
-    if state.phase not in (Phase.OPENING, Phase.ROLL) or state.begun:
-        raise ActionError("the acting member can be changed only between games, before the first roll")
+    if state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE) or state.moved[side]:
+        raise ActionError(
+            f"{state.setup.side_name(side)} has moved in game {state.game}: its acting member can be changed "
+            "only before the side's first move of a game"
+        )
     members = state.setup.sides[side]
     if a.member not in members:
         raise ActionError(f"{a.member!r} is not a member of {state.setup.side_name(side)}")

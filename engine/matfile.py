@@ -46,6 +46,7 @@ from .match import (
     Raccoon,
     Resign,
     Roll,
+    SetActing,
     Take,
     Timeout,
     apply,
@@ -158,6 +159,8 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
         elif isinstance(action, Raccoon):
             assert before.responder is not None
             game.entries.append((before.responder, f" Raccoons => {before.cube.value * 4}"))
+        elif isinstance(action, SetActing):
+            pass  # who acts for a team is not a .mat event (a team may change it after the opening roll)
         else:
             flush()
         if len(state.results) > len(before.results):

@@ -97,7 +97,7 @@ def acting_prompt(view: GameView, side: int, note: str = "") -> tuple[str, disco
     text = (
         f"{' '.join(mention(p) for p in members)}: **game {view.game}** of match #{view.id} — who acts for your team "
         f"({team})? The acting member rolls, moves and handles the cube; the other consults here. "
-        f"{note}**{view.name(acting)}** acts now; you may change it below until the game's first roll."
+        f"{note}**{view.name(acting)}** acts now; you may change it below until your team first moves this game."
     )
     return _clip(text), ui
 
@@ -643,7 +643,7 @@ class Table:
             ui.add_item(ActionButton("roll", gid))
             choose = ""
             if state.options.team_choice and not state.begun:
-                choose = " Each team may first choose who acts this game, in its private team thread."
+                choose = " Each team may choose who acts this game, in its private team thread, until it first moves."
             return ui, f"{who}: roll the opening dice (either of you).{choose}"
         side = view.side_of(actor) if actor else None
         if phase == "roll":

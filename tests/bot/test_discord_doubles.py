@@ -126,7 +126,7 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         # Game 1: the public call says teams may choose; each team thread asks who acts, the rotation preselected.
         view = await d.view()
         assert view.acting == (str(alice.id), str(bob.id))
-        assert "Each team may first choose who acts" in live_message(thread).content
+        assert "Each team may choose who acts this game" in live_message(thread).content
         asked, select_id = question(ours, 1)
         assert f"<@{alice.id}>" in asked.content and f"<@{carol.id}>" in asked.content
         assert "**alice** acts now" in asked.content
@@ -157,10 +157,8 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         r = await w.do(alice.click(live_message(thread), label="Roll"))
         refused(r, "not the acting member of alice & carol in game 1")
 
-        # The opening roll fixes the acting members; a late choice is refused.
+        # The opening roll leaves the choice open until the team moves (checked below, after carol's play).
         await opening(d)
-        r = await w.do(alice.select(asked, [str(alice.id)], custom_id=select_id))
-        refused(r, "Game 1 has begun: carol acts for alice & carol until it ends")
 
         # Consultation: alice proposes the play in her team thread; only her team sees it; carol adopts it.
         await d.until("move", side=0)
@@ -203,6 +201,9 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         moves = [a for a in record["actions"] if a["type"] == "Move"]
         assert moves[-1]["by"] == str(carol.id)
         assert any(f"adopts proposal #{pid}" in m.content for m in ours.history())
+        # alice & carol have moved: a late choice is refused.
+        r = await w.do(alice.select(asked, [str(alice.id)], custom_id=select_id))
+        refused(r, "Alice & carol has moved in game 1: carol acts for alice & carol until it ends")
 
         # Game 1 ends (bob & dave resign); game 2 starts with the rotation (carol and dave); each team is asked again.
         await resign_game(d, 1)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -90,15 +91,20 @@ def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | No
             await svc.choose_acting(gid, EVE, "eve")
         assert (await svc.choose_acting(gid, CAL, "dan")).game.acting == ("bea", "dan")
 
-        # Once the dice are thrown the acting members are fixed for the game.
+        # The opening roll does not take the choice away: each team may choose until it first moves.
         out = await svc.roll(gid, BEA)
         while out.game.phase == "opening":
             out = await svc.roll(gid, BEA)
-        with pytest.raises(Refused, match="game 1 has begun: Bea acts for Ann & Bea until it ends"):
-            await svc.choose_acting(gid, ANN, "ann")
         if out.game.to_act == "bea":
             with pytest.raises(Refused, match="only the acting member of your team, bea, moves"):
                 await svc.move(gid, ANN, out.game.plays[0])
+        mover = PEOPLE[out.game.to_act]  # type: ignore[index]
+        moved, team, waiting = (ANN, "Ann & Bea", CAL) if mover is BEA else (CAL, "Cal & Dan", ANN)
+        out = await svc.move(gid, mover, out.game.plays[0])
+        with pytest.raises(Refused, match=f"{team} has moved in game 1: {mover.name} acts for {team} until it ends"):
+            await svc.choose_acting(gid, moved, moved.id)
+        out = await svc.choose_acting(gid, waiting, waiting.id)  # the other team has not moved yet
+        assert waiting.id in out.game.acting  # type: ignore[operator]
 
         # Game 2 starts with the rotation (the other members); a team may choose again, and the choice holds.
         out = await end_game(svc, gid)
@@ -194,5 +200,50 @@ def test_refusals_name_players_not_their_ids(db_url: tuple[str, str | None]) -> 
         message = str(refused.value)
         assert f"{idle.name} is not the acting member" in message, message
         assert not any(pid in message for pid in ids.values()), message
+
+    run(db_url, body)
+
+
+def test_naming_the_acting_member_moves_no_deadline(db_url: tuple[str, str | None]) -> None:
+    """In a timed match a team's choice neither pushes the opening roll's deadline back nor voids its timer."""
+
+    async def body(store: Store, svc: GameService) -> None:
+        out = await svc.challenge(
+            "g", ANN, CAL, variant="doubles", length=1, teammate=BEA, opponent_teammate=DAN,
+            options={"team_choice": True}, time_control="doubles-clock",
+        )  # fmt: skip
+        gid = (await svc.accept(out.game.id, CAL)).game.id
+        before = [(t.id, t.kind, t.due_at) for t in await store.pending_timers(gid)]
+        assert [k for _, k, _ in before] == ["opening"]
+        await svc.choose_acting(gid, BEA, "bea")
+        await svc.choose_acting(gid, CAL, "dan")
+        await svc.choose_acting(gid, BEA, "ann")
+        assert [(t.id, t.kind, t.due_at) for t in await store.pending_timers(gid)] == before
+        [timer] = await store.pending_timers(gid)
+        fired = await svc.fire_timer(timer)  # still applies: the bot throws the opening roll
+        assert fired is not None and "auto-opening" in [e.kind for e in fired.events]
+        assert (await svc.view(gid)).phase != "opening" or "tie" in " ".join(e.text for e in fired.events)
+
+    run(db_url, body)
+
+
+def test_a_choice_after_the_opening_roll_plays_on_and_exports(db_url: tuple[str, str | None]) -> None:
+    """The team on roll after the opening changes hands: the new acting member plays the opening dice, and the
+    .mat export shows the roll with its play (a choice is not a .mat event)."""
+
+    async def body(store: Store, svc: GameService) -> None:
+        gid = (await doubles(svc, length=1)).game.id
+        out = await svc.roll(gid, ANN)
+        while out.game.phase == "opening":
+            out = await svc.roll(gid, ANN)
+        mover = PEOPLE[out.game.to_act]  # type: ignore[index]
+        mate = {"ann": BEA, "cal": DAN}[mover.id]
+        out = await svc.choose_acting(gid, mover, mate.id)
+        assert out.game.to_act == mate.id and out.game.phase == "move"
+        out = await svc.move(gid, mate, out.game.plays[0])
+        mat = await svc.export(gid)
+        entries = [m for line in mat.splitlines() for m in re.findall(r"\b[1-6]{2}:\s*(\S*)", line)]
+        assert entries and all(e[:1].isdigit() or e.startswith("bar") for e in entries), mat
+        assert (await GameService(store).view(gid)).acting == out.game.acting
 
     run(db_url, body)

@@ -70,7 +70,7 @@ def test_three_game_match_rotates_acting_members_and_refuses_everyone_else() -> 
         assert before[0] != after[0] and before[1] != after[1]
 
 
-def test_team_choice_sets_the_acting_member_between_games_only() -> None:
+def test_team_choice_sets_the_acting_member_until_the_side_first_moves() -> None:
     state = new_match(get_variant("doubles"), SIDES, MatchOptions(length=3, team_choice=True))
     assert state.acting_member(0) == "ann"
     state = apply(state, SetActing("ann", "cat"))
@@ -78,9 +78,12 @@ def test_team_choice_sets_the_acting_member_between_games_only() -> None:
     with pytest.raises(ActionError, match="only cat may throw the opening roll"):
         apply(state, OpeningRoll("ann", (3, 1)))
     state = apply(state, OpeningRoll("cat", (3, 1)))
-    with pytest.raises(ActionError, match="only between games"):
-        apply(state, SetActing("cat", "ann"))
+    # The opening roll takes the choice from neither side: ann & cat (on roll) and bob & dan may still choose.
+    assert apply(state, SetActing("cat", "ann")).acting_member(0) == "ann"
+    assert apply(state, SetActing("dan", "dan")).acting_member(1) == "dan"
     state = apply(state, Move("cat", state.legal_plays()[0].moves))
+    with pytest.raises(ActionError, match="ann & cat has moved in game 1: its acting member can be changed only"):
+        apply(state, SetActing("cat", "ann"))
     with pytest.raises(ActionError, match="only bob may roll"):
         apply(state, Roll("dan", (2, 1)))
     with pytest.raises(ActionError, match="'bob' is not a member of ann & cat"):
