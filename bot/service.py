@@ -1832,29 +1832,28 @@ class GameService:
         """Remember a team's private thread (Discord: where teammates consult), stored with the game.
 
         Kept in the game's stored setup (``setup["team_threads"]``, by side), so any process, and the bot after a
-        restart, finds it again. None forgets it (the thread is gone). A compare-and-swap like any change.
+        restart, finds it again. None forgets it (the thread is gone). It does not move the game's version, so
+        the players' boards and buttons stay current.
         """
         if side not in (0, 1):
             raise ValueError(f"a side is 0 or 1, not {side!r}")
+
+        def change(setup: dict[str, Any]) -> dict[str, Any]:
+            threads = dict(setup.get("team_threads") or {})
+            if thread_id is None:
+                threads.pop(str(side), None)
+            else:
+                threads[str(side)] = thread_id
+            return {**setup, "team_threads": threads}
+
         async with self._lock(game_id):
-            for _ in range(5):
-                loaded = await self._load(game_id)
-                threads = dict(loaded.row.setup.get("team_threads") or {})
-                if threads.get(str(side)) == thread_id:
-                    return
-                if thread_id is None:
-                    threads.pop(str(side), None)
-                else:
-                    threads[str(side)] = thread_id
-                setup = {**loaded.row.setup, "team_threads": threads}
-                try:
-                    version = await self.store.update_game(game_id, loaded.row.version, setup=setup)
-                except Conflict:
-                    self._forget(game_id)
-                    continue
-                self._remember(_Loaded(replace(loaded.row, version=version, setup=setup), loaded.state, loaded.actions))
+            loaded = await self._load(game_id)
+            if (loaded.row.setup.get("team_threads") or {}).get(str(side)) == thread_id:
                 return
-            raise Refused("the game is busy (several changes at once); try again")
+            stored = await self.store.update_setup(game_id, change)
+            # The cached copy takes the stored threads (its version may be older; the next change reloads it).
+            setup = {**loaded.row.setup, "team_threads": stored.get("team_threads", {})}
+            self._remember(_Loaded(replace(loaded.row, setup=setup), loaded.state, loaded.actions))
 
     async def team_threads(self, game_id: int) -> dict[int, str]:
         """The private thread of each team of a game, by side, as remembered with :meth:`set_team_thread`."""

@@ -558,6 +558,23 @@ class Store:
                 await also(conn)
         return new_version
 
+    async def update_setup(self, game_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """Rewrite a game's stored setup with ``change`` (read and written in one locked transaction) without
+        moving its version: for facts about the game's surroundings that no compare-and-swap judges (a team's
+        private thread), so that a player's board and buttons stay current. Returns the new setup."""
+        async with self.engine.begin() as conn:
+            query = sa.select(games.c.setup).where(games.c.id == game_id)
+            if self.dialect == "sqlite":
+                await _sqlite_write_lock(conn)
+            else:
+                query = query.with_for_update()
+            found = (await conn.execute(query)).first()
+            if found is None:
+                raise NotFound(f"there is no game #{game_id}")
+            setup = change(_load(found[0]) or {})
+            await conn.execute(games.update().where(games.c.id == game_id).values(setup=_dump(setup)))
+        return setup
+
     async def _conflict(self, game_id: int, expected_version: int, conn: AsyncConnection | None = None) -> None:
         """Raise why a compare-and-swap on the game failed: NotFound, or Conflict naming the versions."""
         query = sa.select(games.c.version).where(games.c.id == game_id)

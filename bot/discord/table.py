@@ -267,26 +267,6 @@ class Table:
         except (discord.HTTPException, Refused) as exc:
             log.info("game %s: could not ask the teams who acts (%s)", view.id, exc)
 
-    async def refresh_controls(self, game_id: int) -> None:
-        """Redraw the components of a game's live turn message after a change that was no play (the game's version
-        moved on: a play select drawn before would be refused as out of date). Best effort."""
-        where = self.turn_messages.get(game_id)
-        if where is None:
-            return
-        view = await self.service.view(game_id)
-        if view.status != "active" or view.phase != "move":
-            return  # only the components of a roll being played carry the version
-        channel = self.bot.get_channel(where[0])
-        if channel is None or not isinstance(channel, discord.abc.Messageable):
-            return
-        ui, _prompt = await self.controls(view)
-        try:
-            await channel.get_partial_message(where[1]).edit(view=ui)  # type: ignore[attr-defined]
-        except discord.HTTPException as exc:
-            log.info("game %s: could not redraw message %s (%s)", game_id, where[1], exc)
-        finally:
-            ui.stop()
-
     async def _component_action(
         self,
         interaction: discord.Interaction[Any],

@@ -666,15 +666,12 @@ class Extras(JoinsBgGroup):
         return thread, ""
 
     async def _store_team_thread(self, view: GameView, side: int, thread: discord.Thread) -> None:
-        """Remember a team thread with the game (and here); then redraw the game's live components, whose version
-        the stored change moved on."""
+        """Remember a team thread with the game (and here). Not a game change: live buttons stay current."""
         self.team_threads[(view.id, side)] = thread.id
         try:
             await self.service.set_team_thread(view.id, side, str(thread.id))
-        except Refused as exc:  # the game is busy: it is still remembered here, and found by name elsewhere
+        except Refused as exc:  # still remembered here, and found by name elsewhere
             log.info("game %s: team thread %s not stored (%s)", view.id, thread.id, exc)
-            return
-        await self.table.refresh_controls(view.id)
 
     async def _parent(self, view: GameView) -> discord.TextChannel | None:
         """The text channel of the match thread (or the challenge's channel when the match has no thread)."""
