@@ -247,8 +247,12 @@ class Table:
                 await self.refuse(interaction, str(exc))
                 return
             content, ui = acting_prompt(out.game, side, f"{me.name} chose. ")
-            await interaction.edit_original_response(content=content, view=ui, allowed_mentions=_NO_PINGS)
-            ui.stop()
+            try:
+                await interaction.edit_original_response(content=content, view=ui, allowed_mentions=_NO_PINGS)
+            except discord.HTTPException as exc:  # the question is gone (a deleted DM, say): the choice stands
+                log.info("game %s: could not update the acting question (%s)", game_id, exc)
+            finally:
+                ui.stop()
             # Public: who acts is no secret; the match thread gets a fresh call mentioning the acting members.
             await self._show_outcome(out, me)
 

@@ -22,6 +22,7 @@ The first line of each command's docstring is its description in Discord's comma
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import io
@@ -138,6 +139,7 @@ class Extras(JoinsBgGroup):
         self.table = table
         #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
         self.team_threads: dict[tuple[int, int], int] = {}
+        self._thread_locks: dict[tuple[int, int], asyncio.Lock] = {}
         #: The commands this cog put into the ``/bg`` group (taken out again on unload).
         self.joined: list[app_commands.Command[Any, ..., Any]] = []
 
@@ -601,11 +603,21 @@ class Extras(JoinsBgGroup):
         """The team's private thread: remembered, or the one the table opened, or opened now (with both members).
 
         None (and why, for the players) when there is no channel to open it in or Discord refuses; with
-        ``create=False``, also when the team has no thread yet.
+        ``create=False``, also when the team has no thread yet. One lookup per team at a time, so that two
+        requests at once do not open two threads.
         """
+        lock = self._thread_locks.setdefault((view.id, side), asyncio.Lock())
+        async with lock:
+            return await self._find_or_open_team_thread(view, side, create)
+
+    async def _find_or_open_team_thread(
+        self, view: GameView, side: int, create: bool
+    ) -> tuple[discord.Thread | None, str]:
         key = (view.id, side)
         remembered = self.team_threads.get(key)
-        stored = (await self.service.team_threads(view.id)).get(side)
+        stored_threads = await self.service.team_threads(view.id)
+        stored = stored_threads.get(side)
+        theirs = stored_threads.get(1 - side)
         for candidate in dict.fromkeys(x for x in (remembered, int(stored) if stored else None) if x is not None):
             channel: Any = self.bot.get_channel(candidate)
             if channel is None:
@@ -628,6 +640,8 @@ class Extras(JoinsBgGroup):
         me = self.bot.user.id if self.bot.user is not None else None
         names = {_table_thread_name(view, side), team_thread_name(view, side)}
         for thread in parent.threads:
+            if str(thread.id) == theirs:
+                continue  # the other team's thread, whatever its name (two teams may bear the same names)
             if thread.type is discord.ChannelType.private_thread and thread.owner_id == me and thread.name in names:
                 await self._store_team_thread(view, side, thread)
                 return thread, ""
