@@ -646,8 +646,13 @@ class Store:
             assert pg is not None
             try:
                 return await pg.fetchval(sql, *args)
-            except _postgres_error():
-                raise  # the statement failed (and rolled back); the connection is fine
+            except _postgres_error() as exc:
+                # The statement failed and rolled back; the connection is fine unless the server ended the session
+                # (class 57: shut down, terminated; class 08: connection exceptions).
+                if str(getattr(exc, "sqlstate", "") or "")[:2] in ("57", "08"):
+                    with contextlib.suppress(Exception):
+                        await conn.invalidate()
+                raise
             except BaseException:
                 # Cancelled or cut off mid-statement: the connection's state is unknown, so it is never reused.
                 with contextlib.suppress(Exception):

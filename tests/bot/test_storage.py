@@ -266,3 +266,27 @@ def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, s
         await store.close()
 
     run(go())
+
+
+def test_a_connection_the_server_ended_is_not_reused(db_url: tuple[str, str | None]) -> None:
+    """PostgreSQL ends a session (an administrator, a restart): the one request on it fails, the next works."""
+    url, schema = db_url
+    if not url.startswith("postgresql"):
+        pytest.skip("a PostgreSQL server ending a session")
+
+    async def go() -> None:
+        store = await Store.open(url, schema=schema, pool_size=1, settings_ttl=0)
+        await store.save_player("p", "P", {"theme": "classic"})
+        assert await store.player_settings("p") == {"theme": "classic"}
+        async with store.engine.connect() as conn:  # the pool's one connection: learn its server process
+            pid = (await conn.execute(sa.text("SELECT pg_backend_pid()"))).scalar()
+        other = await Store.open(url, schema=schema)
+        async with other.engine.connect() as conn:
+            assert (await conn.execute(sa.text(f"SELECT pg_terminate_backend({int(pid)})"))).scalar()
+        await other.close()
+        with pytest.raises(Exception):  # noqa: B017 - the driver's error for a session the server ended
+            await store.player_settings("p")
+        assert await store.player_settings("p") == {"theme": "classic"}  # a fresh connection, not the dead one
+        await store.close()
+
+    run(go())
