@@ -614,7 +614,7 @@ class GameService:
             return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
-            self._require_mover(state, player, "play")
+            self._require_mover(state, player, "play", self._view(loaded).names)
             return [m.move_from_text(state, player.id, text)]
 
         return await self._change(game_id, player, decide, clear_draft=True)
@@ -623,7 +623,7 @@ class GameService:
         """Move one checker by one die; the play is made when all dice are used (or on :meth:`confirm`)."""
 
         def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
-            self._require_mover(state, player, "move")
+            self._require_mover(state, player, "move", self._view(loaded).names)
             draft = self._draft(loaded, state)
             try:
                 draft = draft.add(src, dst)
@@ -637,7 +637,7 @@ class GameService:
         """Take back the last submove of this turn (before the play is confirmed)."""
 
         def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
-            self._require_mover(state, player, "undo")
+            self._require_mover(state, player, "undo", self._view(loaded).names)
             draft = self._draft(loaded, state)
             if not draft.moves:
                 raise Refused("there is nothing to undo this turn")
@@ -655,7 +655,7 @@ class GameService:
             return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
-            self._require_mover(state, player, "confirm")
+            self._require_mover(state, player, "confirm", self._view(loaded).names)
             draft = self._draft(loaded, state)
             return [m.confirm(state, draft, player.id)]
 
@@ -1110,7 +1110,7 @@ class GameService:
         if state is None or terms.get("consult") != "agree" or state.variant.team_size < 2 or state.over:
             return None
         self._check_participant(loaded, player)
-        self._require_mover(state, player, "play")
+        self._require_mover(state, player, "play", self._view(loaded).names)
         side = state.side_of(player.id)
         bots = terms.get("bots", {})
         mates = [p for p in state.setup.sides[side] if p != player.id and p not in bots]
@@ -1467,7 +1467,7 @@ class GameService:
         return draft
 
     @staticmethod
-    def _require_mover(state: MatchState, player: PlayerRef, what: str) -> None:
+    def _require_mover(state: MatchState, player: PlayerRef, what: str, names: Mapping[str, str] | None = None) -> None:
         if state.phase is not Phase.MOVE:
             if state.phase in (Phase.ROLL, Phase.OPENING):
                 raise Refused(f"you cannot {what} yet: roll first")
@@ -1477,7 +1477,8 @@ class GameService:
         if player.id != mover:
             if player.id in state.setup.sides[state.roller]:
                 raise Refused(
-                    f"only the acting member of your team, {mover}, moves this game; consult in your team thread"
+                    f"only the acting member of your team, {(names or {}).get(mover, mover)}, moves this game; "
+                    "consult in your team thread"
                 )
             raise Refused("it is not your turn")
 

@@ -96,7 +96,7 @@ def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | No
         while out.game.phase == "opening":
             out = await svc.roll(gid, BEA)
         if out.game.to_act == "bea":
-            with pytest.raises(Refused, match="only the acting member of your team, bea, moves"):
+            with pytest.raises(Refused, match="only the acting member of your team, Bea, moves"):
                 await svc.move(gid, ANN, out.game.plays[0])
         mover = PEOPLE[out.game.to_act]  # type: ignore[index]
         moved, team, waiting = (ANN, "Ann & Bea", CAL) if mover is BEA else (CAL, "Cal & Dan", ANN)
