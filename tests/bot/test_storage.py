@@ -268,11 +268,10 @@ def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, s
     run(go())
 
 
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 def test_a_connection_the_server_ended_is_not_reused(db_url: tuple[str, str | None]) -> None:
     """PostgreSQL ends a session (an administrator, a restart): the one request on it fails, the next works."""
     url, schema = db_url
-    if not url.startswith("postgresql"):
-        pytest.skip("a PostgreSQL server ending a session")
 
     async def go() -> None:
         store = await Store.open(url, schema=schema, pool_size=1, settings_ttl=0)
