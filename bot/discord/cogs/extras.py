@@ -189,8 +189,8 @@ class Extras(JoinsBgGroup):
     async def _stored_thread_game(self, thread_id: int, me: str, here: str | None) -> int | None:
         """The running game of the user whose stored team thread this is (a team thread renamed, after a restart)."""
         for v in await self.service.my_games(me, here):
-            if v.status != "active":
-                continue
+            if v.status != "active" or len(v.sides[0]) < 2:
+                continue  # only team games have team threads
             for side, stored in (await self.service.team_threads(v.id)).items():
                 if stored == str(thread_id):
                     self.team_threads[(v.id, side)] = thread_id
