@@ -211,6 +211,12 @@ class _Loaded:
     view: GameView | None = None
 
 
+def _names(loaded: _Loaded) -> Mapping[str, str]:
+    """The players' display names by id, as the game stores them (the same as its view's, without making one)."""
+    names: Mapping[str, str] = loaded.row.setup.get("names", {})
+    return names
+
+
 def _with_names(text: str, names: Mapping[str, str]) -> str:
     """An engine message with the players' ids (Discord snowflakes, quoted or not) replaced by their names."""
     for pid in sorted(names, key=len, reverse=True):
@@ -614,7 +620,7 @@ class GameService:
             return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
-            self._require_mover(state, player, "play", self._view(loaded).names)
+            self._require_mover(state, player, "play", _names(loaded))
             return [m.move_from_text(state, player.id, text)]
 
         return await self._change(game_id, player, decide, clear_draft=True)
@@ -623,7 +629,7 @@ class GameService:
         """Move one checker by one die; the play is made when all dice are used (or on :meth:`confirm`)."""
 
         def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
-            self._require_mover(state, player, "move", self._view(loaded).names)
+            self._require_mover(state, player, "move", _names(loaded))
             draft = self._draft(loaded, state)
             try:
                 draft = draft.add(src, dst)
@@ -637,7 +643,7 @@ class GameService:
         """Take back the last submove of this turn (before the play is confirmed)."""
 
         def decide_draft(loaded: _Loaded, state: MatchState) -> list[list[int]]:
-            self._require_mover(state, player, "undo", self._view(loaded).names)
+            self._require_mover(state, player, "undo", _names(loaded))
             draft = self._draft(loaded, state)
             if not draft.moves:
                 raise Refused("there is nothing to undo this turn")
@@ -655,7 +661,7 @@ class GameService:
             return held
 
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
-            self._require_mover(state, player, "confirm", self._view(loaded).names)
+            self._require_mover(state, player, "confirm", _names(loaded))
             draft = self._draft(loaded, state)
             return [m.confirm(state, draft, player.id)]
 
@@ -1110,7 +1116,7 @@ class GameService:
         if state is None or terms.get("consult") != "agree" or state.variant.team_size < 2 or state.over:
             return None
         self._check_participant(loaded, player)
-        self._require_mover(state, player, "play", self._view(loaded).names)
+        self._require_mover(state, player, "play", _names(loaded))
         side = state.side_of(player.id)
         bots = terms.get("bots", {})
         mates = [p for p in state.setup.sides[side] if p != player.id and p not in bots]
@@ -1120,7 +1126,7 @@ class GameService:
             action = make(state)
             m.apply(state, action)  # judged now, so an illegal play is refused at once
         except (ActionError, TurnError) as exc:
-            raise Refused(_with_names(str(exc), self._view(loaded).names)) from None
+            raise Refused(_with_names(str(exc), _names(loaded))) from None
         turn = len(loaded.actions)
         pid = await self.store.add_proposal(game_id, side, player.id, "held", json_dumps(action_to_data(action)), turn)
         timeout = float(terms.get("approval_seconds", 600))
@@ -1551,7 +1557,7 @@ class GameService:
                     for action in auto:
                         states.append(m.apply(states[-1], action))
                 except (ActionError, TurnError) as exc:
-                    raise Refused(_with_names(str(exc), self._view(loaded).names)) from None
+                    raise Refused(_with_names(str(exc), _names(loaded))) from None
                 all_actions = [*new_actions, *auto]
                 final = states[-1]
                 status = "finished" if final.over else "active"
@@ -1710,7 +1716,7 @@ class GameService:
                 variant=row.variant,
                 display_name=cls.display_name if cls else row.variant,
                 sides=sides,
-                names=dict(terms.get("names", {})),
+                names=dict(_names(loaded)),
                 length=int(opts.get("length", 0)),
                 score=(0, 0),
                 game=0,
@@ -1757,7 +1763,7 @@ class GameService:
             variant=state.variant.name,
             display_name=state.variant.display_name,
             sides=state.setup.sides,
-            names=dict(row.setup.get("names", {})),
+            names=dict(_names(loaded)),
             length=state.options.length,
             score=state.score,
             game=state.game,
