@@ -54,6 +54,7 @@ from engine.validate import IllegalPlay
 from engine.variant import Variant, VariantOptionError
 
 from .clock import REMINDER_FRACTIONS, Clock, advance, deadline, reminder_times, start_clock
+from .locks import KeyedLocks
 from .storage import Conflict, GameRow, NotFound, Store, TimerRow, TimerSpec
 
 __all__ = [
@@ -270,7 +271,7 @@ class GameService:
         self.theme = theme
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._cache_size = cache_size
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
 
@@ -1422,15 +1423,6 @@ class GameService:
         return export_mat(loaded.state.setup, loaded.actions)
 
     # --- internals ------------------------------------------------------------------------------
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-            if len(self._locks) > 4 * self._cache_size:
-                for key in [k for k, v in self._locks.items() if not v.locked()][: self._cache_size]:
-                    del self._locks[key]
-        return lock
-
     def _remember(self, loaded: _Loaded) -> None:
         self._cache[loaded.row.id] = loaded
         self._cache.move_to_end(loaded.row.id)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from ..locks import KeyedLocks
 from ..service import Event, GameService, GameView, Outcome, PlayerRef, Refused
 from .components import ActingSelect, ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect, may_press
 
@@ -111,7 +112,8 @@ class Table:
         #: The message with the live buttons of each game (channel id, message id), to retire it when the
         #: next one is posted. Lost on restart, which only means old buttons stay visible (and still work).
         self.turn_messages: dict[int, tuple[int, int]] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        #: One lock per game, so a game's messages are posted in the order its changes were made.
+        self._lock: KeyedLocks[int] = KeyedLocks(MAX_LOCKS)
         self._background: set[asyncio.Task[None]] = set()
 
     # --- answering ------------------------------------------------------------------------------
@@ -136,16 +138,6 @@ class Table:
             await self.refuse(interaction, reason)
             return False
         return True
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        """One lock per game, so a game's messages are posted in the order its changes were made."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            if len(self._locks) >= MAX_LOCKS:
-                for key in [k for k, v in self._locks.items() if not v.locked()]:
-                    del self._locks[key]
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
 
     # --- direct messages ---------------------------------------------------------------------------
     async def direct(self, player_id: str, text: str) -> bool:

@@ -22,7 +22,6 @@ The first line of each command's docstring is its description in Discord's comma
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import io
@@ -38,8 +37,9 @@ from discord.ext import commands
 
 from engine.fairdice import verify_record
 
+from ...locks import KeyedLocks
 from ...service import Event, GameService, GameView, Outcome, Refused
-from ..table import Table, acting_prompt, describe, mention, player_of
+from ..table import MAX_LOCKS, Table, acting_prompt, describe, mention, player_of
 from .games import match_plays
 from .joining import GROUP, JoinsBgGroup
 
@@ -139,7 +139,7 @@ class Extras(JoinsBgGroup):
         self.table = table
         #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
         self.team_threads: dict[tuple[int, int], int] = {}
-        self._thread_locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._thread_lock: KeyedLocks[tuple[int, int]] = KeyedLocks(MAX_LOCKS)  # one per (game, side)
         #: The commands this cog put into the ``/bg`` group (taken out again on unload).
         self.joined: list[app_commands.Command[Any, ..., Any]] = []
 
@@ -606,8 +606,7 @@ class Extras(JoinsBgGroup):
         ``create=False``, also when the team has no thread yet. One lookup per team at a time, so that two
         requests at once do not open two threads.
         """
-        lock = self._thread_locks.setdefault((view.id, side), asyncio.Lock())
-        async with lock:
+        async with self._thread_lock((view.id, side)):
             return await self._find_or_open_team_thread(view, side, create)
 
     async def _find_or_open_team_thread(
