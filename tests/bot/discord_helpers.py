@@ -29,6 +29,38 @@ from bot.service import DiceProvider, GameView, SeededDice
 
 NAMES = ("alice", "bob", "carol", "dave", "eve")
 
+#: How long simcord may wait, in wall-clock seconds, for the bot to settle after an action. Settling is an
+#: event (no task, callback or executor job of the bot is left); this is only the net under a hung bot, so
+#: it is far above anything a loaded machine needs (simcord's own default, 5 s, failed a clean CI run).
+SETTLE_SECONDS = 600.0
+
+
+def _patient_settling() -> None:
+    """simcord settles its start-up (login, READY, guilds) with a fixed 5-second wall-clock limit: make every
+    settle use at least the environment's ``settle_timeout``, so no test depends on the machine's speed."""
+    from simcord.env import Env
+
+    if getattr(Env._settle_internal, "_gammonbot_patient", False):
+        return
+    original = Env._settle_internal
+
+    async def settle(self: Env, *, timeout: float | None = None, **kwargs: Any) -> None:
+        if timeout is not None:
+            timeout = max(timeout, self.settle_timeout)
+        await original(self, timeout=timeout, **kwargs)
+
+    settle._gammonbot_patient = True  # type: ignore[attr-defined]
+    Env._settle_internal = settle  # type: ignore[method-assign]
+
+
+_patient_settling()
+
+
+def sim(bot: discord.Client, **options: Any) -> simcord.run:
+    """``simcord.run(bot)`` that waits for the bot to settle however slow the machine is (see SETTLE_SECONDS)."""
+    options.setdefault("settle_timeout", SETTLE_SECONDS)
+    return simcord.run(bot, **options)
+
 
 class ScriptedDice:
     """Dice that follow a script (roll number -> dice) and fall back to seeded dice after it."""
@@ -228,7 +260,7 @@ async def world(
     """A running bot on a fresh SQLite file, a server, a channel and the players of :data:`NAMES`."""
     db = tmp_path / "games.sqlite3"
     bot = make_bot(db, seed, dice, clock)
-    async with simcord.run(bot) as env:
+    async with sim(bot) as env:
         guild = env.create_guild("Backgammon Club")
         channel = guild.create_text_channel("backgammon")
         people = {name: guild.add_member(env.create_user(name)) for name in NAMES}

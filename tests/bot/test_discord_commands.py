@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
 from discord import app_commands
 
 from bot.cli import main
@@ -38,6 +37,7 @@ from tests.bot.discord_helpers import (
     make_bot,
     reply,
     said,
+    sim,
     world,
 )
 
@@ -481,7 +481,7 @@ async def test_a_failed_post_gets_an_apology_and_the_board_command_brings_back_t
 async def test_commands_sync_to_the_test_server_of_the_configuration(tmp_path: Path) -> None:
     server = 4242 << 22
     bot = GammonBot(Settings(storage_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", guild_id=str(server)))
-    async with simcord.run(bot) as env:
+    async with sim(bot) as env:
         try:
             guild = env.create_guild("Test server", id=server)
             channel = guild.create_text_channel("bg")
@@ -530,7 +530,7 @@ async def test_configured_shards_run_as_one_sharded_bot_and_play_on_every_shard(
     assert type(build_bot(Settings(storage_url="sqlite:///x"))) is GammonBot
     with pytest.raises(ValueError, match="shard_count"):
         build_bot(Settings(shard_ids=(1,)))
-    async with simcord.run(bot) as env:
+    async with sim(bot) as env:
         try:
             assert bot.shard_count == 2
             for shard in (0, 1):
@@ -591,7 +591,7 @@ async def test_clocks_remind_in_the_thread_and_a_missed_deadline_is_played_out_t
 async def test_the_running_bot_fires_due_timers_by_itself(tmp_path: Path) -> None:
     now = FakeTime()
     bot = GammonBot(Settings(storage_url=f"sqlite:///{tmp_path / 'g.sqlite3'}"), clock=now, run_scheduler=True)
-    async with simcord.run(bot) as env:
+    async with sim(bot) as env:
         try:
             guild = env.create_guild()
             channel = guild.create_text_channel("bg")
