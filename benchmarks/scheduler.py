@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.scheduler import Scheduler  # noqa: E402
-from bot.service import DAY, GameService, PlayerRef, SeededDice  # noqa: E402
-from bot.storage import Store, TimerSpec  # noqa: E402
+from bot.service import DAY, GameService, Request, SeededDice  # noqa: E402
+from bot.storage import Scope, Store, TimerSpec  # noqa: E402
 
 
 class Clock:
@@ -40,8 +40,8 @@ async def main(url: str, pending: int, due: int, n_games: int) -> None:
     t0 = time.perf_counter()
     games = []
     for k in range(n_games):
-        a, b = PlayerRef(f"a{k}", f"A{k}"), PlayerRef(f"b{k}", f"B{k}")
-        out = await svc.challenge("bench", a, b, length=3, time_control="correspondence")
+        a, b = Request(f"a{k}", f"A{k}", "bench"), Request(f"b{k}", f"B{k}", "bench")
+        out = await svc.challenge(a, b, length=3, time_control="correspondence")
         out = await svc.accept(out.game.id, b)
         games.append(out.game.id)
     print(f"set up {n_games} matches with clocks in {time.perf_counter() - t0:.1f} s")
@@ -54,7 +54,7 @@ async def main(url: str, pending: int, due: int, n_games: int) -> None:
         await store.add_timers(games[0], filler[start : start + 5000])
     for k in range(due):
         gid = games[k % n_games]
-        n_actions = len(await store.load_actions(gid))
+        n_actions = len(await store.load_actions(gid, scope=Scope.system()))
         await store.add_timers(
             gid, [TimerSpec("reminder", clock.now + 60, {"side": 0, "share": 0.5, "actions": n_actions})]
         )

@@ -8,7 +8,9 @@ import contextlib
 import pytest
 import sqlalchemy as sa
 
-from bot.storage import MIGRATIONS, Conflict, NotFound, Store
+from bot.storage import MIGRATIONS, Conflict, NotFound, Scope, Store
+
+SYSTEM = Scope.system()
 
 
 def run(coro):  # type: ignore[no-untyped-def]
@@ -43,22 +45,22 @@ def test_game_round_trip_and_versioned_updates(db_url: tuple[str, str | None]) -
     async def go() -> None:
         store = await _open(db_url)
         game_id = await _new_game(store)
-        row = await store.load_game(game_id)
+        row = await store.load_game(game_id, scope=SYSTEM)
         assert row.version == 0 and row.players == {"a": 0, "b": 1} and row.setup == {"sides": [["a"], ["b"]]}
         v1 = await store.update_game(
             game_id, 0, new_actions=[{"type": "Roll", "by": "a", "dice": [3, 1]}], snapshot={"x": 1}
         )
         v2 = await store.update_game(game_id, v1, new_actions=[{"type": "Double", "by": "b"}], turn_player="a")
         assert (v1, v2) == (1, 2)
-        row = await store.load_game(game_id)
+        row = await store.load_game(game_id, scope=SYSTEM)
         assert row.snapshot == {"x": 1} and row.turn_player == "a" and row.version == 2
-        log = await store.load_actions(game_id)
+        log = await store.load_actions(game_id, scope=SYSTEM)
         assert [(a.seq, a.action["type"]) for a in log] == [(1, "Roll"), (2, "Double")]
         with pytest.raises(Conflict):
             await store.update_game(game_id, v1, new_actions=[{"type": "Take", "by": "a"}])
-        assert len(await store.load_actions(game_id)) == 2
+        assert len(await store.load_actions(game_id, scope=SYSTEM)) == 2
         with pytest.raises(NotFound):
-            await store.load_game(9999)
+            await store.load_game(9999, scope=SYSTEM)
         await store.close()
 
     run(go())
@@ -109,11 +111,11 @@ def test_games_of_a_player_lists_active_games_newest_first(db_url: tuple[str, st
         a = await _new_game(store)
         b = await _new_game(store)
         await store.update_game(a, 0, status="active")
-        listed = [g.id for g in await store.games_of("a")]
+        listed = [g.id for g in await store.games_of("a", scope=SYSTEM)]
         assert listed == [a, b]
         await store.update_game(b, 0, status="finished")
-        assert [g.id for g in await store.games_of("a")] == [a]
-        assert [g.id for g in await store.games_of("a", statuses=("finished",))] == [b]
+        assert [g.id for g in await store.games_of("a", scope=SYSTEM)] == [a]
+        assert [g.id for g in await store.games_of("a", scope=SYSTEM, statuses=("finished",))] == [b]
         await store.close()
 
     run(go())
@@ -129,7 +131,11 @@ def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str |
 
         store = await _open(db_url)
         game_id = await _new_game(store)
-        fast_path = store.dialect == "postgresql" or store._sqlite_writer is not None
+        from bot.storage import SqliteDialect
+
+        fast_path = store.dialect == "postgresql" or (
+            isinstance(store.backend, SqliteDialect) and store.backend.writer is not None
+        )
         assert fast_path
         roll = {"type": "Roll", "by": "a", "dice": [3, 1]}
         v = await store.update_game(
@@ -137,7 +143,7 @@ def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str |
         )
         v = await store.update_game(game_id, v, new_actions=[roll])  # numbered from the stored log
         v = await store.update_game(game_id, v, new_actions=[roll], log_length=3, snapshot={"n": 4})
-        assert [a.seq for a in await store.load_actions(game_id)] == [1, 2, 3, 4]
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM)] == [1, 2, 3, 4]
         # Timers: None keeps them; a list replaces the pending ones, in the same transaction, set for the new version.
         [timer] = await store.pending_timers(game_id)
         assert (timer.kind, timer.due_at, timer.game_version, timer.payload) == ("archive", 100.0, 1, {"actions": 2})
@@ -158,14 +164,14 @@ def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str |
         for also in (None, _noop):
             with pytest.raises(Conflict):
                 await store.update_game(game_id, v, new_actions=[roll], log_length=4, timers=[], also=also)
-        assert len(await store.load_actions(game_id)) == 4
+        assert len(await store.load_actions(game_id, scope=SYSTEM)) == 4
         assert [t.kind for t in await store.pending_timers(game_id)] == ["archive"]
         # A log number already taken (a wrong log_length) fails the whole update, on either path.
-        row = await store.load_game(game_id)
+        row = await store.load_game(game_id, scope=SYSTEM)
         for also in (None, _noop):
             with pytest.raises(Exception, match="(?i)unique|duplicate"):
                 await store.update_game(game_id, row.version, new_actions=[roll], log_length=2, timers=[], also=also)
-        after = await store.load_game(game_id)
+        after = await store.load_game(game_id, scope=SYSTEM)
         assert after.version == row.version and after.snapshot == {"n": 4}
         assert [t.kind for t in await store.pending_timers(game_id)] == ["archive"]
         with pytest.raises(NotFound):
@@ -173,7 +179,7 @@ def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str |
         # The general path (a finished match's extra statements) numbers on the same way.
         v = await store.update_game(game_id, row.version, new_actions=[roll], log_length=4, also=_noop)
         v = await store.update_game(game_id, v, new_actions=[roll], also=_noop)
-        assert [a.seq for a in await store.load_actions(game_id)] == [1, 2, 3, 4, 5, 6]
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM)] == [1, 2, 3, 4, 5, 6]
         count = await store.run(
             lambda conn: conn.scalar(
                 sa.select(sa.func.count()).select_from(actions).where(actions.c.game_id == game_id)
@@ -209,8 +215,8 @@ def test_settings_are_cached_briefly_and_a_change_through_the_store_is_seen_at_o
         assert await store.guild_settings("g") == {"x": 1}  # not cached before: read now
         await asyncio.sleep(0.35)
         assert await store.player_settings("p") == {"autoplay": True}
-        await other.forget_player("p", "someone")
-        await store.forget_player("p", "someone")
+        await other.forget_player("p", "someone", guild_id=None)
+        await store.forget_player("p", "someone", guild_id=None)
         assert await store.player_settings("p") == {}
         await store.close()
         await other.close()
@@ -230,7 +236,8 @@ def test_a_burst_queues_for_the_pooled_connections_instead_of_opening_more(db_ur
         game_id = await _new_game(store)
         for _ in range(3):
             await asyncio.gather(
-                *(store.load_game(game_id) for _ in range(30)), *(store.player_settings("p") for _ in range(30))
+                *(store.load_game(game_id, scope=SYSTEM) for _ in range(30)),
+                *(store.player_settings("p") for _ in range(30)),
             )
         assert len(opened) <= 2
         await store.close()
@@ -248,8 +255,8 @@ def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, s
         game_id = await _new_game(store)
         roll = {"type": "Roll", "by": "a", "dice": [3, 1]}
         for pause in range(6):
-            row = await store.load_game(game_id)
-            n = len(await store.load_actions(game_id))
+            row = await store.load_game(game_id, scope=SYSTEM)
+            n = len(await store.load_actions(game_id, scope=SYSTEM))
             task = asyncio.create_task(store.update_game(game_id, row.version, new_actions=[roll], log_length=n))
             for _ in range(pause):
                 await asyncio.sleep(0)
@@ -257,12 +264,12 @@ def test_an_update_cancelled_midway_leaves_the_store_usable(db_url: tuple[str, s
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             await asyncio.sleep(0.05)  # a SQLite writer thread finishes what it started
-            after = await store.load_game(game_id)
-            log = await store.load_actions(game_id)
+            after = await store.load_game(game_id, scope=SYSTEM)
+            log = await store.load_actions(game_id, scope=SYSTEM)
             assert (after.version, len(log)) in ((row.version, n), (row.version + 1, n + 1))
             v = await store.update_game(game_id, after.version, new_actions=[roll], log_length=len(log))
             assert v == after.version + 1
-        assert [a.seq for a in await store.load_actions(game_id)] == list(range(1, len(log) + 2))
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM)] == list(range(1, len(log) + 2))
         await store.close()
 
     run(go())

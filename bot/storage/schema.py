@@ -1,0 +1,259 @@
+"""The tables, and the numbered migrations that build them.
+
+Migrations are applied in order on start-up (``schema_version`` holds the numbers applied). Never edit a released
+one: append a new one. A migration that reshapes a table built by an earlier one builds that earlier table from its
+own frozen definition (see ``_ratings_v2``), so that every database, new or old, passes through the same states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+__all__ = [
+    "MIGRATIONS",
+    "Migration",
+    "actions",
+    "game_players",
+    "game_secrets",
+    "games",
+    "guilds",
+    "metadata",
+    "players",
+    "proposals",
+    "ratings",
+    "result_players",
+    "results",
+    "schema_version",
+    "timers_table",
+    "vacations",
+    "watchers",
+]
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.String(32), nullable=False, index=True),
+    sa.Column("channel_id", sa.String(32), nullable=True),
+    sa.Column("thread_id", sa.String(32), nullable=True),
+    # challenge, active, finished, declined, expired, archived
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("setup", sa.Text, nullable=False),  # JSON: match setup (or challenge terms)
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("snapshot", sa.Text, nullable=True),  # JSON summary of the state after the last action
+    sa.Column("draft", sa.Text, nullable=True),  # JSON: submoves made this turn, not yet confirmed
+    sa.Column("turn_player", sa.String(32), nullable=True, index=True),
+    sa.Column("clock", sa.Text, nullable=True),  # JSON: reserves and whose clock runs since when
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+game_players = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("side", sa.Integer, nullable=True),
+    sa.Index("ix_game_players_player", "player_id"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("action", sa.Text, nullable=False),  # JSON
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+)
+
+guilds = sa.Table(
+    "guilds",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+)
+
+timers_table = sa.Table(
+    "timers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=True, index=True),
+    # timeout, reminder, opening, challenge-expiry, archive
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("due_at", sa.Float, nullable=False),
+    sa.Column("game_version", sa.Integer, nullable=True),  # the game version the timer was set for
+    sa.Column("payload", sa.Text, nullable=False, default="{}"),
+    sa.Column("claimed_by", sa.String(64), nullable=True),
+    sa.Column("claimed_until", sa.Float, nullable=True),
+    sa.Column("fired_at", sa.Float, nullable=True),
+    sa.Index("ix_timers_due", "fired_at", "due_at"),
+)
+
+vacations = sa.Table(
+    "vacations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), nullable=False, index=True),
+    sa.Column("guild_id", sa.String(32), nullable=False),
+    sa.Column("start", sa.Float, nullable=False),
+    sa.Column("end", sa.Float, nullable=False),
+)
+
+#: A player's rating in one rule set and rating system, on one server (each server keeps its own ladder).
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("guild_id", sa.String(32), nullable=False),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("system", sa.String(32), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("experience", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False, default=0),
+    sa.Column("losses", sa.Integer, nullable=False, default=0),
+    sa.Column("streak", sa.Integer, nullable=False, default=0),  # +n: n wins in a row, -n: n losses
+    sa.Column("updated_at", sa.Float, nullable=False),
+    # Named apart from the version-2 table's "ratings_pkey", which migration 3 renames away but PostgreSQL keeps.
+    sa.PrimaryKeyConstraint("guild_id", "player_id", "variant", "system", name="ratings_guild_pkey"),
+    sa.Index("ix_ratings_player", "player_id"),
+)
+
+results = sa.Table(
+    "results",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("guild_id", sa.String(32), nullable=False, index=True),
+    sa.Column("variant", sa.String(64), nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),  # JSON: sides, names, winner, score, rating changes
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=False, index=True),
+)
+
+result_players = sa.Table(
+    "result_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Index("ix_result_players_player", "player_id"),
+)
+
+watchers = sa.Table(
+    "watchers",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+)
+
+game_secrets = sa.Table(
+    "game_secrets",
+    metadata,
+    # The dice server seed of a match: never shown, never logged, revealed into the setup at match end.
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seed", sa.String(128), nullable=False),
+)
+
+proposals = sa.Table(
+    "proposals",
+    metadata,
+    # Team consultation: a teammate's suggested play or cube decision, or an acting member's play held for
+    # the teammate's approval. Only that team's members ever see them.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
+    sa.Column("side", sa.Integer, nullable=False),
+    sa.Column("author", sa.String(32), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # play, double, roll, take, pass, beaver, held
+    sa.Column("text", sa.Text, nullable=False),  # notation, or the JSON of a held action
+    sa.Column("turn", sa.Integer, nullable=False),  # length of the match record when proposed
+    sa.Column("status", sa.String(16), nullable=False),  # open, adopted, approved, rejected, stale
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+# --- tables as released migrations built them (frozen: never change these) ---------------------------------------
+_released = sa.MetaData()
+
+
+def _ratings_v2(name: str) -> sa.Table:
+    """The ratings table of schema versions 2 (one rating per player, rule set and system, for every server)."""
+    return sa.Table(
+        name,
+        _released,
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("variant", sa.String(64), primary_key=True),
+        sa.Column("system", sa.String(32), primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("experience", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False, default=0),
+        sa.Column("losses", sa.Integer, nullable=False, default=0),
+        sa.Column("streak", sa.Integer, nullable=False, default=0),
+        sa.Column("updated_at", sa.Float, nullable=False),
+        keep_existing=True,
+    )
+
+
+# --- migrations --------------------------------------------------------------------------------------------------
+Migration = Callable[[sa.Connection], None]
+
+
+def _migration_1(conn: sa.Connection) -> None:
+    for table in (games, game_players, actions, players, guilds, timers_table, vacations):
+        table.create(conn, checkfirst=True)
+
+
+def _migration_2(conn: sa.Connection) -> None:
+    for table in (_ratings_v2("ratings"), results, result_players, watchers, game_secrets, proposals):
+        table.create(conn, checkfirst=True)
+
+
+def _migration_3(conn: sa.Connection) -> None:
+    """Ratings per server: ``guild_id`` joins the key of ``ratings``.
+
+    Before, a player had one rating per rule set and system, shared by every server. Each old rating is copied to
+    every server where that player finished a *rated* match of that rule set (the servers whose ladder it came
+    from), whole: rating, experience, wins, losses and streak; from then on each server's copy moves on its own.
+    A rating with no such match anywhere (its results were removed by hand) is kept under the server id ``""``,
+    which no server has, rather than dropped. Unrated matches never moved a rating, so they copy nothing.
+    """
+    old = _ratings_v2("ratings_v2")
+    conn.execute(sa.text("ALTER TABLE ratings RENAME TO ratings_v2"))
+    ratings.create(conn)
+    rated_here = (
+        sa.select(results.c.guild_id, result_players.c.player_id, results.c.variant)
+        .join(result_players, result_players.c.game_id == results.c.game_id)
+        .where(results.c.rated.is_(True))
+        .distinct()
+        .subquery()
+    )
+    carried = [old.c.rating, old.c.experience, old.c.wins, old.c.losses, old.c.streak, old.c.updated_at]
+    columns = ["guild_id", "player_id", "variant", "system", "rating", "experience", "wins", "losses", "streak"]
+    columns.append("updated_at")
+    copied = sa.select(rated_here.c.guild_id, old.c.player_id, old.c.variant, old.c.system, *carried).join(
+        rated_here, sa.and_(rated_here.c.player_id == old.c.player_id, rated_here.c.variant == old.c.variant)
+    )
+    orphans = sa.select(sa.literal(""), old.c.player_id, old.c.variant, old.c.system, *carried).where(
+        ~sa.exists().where(rated_here.c.player_id == old.c.player_id, rated_here.c.variant == old.c.variant)
+    )
+    conn.execute(ratings.insert().from_select(columns, copied))
+    conn.execute(ratings.insert().from_select(columns, orphans))
+    old.drop(conn)
+
+
+#: Numbered schema migrations, applied in order; never edit a released one, append a new one.
+MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3]

@@ -1,0 +1,325 @@
+"""The store: opening and migrating the database, and games (create, load within a scope, the unit of work)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .community import CommunityMixin
+from .consultation import ConsultationMixin
+from .dialects import GameUpdate, dialect_for
+from .parts import visible
+from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerSpec, dump, game_id_of, id_in_range, load
+from .schema import MIGRATIONS, Migration, actions, game_players, games, schema_version
+from .timers import TimersMixin
+
+__all__ = ["Store", "normalise_url"]
+
+#: The advisory lock that several processes starting together take to migrate once (PostgreSQL).
+MIGRATION_LOCK = 7302915
+
+#: Game columns an update may set, and which of them hold JSON.
+_JSON_COLUMNS = frozenset({"setup", "snapshot", "draft", "clock"})
+_PLAIN_COLUMNS = frozenset({"status", "turn_player", "channel_id", "thread_id", "variant"})
+
+
+def normalise_url(url: str) -> str:
+    """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and pick the async drivers."""
+    if url.startswith("sqlite:///") or url == "sqlite://":
+        return "sqlite+aiosqlite" + url[len("sqlite") :]
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    return url
+
+
+class Store(CommunityMixin, TimersMixin, ConsultationMixin):
+    """The game database. Create with :meth:`open`; every method is a coroutine.
+
+    Every game lookup takes a :class:`Scope` (which server, or whose direct messages, asks): a game outside it is
+    :class:`NotFound`, exactly like a missing one.
+    """
+
+    # --- lifecycle ----------------------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        sqlite_synchronous: str = "FULL",
+        schema: str | None = None,
+        echo: bool = False,
+        settings_ttl: float = 5.0,
+        pool_size: int | None = None,
+        migrations: Sequence[Migration] | None = None,
+    ) -> Store:
+        """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database.
+
+        ``pool_size``: connections kept open (default 10 on PostgreSQL, 5 on a SQLite file); that many at most, so
+        that a busy moment queues for a connection instead of opening and closing extra ones (on PostgreSQL each is
+        a server process to start, and the driver's set-up). ``migrations``: apply only these (default: all of
+        ``MIGRATIONS``; tests build an older database with fewer).
+        """
+        parsed = sa.engine.make_url(normalise_url(url))
+        if "schema" in parsed.query:  # postgresql://host/db?schema=name: tables live in that schema
+            schema = schema or str(parsed.query["schema"])
+            parsed = parsed.difference_update_query(["schema"])
+        backend = dialect_for(parsed, sqlite_synchronous=sqlite_synchronous)
+        engine = backend.create_engine(parsed, schema=schema, echo=echo, pool_size=pool_size)
+        store = cls(engine, clock=clock, settings_ttl=settings_ttl, backend=backend)
+        await store.migrate(migrations)
+        await backend.start()
+        return store
+
+    async def close(self) -> None:
+        await self.backend.close()
+        await self.engine.dispose()
+
+    async def migrate(self, migrations: Sequence[Migration] | None = None) -> int:
+        """Apply the migrations this database lacks; returns the schema version now in force."""
+        steps = MIGRATIONS if migrations is None else list(migrations)
+        async with self.engine.begin() as conn:
+            await self.backend.lock(conn, MIGRATION_LOCK)
+            await conn.run_sync(lambda c: schema_version.create(c, checkfirst=True))
+            current = (await conn.execute(sa.select(sa.func.max(schema_version.c.version)))).scalar() or 0
+            for number, step in enumerate(steps, 1):
+                if number > current:
+                    await conn.run_sync(step)
+                    await conn.execute(schema_version.insert().values(version=number))
+            return max(int(current), len(steps))
+
+    async def run(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        """Run ``fn(conn)`` in one transaction (for tests and maintenance tools)."""
+        self._settings_changed()
+        try:
+            async with self.engine.begin() as conn:
+                return await fn(conn)
+        finally:
+            self._settings_changed()
+
+    # --- games: reading ---------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: str,
+        status: str,
+        variant: str,
+        setup: dict[str, Any],
+        players: dict[str, int | None],
+        turn_player: str | None = None,
+        snapshot: dict[str, Any] | None = None,
+        channel_id: str | None = None,
+    ) -> GameRow:
+        now = self.clock()
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                games.insert().values(
+                    guild_id=guild_id,
+                    status=status,
+                    variant=variant,
+                    setup=dump(setup),
+                    version=0,
+                    snapshot=None if snapshot is None else dump(snapshot),
+                    turn_player=turn_player,
+                    channel_id=channel_id,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            game_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+            if players:
+                await conn.execute(
+                    game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
+                )
+        return await self.load_game(game_id, scope=Scope.system())
+
+    async def load_game(self, game_id: int, *, scope: Scope) -> GameRow:
+        """A game as ``scope`` may see it: NotFound if it is missing or outside the scope."""
+        game_id = game_id_of(game_id)
+        async with self.engine.connect() as conn:
+            return await self._load(conn, game_id, scope)
+
+    async def load_game_and_actions(self, game_id: int, *, scope: Scope) -> tuple[GameRow, list[ActionRow]]:
+        """A game and its action log as of one moment (read again if a write lands between the reads)."""
+        game_id = game_id_of(game_id)
+        for _ in range(20):
+            async with self.engine.connect() as conn:
+                row = await self._load(conn, game_id, scope)
+                version, log = await self._actions(conn, game_id, scope)
+            if version == row.version:
+                return row, log
+        raise Conflict(f"game #{game_id} keeps changing while being read")
+
+    async def load_actions(self, game_id: int, *, scope: Scope) -> list[ActionRow]:
+        """A game's action log, in order: NotFound if the game is missing or outside the scope."""
+        game_id = game_id_of(game_id)
+        async with self.engine.connect() as conn:
+            return (await self._actions(conn, game_id, scope))[1]
+
+    async def games_of(
+        self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
+    ) -> list[GameRow]:
+        """The games a player sits in (or was challenged to) that ``scope`` may see, newest first."""
+        seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id)
+        query = (
+            sa.select(games)
+            .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
+            .order_by(games.c.updated_at.desc(), games.c.id.desc())
+        )
+        async with self.engine.connect() as conn:
+            return await self._rows(conn, query)
+
+    async def games_where(self, *, status: str, scope: Scope, limit: int = 1000) -> list[GameRow]:
+        """Games in ``status`` that ``scope`` may see, oldest first."""
+        query = sa.select(games).where(games.c.status == status, *visible(scope)).order_by(games.c.id).limit(limit)
+        async with self.engine.connect() as conn:
+            return await self._rows(conn, query)
+
+    async def _load(self, conn: AsyncConnection, game_id: int, scope: Scope) -> GameRow:
+        query = sa.select(games).where(games.c.id == game_id, *visible(scope))
+        row = (await conn.execute(query)).mappings().first()
+        if row is None:
+            raise NotFound(f"there is no game #{game_id}")
+        seats = (await conn.execute(sa.select(game_players).where(game_players.c.game_id == game_id))).all()
+        return _game(row, {s.player_id: s.side for s in seats})
+
+    async def _rows(self, conn: AsyncConnection, query: sa.Select[Any]) -> list[GameRow]:
+        """The games a query selects, with their seats (two queries, however many games)."""
+        found = (await conn.execute(query)).mappings().all()
+        if not found:
+            return []
+        seats: dict[int, dict[str, int | None]] = {r["id"]: {} for r in found}
+        rows = await conn.execute(sa.select(game_players).where(game_players.c.game_id.in_(list(seats))))
+        for s in rows:
+            seats[s.game_id][s.player_id] = s.side
+        return [_game(r, seats[r["id"]]) for r in found]
+
+    async def _actions(self, conn: AsyncConnection, game_id: int, scope: Scope) -> tuple[int, list[ActionRow]]:
+        """The game's version and its log, read by one statement (so they agree); NotFound outside the scope."""
+        query = (
+            sa.select(games.c.version, actions.c.seq, actions.c.action, actions.c.at)
+            .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+            .where(games.c.id == game_id, *visible(scope))
+            .order_by(actions.c.seq)
+        )
+        rows = (await conn.execute(query)).all()
+        if not rows:
+            raise NotFound(f"there is no game #{game_id}")
+        log = [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
+        return int(rows[0].version), log
+
+    # --- games: the unit of work --------------------------------------------------------------------------------
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        new_actions: Sequence[dict[str, Any]] = (),
+        players: Mapping[str, int | None] | None = None,
+        timers: Sequence[TimerSpec] | None = None,
+        also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        log_length: int | None = None,
+        **changes: Any,
+    ) -> int:
+        """Compare-and-swap: apply ``changes`` (and append ``new_actions``) only if the version still matches.
+
+        Returns the new version. Raises :class:`Conflict` if someone else changed the game first (NotFound if there
+        is no such game). JSON columns (setup, snapshot, draft, clock) are encoded here; pass ``draft=None`` to clear
+        it. ``timers`` (when not None) replaces the game's pending timers, in the same transaction, and ``also`` runs
+        further statements in it (a finished match's result and ratings); ``players`` seats more players.
+        ``log_length``: how many actions the log held at ``expected_version``, when the caller knows it (it read
+        the game at that version), so the new actions are numbered without reading the log; otherwise they
+        continue from the last stored one. Either way the log's primary key refuses a duplicate number.
+
+        Without ``also`` or ``players`` the update is sent as cheaply as the back end allows (SQLite file: one hop
+        to its writer thread; PostgreSQL: one statement); with them, the same compare-and-swap opens a transaction
+        that they join. The effect is the same.
+        """
+        game_id = game_id_of(game_id)
+        values: dict[str, Any] = {}
+        for key, value in changes.items():
+            if key in _JSON_COLUMNS:
+                values[key] = None if value is None else dump(value)
+            elif key in _PLAIN_COLUMNS:
+                values[key] = value
+            else:
+                raise TypeError(f"games has no column {key!r} to update")
+        if not id_in_range(expected_version):
+            await self._conflict(game_id, expected_version)
+        now = self.clock()
+        new_version = expected_version + 1
+        values.update(version=new_version, updated_at=now)
+        update = GameUpdate(
+            game_id=game_id,
+            expected_version=expected_version,
+            values=values,
+            actions=[dump(a) for a in new_actions],
+            log_length=log_length,
+            now=now,
+            timers=None if timers is None else [(t.kind, float(t.due_at), dump(t.payload)) for t in timers],
+        )
+        if also is None and not players:
+            if not await self.backend.update_game(update):
+                await self._conflict(game_id, expected_version)
+            return new_version
+        async with self.engine.begin() as conn:
+            if not await self.backend.update_game_in(conn, update):
+                await self._conflict(game_id, expected_version, conn)
+            if players:
+                await conn.execute(
+                    game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
+                )
+            if also is not None:
+                await also(conn)
+        return new_version
+
+    async def update_setup(self, game_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """Rewrite a game's stored setup with ``change`` (read and written in one locked transaction) without
+        moving its version: for facts about the game's surroundings that no compare-and-swap judges (a team's
+        private thread), so that a player's board and buttons stay current. Returns the new setup."""
+        game_id = game_id_of(game_id)
+        async with self.engine.begin() as conn:
+            query = sa.select(games.c.setup).where(games.c.id == game_id)
+            found = (await self.backend.select_for_update(conn, query)).first()
+            if found is None:
+                raise NotFound(f"there is no game #{game_id}")
+            setup = change(load(found[0]) or {})
+            await conn.execute(games.update().where(games.c.id == game_id).values(setup=dump(setup)))
+        return setup
+
+    async def _conflict(self, game_id: int, expected_version: int, conn: AsyncConnection | None = None) -> None:
+        """Raise why a compare-and-swap on the game failed: NotFound, or Conflict naming the versions."""
+        query = sa.select(games.c.version).where(games.c.id == game_id)
+        if conn is None:
+            async with self.engine.connect() as fresh:
+                exists = (await fresh.execute(query)).first()
+        else:
+            exists = (await conn.execute(query)).first()
+        if exists is None:
+            raise NotFound(f"there is no game #{game_id}")
+        raise Conflict(f"game #{game_id} changed (version {exists[0]}, expected {expected_version})")
+
+
+def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        status=row["status"],
+        variant=row["variant"],
+        setup=load(row["setup"]),
+        version=row["version"],
+        snapshot=load(row["snapshot"]),
+        draft=load(row["draft"]),
+        clock=load(row["clock"]),
+        turn_player=row["turn_player"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        players=seats,
+    )
