@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from engine.ascii import ascii_board
 from engine.match import Phase
 
-from .service import GameService, GameView, Outcome, PlayerRef, Refused, SeededDice
+from .service import GameService, GameView, Outcome, PlayerRef, Refused, Request, SeededDice
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
@@ -47,7 +47,7 @@ class Console:
         self.out = out
         self.boards = boards
         self.guild = guild
-        self.player: PlayerRef | None = None
+        self.player: Request | None = None
         self.current: dict[str, int] = {}
         self.images = 0
 
@@ -61,7 +61,7 @@ class Console:
             return True
         head, sep, rest = line.partition(":")
         if sep and head and " " not in head.strip() and "/" not in head:
-            self.player = PlayerRef(head.strip().lower(), head.strip())
+            self.player = self._request(head.strip())
             line = rest.strip()
         try:
             words = shlex.split(line)
@@ -87,7 +87,7 @@ class Console:
         if cmd in ("as", "join"):
             if not args:
                 raise Refused("as NAME")
-            self.player = PlayerRef(args[0].lower(), args[0])
+            self.player = self._request(args[0])
             self.say(f"you are {args[0]}")
             return
         if cmd == "variants":
@@ -111,7 +111,7 @@ class Console:
             await self._challenge(me, args)
             return
         if cmd == "games":
-            views = await svc.my_games(me.id)
+            views = await svc.my_games(me)
             if not views:
                 self.say("no games")
             for v in views:
@@ -128,30 +128,30 @@ class Console:
             return
         if cmd == "server":
             changes = _pairs(args)
-            settings = await svc.guild_settings(self.guild, admin=True, **changes)
+            settings = await svc.guild_settings(me, **changes)
             self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
             return
         if cmd == "vacation":
             if not args:
                 raise Refused("vacation DAYS")
-            until = await svc.vacation(me, self.guild, float(args[0]))
+            until = await svc.vacation(me, float(args[0]))
             self.say(f"on vacation until {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}")
             return
         if cmd == "leaderboard":
-            rows = await svc.leaderboard(self.guild, args[0] if args else "backgammon")
+            rows = await svc.leaderboard(me, args[0] if args else "backgammon")
             for r in rows:
                 self.say(f"{r['rank']:2d}. {r['name']:<20} {r['rating']:7.1f}  {r['wins']}-{r['losses']}")
             if not rows:
                 self.say("no rated matches yet")
             return
         if cmd == "profile":
-            info = await svc.profile(args[0].lower() if args else me.id)
+            info = await svc.profile(me, args[0].lower() if args else me.id)
             self.say(f"{info['name']}")
             for variant, r in info["ratings"].items():
                 self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d})")
             return
         if cmd == "dice":
-            stats = await svc.dice_stats(args[0].lower() if args else me.id)
+            stats = await svc.dice_stats(me, args[0].lower() if args else me.id)
             self.say(str(stats))
             return
         if cmd in ("accept", "decline", "reject"):
@@ -185,15 +185,15 @@ class Console:
             advice = await svc.hint(game_id, me)
             self.say("\n".join(advice.lines()))
         elif cmd == "verify":
-            report = await svc.verify(game_id)
+            report = await svc.verify(game_id, me)
             self.say(str(report))
         elif cmd == "plays":
-            view = await svc.view(game_id)
+            view = await svc.view(game_id, me)
             self.say("\n".join(view.plays) if view.plays else "no roll to play")
         elif cmd == "board":
-            await self._board(await svc.view(game_id), me.id)
+            await self._board(await svc.view(game_id, me), me.id)
         elif cmd == "export":
-            text = await svc.export(game_id)
+            text = await svc.export(game_id, me)
             if args:
                 Path(args[0]).write_text(text)
                 self.say(f"wrote {args[0]}")
@@ -202,7 +202,11 @@ class Console:
         else:
             raise Refused(f"unknown command {cmd!r}; type help")
 
-    def _me(self) -> PlayerRef:
+    def _request(self, name: str) -> Request:
+        """Everyone at the console is in one server (``guild``) and may change its settings."""
+        return Request(name.lower(), name, self.guild, "console", admin=True)
+
+    def _me(self) -> Request:
         if self.player is None:
             raise Refused("who are you? type: as NAME")
         return self.player
@@ -218,7 +222,7 @@ class Console:
             raise Refused("no current game: start one with play, or pick one with use ID (see games)")
         return self.current[me.id]
 
-    async def _challenge(self, me: PlayerRef, args: list[str]) -> None:
+    async def _challenge(self, me: Request, args: list[str]) -> None:
         if not args:
             raise Refused("play OPPONENT|open [VARIANT] [LENGTH|money] [key=value ...]")
         first = args[0].lower()
@@ -249,7 +253,6 @@ class Console:
             else:
                 variant = word
         out = await self.service.challenge(
-            self.guild,
             me,
             opponent,
             variant=variant,
@@ -263,14 +266,14 @@ class Console:
         self.current[me.id] = out.game.id
         await self._show(out, me)
 
-    async def _answer(self, me: PlayerRef, cmd: str, args: list[str]) -> None:
+    async def _answer(self, me: Request, cmd: str, args: list[str]) -> None:
         svc = self.service
         if args:
             game_id = self._game_id(args)
         else:
-            pending = [v for v in await svc.my_games(me.id) if v.status == "challenge" and me.id in v.invited]
+            pending = [v for v in await svc.my_games(me) if v.status == "challenge" and me.id in v.invited]
             current = self.current.get(me.id)
-            view = await svc.view(current) if current is not None else None
+            view = await svc.view(current, me) if current is not None else None
             if view is not None and view.phase == str(Phase.RESIGNED) and view.to_act == me.id:
                 game_id = view.id
             elif pending:
@@ -279,7 +282,7 @@ class Console:
                 game_id = current
             else:
                 raise Refused(f"{cmd} what? give a game number")
-        view = await svc.view(game_id)
+        view = await svc.view(game_id, me)
         if view.status == "challenge":
             if cmd == "reject":
                 cmd = "decline"
@@ -291,7 +294,7 @@ class Console:
             out = await svc.answer_resignation(game_id, me, cmd == "accept")
         await self._show(out, me)
 
-    async def _show(self, out: Outcome, me: PlayerRef) -> None:
+    async def _show(self, out: Outcome, me: Request) -> None:
         for event in out.events:
             self.say(event.text)
         view = out.game
@@ -311,7 +314,7 @@ class Console:
         if view.status == "challenge":
             self.say(self._line(view, viewer))
             return
-        state = await self.service.state(view.id)
+        state = await self.service.state(view.id, self._request(viewer))
         side = view.side_of(viewer)
         side = 0 if side is None else side
         pos = state.position_for(side)
@@ -326,7 +329,7 @@ class Console:
 
     async def _png(self, view: GameView, viewer: str) -> None:
         assert self.boards is not None
-        rendered = await self.service.board(view.id, viewer)
+        rendered = await self.service.board(view.id, self._request(viewer))
         self.boards.mkdir(parents=True, exist_ok=True)
         self.images += 1
         path = self.boards / f"game{view.id}-{self.images:04d}.png"
@@ -384,11 +387,11 @@ def _pairs(args: list[str]) -> dict[str, Any]:
 
 
 async def run_console(
-    url: str, inp: TextIO, out: TextIO, *, boards: Path | None = None, seed: int | None = None, theme: Any = None
+    url: str, inp: TextIO, out: TextIO, *, boards: Path | None = None, seed: int | None = None, render: Any = None
 ) -> int:
     """Play from ``inp`` until it ends (or ``quit``); returns an exit status."""
     store = await Store.open(url)
-    service = GameService(store, dice=SeededDice(seed) if seed is not None else None, theme=theme)
+    service = GameService(store, dice=SeededDice(seed) if seed is not None else None, render=render)
     console = Console(service, out, boards=boards)
     interactive = inp.isatty()
     try:

@@ -1,0 +1,98 @@
+"""The game service: the application API under every transport (Discord, console, tests).
+
+It owns permissions, turn order, persistence and automatic plays, and answers every call with an
+:class:`Outcome`: the events that happened (each with a sentence a transport can post as is) and a
+:class:`GameView` of the game afterwards. It knows no discord types.
+
+Every change to a game goes through :meth:`GameService._change`: load the game (replaying its action log,
+checked against the stored snapshot), decide the action against that state, apply it, and write the
+result as one compare-and-swap on the game's version. If another click or process changed the game first,
+the write fails, the game is reloaded and the request is judged again against the new state, so a double
+click is refused with the reason ("you have already rolled") instead of applying twice.
+"""
+
+from __future__ import annotations
+
+from .bots import BotsMixin
+from .challenges import ChallengesMixin
+from .clocks import ClocksMixin
+from .core import ServiceCore as ServiceCore
+from .events import _describe_terms as _describe_terms
+from .events import _events as _events
+from .events import _literal as _literal
+from .events import _phase_words as _phase_words
+from .events import _ratings_event as _ratings_event
+from .events import _result_line as _result_line
+from .events import _verb as _verb
+from .events import _with_names as _with_names
+from .helpers import _coerce as _coerce
+from .helpers import _deciding as _deciding
+from .helpers import _deciding_with as _deciding_with
+from .helpers import _Loaded as _Loaded
+from .helpers import _match_options as _match_options
+from .helpers import _names as _names
+from .helpers import _options_data as _options_data
+from .helpers import _race_bearoff as _race_bearoff
+from .helpers import _summary as _summary
+from .helpers import _tc_data as _tc_data
+from .helpers import _time_control as _time_control
+from .helpers import _timed_length as _timed_length
+from .helpers import _to_act as _to_act
+from .helpers import json_dumps as json_dumps
+from .records import RecordsMixin
+from .results import ResultsMixin
+from .settings import SettingsMixin
+from .teams import TeamsMixin
+from .turns import TurnsMixin
+from .types import DAY as DAY
+from .types import FORGOTTEN as FORGOTTEN
+from .types import GUILD_DEFAULTS as GUILD_DEFAULTS
+from .types import (
+    PLAYER_DEFAULTS,
+    SYSTEM,
+    DiceProvider,
+    Event,
+    GameView,
+    Outcome,
+    PlayerRef,
+    Refused,
+    Request,
+    SeededDice,
+    SystemDice,
+    visible,
+)
+from .types import RESIGN_NAMES as RESIGN_NAMES
+from .types import Who as Who
+from .types import _System as _System
+from .types import log as log
+from .types import scope_of as scope_of
+
+__all__ = [
+    "Refused",
+    "PlayerRef",
+    "Request",
+    "SYSTEM",
+    "visible",
+    "Event",
+    "GameView",
+    "Outcome",
+    "GameService",
+    "DiceProvider",
+    "SystemDice",
+    "SeededDice",
+    "PLAYER_DEFAULTS",
+]
+
+
+class GameService(
+    SettingsMixin,
+    ChallengesMixin,
+    TurnsMixin,
+    ClocksMixin,
+    BotsMixin,
+    TeamsMixin,
+    RecordsMixin,
+    ResultsMixin,
+    ServiceCore,
+):
+    """Challenges, turns, the cube, resignations, views, exports and settings for one database."""

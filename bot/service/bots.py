@@ -1,0 +1,148 @@
+"""Bot players: seats, their automatic plays, hints and analysis."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from engine import match as m
+from engine.analysis import HintError
+from engine.analysis import analyse as analyse_match
+from engine.analysis import hint as analysis_hint
+from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant, bot_action
+from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
+
+from .core import ServiceCore
+from .helpers import _deciding, _Loaded, _to_act
+from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who
+
+log = logging.getLogger("gammonbot.service")
+
+
+class BotsMixin(ServiceCore):
+    """Bot players: seats, their automatic plays, hints and analysis."""
+
+    # --- bot players -------------------------------------------------------------------------------
+    @staticmethod
+    def bots_for(variant: str) -> list[PlayerSpec]:
+        """The bot players that can play a rule set here, weakest first."""
+        try:
+            cls = registry().find(variant)
+        except UnknownVariant as exc:
+            raise Refused(str(exc)) from None
+        return players_for(cls())
+
+    def _bot_seats(self, name: str, variant: str) -> tuple[PlayerSpec, PlayerRef, PlayerRef | None]:
+        try:
+            spec = find_player(name)
+            cls = registry().find(variant)
+            spec.check(cls())
+        except (UnknownPlayer, UnknownVariant, UnsupportedVariant, PlayerUnavailable) as exc:
+            raise Refused(str(exc)) from None
+        first = PlayerRef(f"bot:{spec.name}", f"{spec.display_name} [{spec.strength}]")
+        second = (
+            PlayerRef(f"bot:{spec.name}:2", f"{spec.display_name} (2) [{spec.strength}]") if cls.team_size > 1 else None
+        )
+        return spec, first, second
+
+    def _bot_player(self, loaded: _Loaded, player_id: str) -> Player | None:
+        bots = loaded.row.setup.get("terms", {}).get("bots", {}) if loaded.row.setup else {}
+        name = bots.get(player_id)
+        if name is None:
+            return None
+        key = (loaded.row.id, player_id)
+        made = self._bot_cache.get(key)
+        if made is None:
+            made = self._bot_cache[key] = find_player(name).create(loaded.row.id)
+            while len(self._bot_cache) > self._cache_size:
+                self._bot_cache.pop(next(iter(self._bot_cache)))
+        return made
+
+    async def _bots_act(self, out: Outcome, limit: int = 60) -> Outcome:
+        """While a bot must act in this game, let it (thinking in a worker thread), collecting the events."""
+        events = list(out.events)
+        applied = out.applied
+        game_id = out.game.id
+        view = out.game
+        for _ in range(limit):
+            if view.status != "active" or view.to_act is None:
+                break
+            loaded = await self._load(game_id, SYSTEM)
+            state = loaded.state
+            player = self._bot_player(loaded, view.to_act)
+            if state is None or player is None:
+                break
+            side = state.side_of(view.to_act)
+            ref = Request(view.to_act, view.name(view.to_act), view.guild_id, "bot")
+            try:
+                action = await asyncio.to_thread(
+                    bot_action, player, state, side, lambda: (1, 1), time_cap=self.bot_time_cap
+                )
+            except PlayerError as exc:
+                log.error("bot %s in game %s: %s", view.to_act, game_id, exc)
+                break
+            try:
+                if isinstance(action, m.Roll | m.OpeningRoll):
+                    step = await self.roll_once(game_id, ref)  # our own dice, never the player's
+                else:
+                    step = await self._change_once(game_id, ref, _deciding(action))
+            except Refused as exc:
+                log.info("bot %s in game %s could not act: %s", view.to_act, game_id, exc)
+                break
+            events.extend(step.events)
+            applied += step.applied
+            view = step.game
+        return Outcome(tuple(events), view, applied)
+
+    async def hint(self, game_id: int, player: Request, n: int = 3) -> Any:
+        """Advice for your own decision now (top plays with equities, or the cube), when the match allows hints."""
+        loaded = await self._load(game_id, player)
+        state = self._check_participant(loaded, player)
+        if not loaded.row.setup.get("terms", {}).get("hints", False):
+            raise Refused("hints are off in this match (rated matches have none)")
+        if _to_act(state) != player.id:
+            raise Refused("hints are for your own turn")
+        try:
+            return await asyncio.to_thread(analysis_hint, state, None, n, time_cap=self.bot_time_cap)
+        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
+            raise Refused(str(exc)) from None
+
+    async def analysis_report(self, game_id: int, who: Who) -> str | None:
+        """The post-match analysis as text, when a person in the match asked for it (player setting ``analysis``)."""
+        loaded = await self._load(game_id, who)
+        if loaded.state is None or not loaded.state.over:
+            return None
+        bots = loaded.row.setup.get("terms", {}).get("bots", {})
+        people = [p for side in loaded.state.setup.sides for p in side if p not in bots]
+        wanted = [p for p in people if (await self.store.player_settings(p)).get("analysis")]
+        if not wanted:
+            return None
+        try:
+            result = await self.analyse(game_id, who)
+        except Refused as exc:
+            return f"No analysis of game #{game_id}: {exc}"
+        lines = [f"Analysis of game #{game_id} ({result.analyst}: {result.label}):"]
+        for side in result.sides:
+            lines.append(
+                f"{side.name}: {side.decisions} decisions, {side.errors} errors ({side.blunders} blunders), "
+                f"equity lost {side.equity_lost:.3f}, error rate {side.error_rate:.1f}"
+            )
+        for mistake in result.biggest[:5]:
+            name = result.sides[mistake.side].name
+            dice = f" with {mistake.dice[0]}-{mistake.dice[1]}" if mistake.dice else ""
+            lines.append(
+                f"- game {mistake.game}, {name}{dice}: played {mistake.played or 'no move'}, better "
+                f"{mistake.better or 'no move'} (-{mistake.loss:.3f})"
+            )
+        return "\n".join(lines)
+
+    async def analyse(self, game_id: int, who: Who) -> Any:
+        """Both sides' errors by equity lost and the biggest mistakes of a finished match."""
+        loaded = await self._load(game_id, who)
+        if loaded.state is None or not loaded.state.over:
+            raise Refused("analysis is for finished matches")
+        try:
+            return await asyncio.to_thread(analyse_match, loaded.state.setup, loaded.actions, None, time_cap=0.5)
+        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
+            raise Refused(str(exc)) from None

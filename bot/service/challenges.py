@@ -1,0 +1,262 @@
+"""Challenges: issuing, accepting and declining them, and the match thread."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine import match as m
+from engine.fairdice import FairDice, client_value, commitment, new_server_seed
+from engine.match import MatchOptionError
+from engine.record import setup_to_data
+
+from ..clock import start_clock
+from ..storage import Conflict, Scope, TimerSpec
+from .core import ServiceCore
+from .events import _describe_terms
+from .helpers import _Loaded, _match_options, _options_data, _summary, _tc_data, _time_control
+from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request
+
+
+class ChallengesMixin(ServiceCore):
+    """Challenges: issuing, accepting and declining them, and the match thread."""
+
+    # --- challenges -----------------------------------------------------------------------------
+    async def challenge(
+        self,
+        challenger: Request,
+        opponent: PlayerRef | None,
+        *,
+        variant: str | None = None,
+        length: int | None = None,
+        options: dict[str, Any] | None = None,
+        teammate: PlayerRef | None = None,
+        opponent_teammate: PlayerRef | None = None,
+        channel_id: str | None = None,
+        time_control: str | dict[str, Any] | None = None,
+        bot: str | None = None,
+        hints: bool | None = None,
+        entropy: str | None = None,
+        consult: str = "free",
+        approval_seconds: float = 600.0,
+    ) -> Outcome:
+        """Challenge ``opponent`` (None: an open challenge anyone may accept) to a match or money session.
+
+        ``time_control`` is a preset name (see :meth:`time_controls`) or the fields of a custom control;
+        None takes the server's default (which may be no clock at all). ``bot`` names a bot player to play
+        against (it accepts at once). ``entropy`` is used only then, as the players' share of the dice; it
+        is known before the bot commits, so a match against the bot is less auditable than one between people,
+        where the commitment is shown with the challenge and the accepting click supplies the value.
+        """
+        if consult not in ("free", "agree"):
+            raise Refused('team consultation is "free" (the acting member decides) or "agree" (both must agree)')
+        if challenger.guild_id is None:
+            raise Refused("challenges are made in a server's channel, not in a direct message")
+        guild_id = challenger.guild_id
+        settings = await self.server_settings(guild_id)
+        tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
+        bots: dict[str, str] = {}
+        if bot is not None:
+            spec, opponent, opponent_teammate = self._bot_seats(bot, variant or settings["default_variant"])
+            bots = {opponent.id: spec.name}
+            if opponent_teammate is not None:
+                bots[opponent_teammate.id] = spec.name
+        cls = self._variant_class(variant or settings["default_variant"])
+        allowed = settings["allowed_variants"]
+        if allowed is not None and cls.name not in allowed:
+            raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
+        length = settings["default_length"] if length is None else length
+        opts = {**settings["default_options"], **(options or {})}
+        match_options = _match_options(opts, length=length)
+        if opponent is not None and opponent.id == challenger.id:
+            raise Refused("you cannot challenge yourself")
+        team = cls.team_size > 1
+        if match_options.team_choice and not team:
+            if (options or {}).get("team_choice"):
+                raise Refused(
+                    f"{cls.display_name} is played one against one: choosing the acting member is for team rule sets"
+                )
+            # The server's default options ask for team choice; it means nothing without teams.
+            opts = {k: v for k, v in opts.items() if k != "team_choice"}
+            match_options = _match_options(opts, length=length)
+        if team:
+            if teammate is None:
+                raise Refused(f"{cls.display_name} is played by teams of two: name your teammate")
+            if opponent is None or opponent_teammate is None:
+                raise Refused(f"{cls.display_name} needs both opponents named (an open team challenge is not possible)")
+            people = [challenger, teammate, opponent, opponent_teammate]
+            if len({p.id for p in people}) != 4:
+                raise Refused("the four players of a Doubles match must be four different people")
+        elif teammate is not None or opponent_teammate is not None:
+            raise Refused(f"{cls.display_name} is played one against one: teammates are for team rule sets")
+        invited = [p for p in (opponent, opponent_teammate) if p is not None]
+        names = {p.id: p.name for p in [challenger, *invited, *([teammate] if teammate else [])]}
+        for p in [challenger, *invited, *([teammate] if teammate else [])]:
+            await self.store.save_player(p.id, p.name)
+        terms = {
+            "challenger": challenger.id,
+            "teammate": teammate.id if teammate else None,
+            "invited": [p.id for p in invited],
+            "opponent_teammate": opponent_teammate.id if opponent_teammate else None,
+            "variant": cls.name,
+            "options": _options_data(match_options),
+            "names": names,
+            "time_control": None if tc is None else _tc_data(tc),
+            "bots": bots,
+            # Team play: "free" (the acting member decides) or "agree" (the teammate approves each play).
+            "consult": consult,
+            "approval_seconds": approval_seconds,
+            # Matches against a bot are unrated; hints are off in rated matches unless asked for.
+            "rated": not bots,
+            "hints": bool(bots) or match_options.money if hints is None else bool(hints),
+        }
+        seats: dict[str, int | None] = {challenger.id: 0}
+        if teammate:
+            seats[teammate.id] = 0
+        for p in invited:
+            seats[p.id] = 1
+        row = await self.store.create_game(
+            guild_id=guild_id,
+            status="challenge",
+            variant=cls.name,
+            setup=terms,
+            players=seats,
+            turn_player=invited[0].id if invited else None,
+            channel_id=channel_id,
+        )
+        seed = None
+        if self.dice is None:
+            # Commit to the dice now, before anyone contributes a value or accepts.
+            seed = new_server_seed()
+            await self.store.put_secret(row.id, seed.hex())
+            text_commit = f" Dice commitment: {commitment(seed)} (the seed is revealed at the end)."
+        else:
+            text_commit = ""
+        expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
+        await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
+        loaded = _Loaded(row, None, [])
+        view = self._view(loaded)
+        what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
+        who = " and ".join(p.name for p in invited) if invited else "anyone"
+        text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
+        if bots:
+            # A bot accepts at once; the challenger's own click is the players' share of the dice.
+            accepted = await self.accept(row.id, challenger.as_player(invited[0]), entropy=entropy)
+            return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
+        return Outcome((Event("challenge", row.id, text, challenger.id),), view)
+
+    async def accept(self, game_id: int, player: Request, *, entropy: str | None = None) -> Outcome:
+        """Accept a challenge: the match starts.
+
+        ``entropy`` is the players' contribution to the dice (for Discord, the accepting interaction's id): the
+        bot has already committed to its secret seed, so neither side can choose the rolls.
+        """
+        async with self._lock(game_id):
+            for _ in range(3):
+                loaded = await self._load(game_id, player)
+                row = loaded.row
+                if row.status != "challenge":
+                    raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+                terms = row.setup
+                if player.id in (terms["challenger"], terms.get("teammate")):
+                    raise Refused("you cannot accept your own challenge")
+                invited = list(terms["invited"])
+                if invited and player.id not in invited:
+                    raise Refused(f"this challenge is for {', '.join(terms['names'][i] for i in invited)}, not for you")
+                cls = self._variant_class(terms["variant"])
+                names = dict(terms["names"])
+                names[player.id] = player.name
+                if cls.team_size > 1:
+                    sides: tuple[tuple[str, ...], tuple[str, ...]] = (
+                        (terms["challenger"], terms["teammate"]),
+                        (invited[0], terms["opponent_teammate"]),
+                    )
+                    side_names = (
+                        f"{names[sides[0][0]]} & {names[sides[0][1]]}",
+                        f"{names[sides[1][0]]} & {names[sides[1][1]]}",
+                    )
+                else:
+                    sides = ((terms["challenger"],), (player.id,))
+                    side_names = (names[terms["challenger"]], player.name)
+                try:
+                    state = m.new_match(cls(), sides, _match_options(terms["options"]), side_names)
+                except MatchOptionError as exc:
+                    raise Refused(str(exc)) from None
+                await self.store.save_player(player.id, player.name)
+                tc_data = terms.get("time_control")
+                setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
+                fair = None
+                secret = await self.store.secret(game_id) if self.dice is None else None
+                if secret is not None:
+                    # The seed was committed with the challenge; now the accepting player's value joins it
+                    # (Discord: the accepting interaction's id, which nobody knew when the commitment was shown).
+                    contribution = entropy or f"accepted by {player.id}"
+                    fair = FairDice.from_secret_hex(secret, client_value(contribution, f"game {game_id}"))
+                    setup["dice"] = fair.proof().to_data()
+                seats: dict[str, int | None] = {} if player.id in row.players else {player.id: 1}
+                now = self.clock()
+                tc = _time_control(tc_data)
+                clock = start_clock(tc, state, now) if tc else None
+                guild = await self.server_settings(row.guild_id)
+                try:
+                    version = await self.store.update_game(
+                        game_id,
+                        row.version,
+                        status="active",
+                        setup=setup,
+                        snapshot=_summary(state),
+                        turn_player=None,
+                        players=seats,
+                        clock=None if clock is None else clock.to_data(),
+                        timers=self._timers_for(state, tc, clock, now, {}, guild, 0),
+                    )
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                new = await self.store.load_game(game_id, scope=Scope.system())
+                assert new.version == version
+                loaded = _Loaded(new, state, [])
+                self._remember(loaded)
+                view = self._view(loaded)
+                text = (
+                    f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
+                    f"{_describe_terms(cls, state.options)}. Roll to start (game #{game_id})."
+                    + (f" Dice: commitment {fair.commitment}, players' value {fair.client!r}." if fair else "")
+                )
+                return Outcome((Event("start", game_id, text, player.id),), view)
+            raise Refused("the game is busy; try again")
+
+    async def decline(self, game_id: int, player: Request) -> Outcome:
+        """Decline (or, for the challenger, withdraw) a challenge."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, player)
+            row = loaded.row
+            if row.status != "challenge":
+                raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+            terms = row.setup
+            own = player.id in (terms["challenger"], terms.get("teammate"))
+            if not own and terms["invited"] and player.id not in terms["invited"]:
+                raise Refused("only the challenged players (or the challenger) can decline this challenge")
+            if not own and not terms["invited"]:
+                raise Refused("an open challenge cannot be declined; just leave it, or the challenger can withdraw it")
+            try:
+                await self.store.update_game(game_id, row.version, status="declined", turn_player=None)
+            except Conflict:
+                self._forget(game_id)
+                raise Refused("the challenge changed meanwhile; look again") from None
+            self._forget(game_id)
+            loaded = await self._load(game_id, SYSTEM)
+            verb = "withdrew" if own else "declined"
+            return Outcome(
+                (Event("declined", game_id, f"{player.name} {verb} challenge #{game_id}.", player.id),),
+                self._view(loaded),
+            )
+
+    async def set_thread(self, game_id: int, thread_id: str) -> None:
+        """Remember the transport's thread for a game (Discord: the match thread)."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, SYSTEM)
+            version = await self.store.update_game(game_id, loaded.row.version, thread_id=thread_id)
+            self._remember(
+                _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.actions)
+            )

@@ -1,0 +1,198 @@
+"""Clocks and timers: time controls, vacations, and firing due timers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine import match as m
+from engine.match import MatchState, Phase
+from engine.plugins import registry
+from engine.timecontrol import TimeControl
+
+from ..clock import REMINDER_FRACTIONS, Clock, deadline, reminder_times
+from ..storage import Conflict, Scope, TimerRow, TimerSpec
+from .core import ServiceCore
+from .helpers import _Loaded, _time_control, _timed_length
+from .types import DAY, SYSTEM, Event, Outcome, Refused, Request
+
+
+class ClocksMixin(ServiceCore):
+    """Clocks and timers: time controls, vacations, and firing due timers."""
+
+    # --- clocks and timers ----------------------------------------------------------------------
+    @staticmethod
+    def time_controls() -> list[TimeControl]:
+        """Every registered time-control preset."""
+        reg = registry()
+        return [reg.time_controls[n] for n in sorted(reg.time_controls)]
+
+    async def vacation(self, player: Request, days: float) -> float:
+        """Declare an absence of ``days`` from now in the asker's server: the player's clocks there stop, within
+        that server's yearly allowance. Games in other servers keep their deadlines.
+
+        Returns when the vacation ends.
+        """
+        if player.guild_id is None:
+            raise Refused("a vacation is declared in the server whose games it pauses, not in a direct message")
+        guild_id = player.guild_id
+        if not days > 0:
+            raise Refused("a vacation lasts at least part of a day")
+        settings = await self.server_settings(guild_id)
+        now = self.clock()
+        window = now - 365 * DAY
+        taken = sum(b - max(a, window) for a, b in await self.store.vacations_of(player.id, guild_id, window))
+        allowance = float(settings["vacation_days_per_year"]) * DAY
+        if taken + days * DAY > allowance + 1e-6:
+            left = max(0.0, (allowance - taken) / DAY)
+            limit = allowance / DAY
+            raise Refused(
+                f"that is more vacation than this server allows: {left:.1f} of {limit:.0f} days left this year"
+            )
+        await self.store.save_player(player.id, player.name)
+        await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
+        # Deadlines of the player's running clocks move back by the vacation.
+        for row in await self.store.games_of(player.id, scope=Scope.server(guild_id, player.id), statuses=("active",)):
+            async with self._lock(row.id):
+                loaded = await self._load(row.id, SYSTEM)
+                if loaded.state is None or loaded.row.clock is None:
+                    continue
+                tc = _time_control(loaded.row.setup.get("time_control"))
+                clock = Clock.from_data(loaded.row.clock)
+                vac = await self._vacations(loaded.state, loaded.row.guild_id)
+                guild = await self.server_settings(loaded.row.guild_id)
+                try:
+                    version = await self.store.update_game(
+                        row.id,
+                        loaded.row.version,
+                        timers=self._timers_for(
+                            loaded.state, tc, clock, now, vac, guild, _timed_length(loaded.actions)
+                        ),
+                    )
+                except Conflict:
+                    self._forget(row.id)
+                    continue
+                self._remember(_Loaded(replace(loaded.row, version=version), loaded.state, loaded.actions))
+        return now + days * DAY
+
+    async def _vacations(self, state: MatchState, guild_id: str) -> dict[int, list[tuple[float, float]]]:
+        """Vacation intervals of each side's acting member (recent ones) declared in the game's server."""
+        since = self.clock() - 400 * DAY
+        return {side: await self.store.vacations_of(state.acting_member(side), guild_id, since) for side in (0, 1)}
+
+    def _timers_for(
+        self,
+        state: MatchState,
+        tc: TimeControl | None,
+        clock: Clock | None,
+        now: float,
+        vacations: dict[int, list[tuple[float, float]]],
+        guild: dict[str, Any],
+        n_actions: int,
+    ) -> list[TimerSpec]:
+        """The timers a game needs after a change: a deadline and reminders, an automatic opening roll, archiving.
+
+        Each remembers how long the game's record was when it was set (not counting a team's naming of its acting
+        member, which moves no deadline): a timer whose game has moved on since no longer applies when it comes due.
+        """
+        mark = {"actions": n_actions}
+        if state.over:
+            return []
+        if tc is None or clock is None:
+            return [TimerSpec("archive", now + float(guild["archive_after_days"]) * DAY, mark)]
+        if state.phase is Phase.OPENING:
+            return [TimerSpec("opening", now + tc.per_move, mark)]
+        due = deadline(tc, clock, vacations.get(clock.running or 0, ()))
+        if due is None:
+            return []
+        side = clock.running
+        specs = [TimerSpec("timeout", due, {"side": side, **mark})]
+        for k, at in enumerate(reminder_times(tc, clock, due)):
+            if at > now:
+                specs.append(TimerSpec("reminder", at, {"side": side, "share": REMINDER_FRACTIONS[k], **mark}))
+        return specs
+
+    async def fire_timer(self, timer: TimerRow) -> Outcome | None:
+        """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on)."""
+        game_id = timer.game_id
+        if game_id is None:
+            return None
+        # Judge the timer against the database, not this process's cached copy: another process may have
+        # moved the game on (a stale copy would call a due timeout out of date, and the game would wait for ever).
+        self._forget(game_id)
+        loaded = await self._load(game_id, SYSTEM)
+        if timer.kind == "challenge-expiry":
+            if loaded.row.status != "challenge":
+                return None
+            try:
+                await self.store.update_game(game_id, loaded.row.version, status="expired", turn_player=None, timers=[])
+            except Conflict:
+                self._forget(game_id)
+                return None
+            self._forget(game_id)
+            view = self._view(await self._load(game_id, SYSTEM))
+            return Outcome((Event("expired", game_id, f"Challenge #{game_id} expired unanswered.", None),), view)
+        n_actions = timer.payload.get("actions")
+        if loaded.state is None or loaded.state.over:
+            return None
+        if timer.kind != "archive" and n_actions != _timed_length(loaded.actions):
+            return None  # the game moved on since this timer was set: a newer timer replaced it
+        state = loaded.state
+        if timer.kind == "archive":
+            guild = await self.server_settings(loaded.row.guild_id)
+            due = loaded.row.updated_at + float(guild["archive_after_days"]) * DAY
+            if due > self.clock():
+                # Played since the timer was set (moves leave it alone): it waits again from the last change.
+                await self.store.add_timers(
+                    game_id, [TimerSpec("archive", due, {"actions": _timed_length(loaded.actions)})]
+                )
+                return None
+            try:
+                await self.store.update_game(
+                    game_id, loaded.row.version, status="archived", turn_player=None, timers=[]
+                )
+            except Conflict:
+                self._forget(game_id)
+                return None
+            self._forget(game_id)
+            view = self._view(await self._load(game_id, SYSTEM))
+            return Outcome(
+                (Event("archived", game_id, f"Game #{game_id} was archived after a long time without a move.", None),),
+                view,
+            )
+        if timer.kind == "approval":
+            row = await self.store.proposal(int(timer.payload.get("proposal", 0)))
+            if row is None or row["status"] != "open":
+                return None
+            return await self._play_held(
+                game_id, row, note="No answer from the teammate: the acting member's play stands."
+            )
+        if timer.kind == "opening":
+            if state.phase is not Phase.OPENING:
+                return None
+            thrower = await self._acting_for(game_id, state.acting_member(0))
+            try:
+                # Bound to the record the timer was set for: if a player threw meanwhile, nothing is thrown.
+                out = await self._bots_act(await self.roll_once(game_id, thrower, expected_actions=n_actions))
+            except Refused:
+                return None
+            note = Event("auto-opening", game_id, "Nobody threw the opening roll in time, so the bot threw it.", None)
+            return replace(out, events=(note, *out.events))
+        side = int(timer.payload.get("side", 0))
+        member = state.acting_member(side)
+        if timer.kind == "reminder":
+            view = self._view(loaded)
+            share = float(timer.payload.get("share", 0.5))
+            text = (
+                f"Reminder: {view.name(member)}, it is your move in game #{game_id} "
+                f"({int(share * 100)}% of your time for this move has gone)."
+            )
+            return Outcome((Event("reminder", game_id, text, member, {"share": share}),), view)
+        if timer.kind == "timeout":
+            return await self._change(
+                game_id,
+                await self._acting_for(game_id, member),
+                lambda _l, _s: [m.Timeout(member)],
+                expected_actions=n_actions,
+            )
+        return None

@@ -1,0 +1,514 @@
+"""The service core: the cache, loading games (scoped), the unit of work (compare-and-swap) and views."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine import match as m
+from engine.fairdice import FairDice
+from engine.match import Action, ActionError, MatchState, Phase
+from engine.players import Player, PlayerSpec
+from engine.plugins import registry
+from engine.positionid import encode_position_id
+from engine.ratings import RatingSystem
+from engine.record import RecordError, action_from_data, action_to_data, setup_from_data
+from engine.timecontrol import TimeControl
+from engine.turn import TurnError
+from engine.variant import Variant
+from render.theme import RenderConfig, builtin_config
+
+from ..clock import Clock, advance, deadline
+from ..locks import KeyedLocks
+from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
+from .events import _events, _phase_words, _ratings_event, _with_names
+from .helpers import _Loaded, _names, _race_bearoff, _summary, _time_control, _timed_length, _to_act
+from .types import (
+    GUILD_DEFAULTS,
+    PLAYER_DEFAULTS,
+    DiceProvider,
+    Event,
+    GameView,
+    Outcome,
+    PlayerRef,
+    Refused,
+    Request,
+    SystemDice,
+    Who,
+    scope_of,
+    visible,
+)
+
+log = logging.getLogger("gammonbot.service")
+
+
+class ServiceCore:
+    """The service core: the cache, loading games, the unit of work and views; the feature mixins add the rest."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dice: DiceProvider | None = None,
+        clock: Callable[[], float] = time.time,
+        cache_size: int = 20000,
+        render: RenderConfig | None = None,
+        rating_system: str = "fibs",
+        defaults: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``render`` is the board renderer's configuration (themes, PNG settings; default: the built-in themes),
+        ``rating_system`` the name of a registered rating system, and ``defaults`` the server settings a server
+        has before its admins change any (config.toml ``[defaults]``; keys of :data:`GUILD_DEFAULTS`)."""
+        self.store = store
+        #: None: every match gets commit-reveal dice players can verify (engine.fairdice); tests inject a provider.
+        self.dice = dice
+        self._fair: OrderedDict[int, FairDice] = OrderedDict()
+        self._plain_dice = SystemDice()
+        self._bot_cache: dict[tuple[int, str], Player] = {}
+        #: Seconds a bot player may think about one decision.
+        self.bot_time_cap = 3.0
+        self.clock = clock
+        self.render_config: RenderConfig = render or builtin_config()
+        unknown = sorted(set(defaults or {}) - set(GUILD_DEFAULTS))
+        if unknown:
+            raise ValueError(f"unknown server defaults: {', '.join(unknown)}")
+        #: What every server starts from (config.toml ``[defaults]`` over the built-in defaults).
+        self.guild_defaults: dict[str, Any] = {**GUILD_DEFAULTS, **(defaults or {})}
+        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
+        #: The rating system (a plugin may register others: ``register_rating_systems``).
+        self.ratings: RatingSystem = registry().find_rating_system(rating_system)
+
+    # --- views ----------------------------------------------------------------------------------
+    async def view(self, game_id: int, who: Who) -> GameView:
+        """The game as it stands."""
+        return self._view(await self._load(game_id, who))
+
+    async def state(self, game_id: int, who: Who) -> MatchState:
+        """The engine state of a started game."""
+        loaded = await self._load(game_id, who)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started: it is a challenge")
+        return loaded.state
+
+    # --- internals ------------------------------------------------------------------------------
+    def _remember(self, loaded: _Loaded) -> None:
+        self._cache[loaded.row.id] = loaded
+        self._cache.move_to_end(loaded.row.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def _load(self, game_id: int, who: Who) -> _Loaded:
+        """The game ``game_id`` as ``who`` may see it: a game of another server (or, in a direct message, one the
+        asker does not play in) is refused exactly like a game that does not exist. The one place games are found."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            if not visible(cached.row, who):
+                raise Refused(f"there is no game #{game_id}")
+            self._cache.move_to_end(game_id)
+            return cached
+        try:
+            row, logged = await self.store.load_game_and_actions(game_id, scope=scope_of(who))
+        except NotFound:
+            raise Refused(f"there is no game #{game_id}") from None
+        if not visible(row, who):
+            raise Refused(f"there is no game #{game_id}")
+        if row.status == "challenge" or "match" not in row.setup:
+            loaded = _Loaded(row, None, [])
+        else:
+            setup = setup_from_data(row.setup["match"])
+            acts = [action_from_data(a.action) for a in logged]
+            try:
+                state = m.replay(setup, acts)
+            except (ActionError, RecordError) as exc:
+                log.error("game %s: its stored log does not replay: %s", game_id, exc)
+                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told") from None
+            if row.snapshot is not None and _summary(state) != row.snapshot:
+                log.error("game %s: replaying its log does not reproduce its snapshot", game_id)
+                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told")
+            loaded = _Loaded(row, state, acts)
+        self._remember(loaded)
+        return loaded
+
+    def _draft(self, loaded: _Loaded, state: MatchState) -> Any:
+        draft = state.draft()
+        for s, t in loaded.row.draft or []:
+            draft = draft.add(s, t)
+        return draft
+
+    @staticmethod
+    def _require_mover(state: MatchState, player: Request, what: str, names: Mapping[str, str] | None = None) -> None:
+        if state.phase is not Phase.MOVE:
+            if state.phase in (Phase.ROLL, Phase.OPENING):
+                raise Refused(f"you cannot {what} yet: roll first")
+            raise Refused(f"there is no roll to play now ({_phase_words(state)})")
+        assert state.roller is not None
+        mover = state.acting_member(state.roller)
+        if player.id != mover:
+            if player.id in state.setup.sides[state.roller]:
+                raise Refused(
+                    f"only the acting member of your team, {(names or {}).get(mover, mover)}, moves this game; "
+                    "consult in your team thread"
+                )
+            raise Refused("it is not your turn")
+
+    async def _simple(self, game_id: int, player: Request, cls: Callable[[str], Action]) -> Outcome:
+        return await self._change(game_id, player, lambda _l, _s: [cls(player.id)])
+
+    def _check_participant(self, loaded: _Loaded, player: Request) -> MatchState:
+        row = loaded.row
+        if row.status == "challenge":
+            raise Refused(f"game #{row.id} has not started: it is waiting for the challenge to be accepted")
+        if loaded.state is None or row.status in ("declined", "expired"):
+            raise Refused(f"game #{row.id} is not being played ({row.status})")
+        state = loaded.state
+        if state.over:
+            raise Refused(f"game #{row.id} is over")
+        if not any(player.id in members for members in state.setup.sides):
+            raise Refused(f"you are not playing in game #{row.id}")
+        return state
+
+    async def _change(
+        self,
+        game_id: int,
+        player: Request,
+        decide: Callable[[_Loaded, MatchState], list[Action]],
+        *,
+        clear_draft: bool = False,
+        expected_actions: int | None = None,
+    ) -> Outcome:
+        """One request, then whatever bot players must do next (their actions join the outcome)."""
+        out = await self._change_once(
+            game_id, player, decide, clear_draft=clear_draft, expected_actions=expected_actions
+        )
+        return await self._bots_act(out)
+
+    async def _change_once(
+        self,
+        game_id: int,
+        player: Request,
+        decide: Callable[[_Loaded, MatchState], list[Action]],
+        *,
+        clear_draft: bool = False,
+        expected_actions: int | None = None,
+    ) -> Outcome:
+        """Judge, apply and store one request (with compare-and-swap and a retry after a conflict)."""
+        async with self._lock(game_id):
+            for _ in range(5):
+                loaded = await self._load(game_id, player)
+                if expected_actions is not None and _timed_length(loaded.actions) != expected_actions:
+                    raise Refused(f"game #{game_id} has moved on meanwhile")
+                state = self._check_participant(loaded, player)
+                now = self.clock()
+                tc = _time_control(loaded.row.setup.get("time_control"))
+                clock = Clock.from_data(loaded.row.clock) if loaded.row.clock else None
+                vacations = await self._vacations(state, loaded.row.guild_id) if clock is not None else {}
+                flag_fell = False
+                if tc is not None and clock is not None and clock.running is not None:
+                    due = deadline(tc, clock, vacations.get(clock.running, ()))
+                    flag_fell = due is not None and now > due
+                try:
+                    if flag_fell:
+                        # The flag fell before this request arrived: the timeout comes first.
+                        assert clock is not None and clock.running is not None
+                        new_actions: list[Action] = [m.Timeout(state.acting_member(clock.running))]
+                    else:
+                        new_actions = decide(loaded, state)
+                    states = [state]
+                    for action in new_actions:
+                        states.append(m.apply(states[-1], action))
+                    auto = await self._automatic(game_id, loaded, states[-1], len(loaded.actions) + len(new_actions))
+                    for action in auto:
+                        states.append(m.apply(states[-1], action))
+                except (ActionError, TurnError) as exc:
+                    raise Refused(_with_names(str(exc), _names(loaded))) from None
+                all_actions = [*new_actions, *auto]
+                final = states[-1]
+                status = "finished" if final.over else "active"
+                # A team naming its acting member moves no deadline and leaves the mover's draft alone (unless it
+                # is the mover's own team that changed hands).
+                only_choice = bool(all_actions) and all(isinstance(a, m.SetActing) for a in all_actions)
+                mover_kept = (
+                    only_choice
+                    and state.phase is Phase.MOVE
+                    and final.roller is not None
+                    and state.roller is not None
+                    and final.acting_member(final.roller) == state.acting_member(state.roller)
+                )
+                draft_value: Any = (
+                    None if (clear_draft or (final is not state and not mover_kept)) else loaded.row.draft
+                )
+                if tc is not None and clock is not None and not only_choice:
+                    for after in states[1:]:
+                        clock = advance(tc, clock, after, now, vacations)
+                guild = await self.server_settings(loaded.row.guild_id)
+                finished = final.over and not state.over
+                changes: dict[str, Any] = {}
+                revealed: dict[str, Any] = {}
+                if finished and loaded.row.setup.get("dice"):
+                    seed = await self.store.secret(game_id)
+                    revealed = {"setup": {**loaded.row.setup, "dice": {**loaded.row.setup["dice"], "seed": seed}}}
+                summary = _summary(final)
+                turn_player = _to_act(final)
+                clock_data = None if clock is None else clock.to_data()
+                try:
+                    version = await self.store.update_game(
+                        game_id,
+                        loaded.row.version,
+                        also=self._result_writer(loaded.row, final, now, changes) if finished else None,
+                        new_actions=[action_to_data(a) for a in all_actions],
+                        log_length=len(loaded.actions),  # the log as read at this version
+                        snapshot=summary,
+                        status=status,
+                        turn_player=turn_player,
+                        draft=draft_value,
+                        clock=clock_data,
+                        # An untimed game in progress keeps its one archive timer (set at the start), which
+                        # judges the game's last change when it comes due: a move writes no timer rows.
+                        timers=None
+                        if only_choice or (tc is None and not final.over)
+                        else self._timers_for(
+                            final, tc, clock, now, vacations, guild, _timed_length([*loaded.actions, *all_actions])
+                        ),
+                        **revealed,
+                    )
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                row = replace(
+                    loaded.row,
+                    setup=revealed.get("setup", loaded.row.setup),
+                    version=version,
+                    status=status,
+                    snapshot=summary,
+                    turn_player=turn_player,
+                    draft=draft_value,
+                    clock=clock_data,
+                    updated_at=now,
+                )
+                new_loaded = _Loaded(row, final, [*loaded.actions, *all_actions])
+                self._remember(new_loaded)
+                view = self._view(new_loaded)
+                events = []
+                for before, action, after in zip(states, all_actions, states[1:]):
+                    events.extend(_events(game_id, view, before, action, after, auto=action in auto))
+                if flag_fell:
+                    events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
+                if changes:
+                    events.append(_ratings_event(game_id, view, changes))
+                if revealed:
+                    seed_hex = revealed["setup"]["dice"]["seed"]
+                    events.append(
+                        Event(
+                            "dice-revealed",
+                            game_id,
+                            f"Dice seed revealed: {seed_hex}. Check the rolls with /bg verify.",
+                            None,
+                        )
+                    )
+                    self._fair.pop(game_id, None)
+                return Outcome(tuple(events), view, len(all_actions))
+            raise Refused("the game is busy (several changes at once); try again")
+
+    async def _change_draft(
+        self, game_id: int, player: Request, decide: Callable[[_Loaded, MatchState], list[list[int]]]
+    ) -> Outcome:
+        """Store a new draft for this turn (a compare-and-swap like any change; nothing enters the log)."""
+        async with self._lock(game_id):
+            for _ in range(5):
+                loaded = await self._load(game_id, player)
+                state = self._check_participant(loaded, player)
+                draft_moves = decide(loaded, state)
+                try:
+                    version = await self.store.update_game(game_id, loaded.row.version, draft=draft_moves or None)
+                except Conflict:
+                    self._forget(game_id)
+                    continue
+                row = replace(loaded.row, version=version, draft=draft_moves or None)
+                new_loaded = _Loaded(row, state, loaded.actions)
+                self._remember(new_loaded)
+                view = self._view(new_loaded)
+                so_far = view.draft or "nothing moved yet"
+                if view.draft_remaining:
+                    left = f"dice left: {', '.join(map(str, view.draft_remaining))}"
+                else:
+                    left = "all dice used: confirm or undo"
+                return Outcome(
+                    (Event("draft", game_id, f"{view.name(player.id)}: {so_far} ({left}).", player.id),), view
+                )
+            raise Refused("the game is busy (several changes at once); try again")
+
+    async def _automatic(self, game_id: int, loaded: _Loaded, state: MatchState, n_actions: int) -> list[Action]:
+        """Forced plays (player setting ``autoplay``) and greedy race bear-offs (``auto_bearoff``)."""
+        out: list[Action] = []
+        for _ in range(8):
+            if state.phase is not Phase.MOVE or state.roller is None:
+                break
+            mover = state.acting_member(state.roller)
+            prefs = {**PLAYER_DEFAULTS, **await self.store.player_settings(mover)}
+            plays = state.legal_plays()
+            choice = None
+            if prefs["autoplay"] and len(plays) == 1:
+                choice = plays[0]
+            elif prefs["auto_bearoff"] and _race_bearoff(state):
+                choice = max(plays, key=lambda p: (p.position.off[0], -state.variant.pips(p.position)[0]))
+            if choice is None:
+                break
+            action = m.Move(mover, choice.moves)
+            out.append(action)
+            state = m.apply(state, action)
+        return out
+
+    def _view(self, loaded: _Loaded) -> GameView:
+        if loaded.view is None:
+            loaded.view = self._make_view(loaded)
+        return loaded.view
+
+    def _make_view(self, loaded: _Loaded) -> GameView:
+        row = loaded.row
+        state = loaded.state
+        if state is None:
+            terms = row.setup
+            cls = registry().variants.get(terms.get("variant", row.variant))
+            opts = terms.get("options", {})
+            sides: tuple[tuple[str, ...], tuple[str, ...]] = (
+                tuple(x for x in (terms["challenger"], terms.get("teammate")) if x),
+                tuple(x for x in (*terms["invited"], terms.get("opponent_teammate")) if x),
+            )
+            return GameView(
+                id=row.id,
+                guild_id=row.guild_id,
+                status=row.status,
+                variant=row.variant,
+                display_name=cls.display_name if cls else row.variant,
+                sides=sides,
+                names=dict(_names(loaded)),
+                length=int(opts.get("length", 0)),
+                score=(0, 0),
+                game=0,
+                phase=None,
+                to_act=row.turn_player,
+                acting=None,
+                dice=None,
+                cube=1,
+                cube_owner=None,
+                plays=(),
+                draft="",
+                draft_remaining=(),
+                winner=None,
+                position_id=None,
+                version=row.version,
+                thread_id=row.thread_id,
+                channel_id=row.channel_id,
+                challenger=terms["challenger"],
+                invited=tuple(terms["invited"]),
+            )
+        plays: tuple[str, ...] = ()
+        draft_text = ""
+        remaining: tuple[int, ...] = ()
+        if state.phase is Phase.MOVE:
+            plays = tuple(sorted(p.notation for p in state.legal_plays()))
+            if row.draft:
+                d = self._draft(loaded, state)
+                draft_text = d.notation
+                remaining = () if d.complete else tuple(d.remaining)
+            else:
+                remaining = tuple(state.draft().remaining)
+        pid = None
+        if state.position is not None and state.variant.gnubg_compatible:
+            pid = encode_position_id(state.variant, state.position)
+        acting = (state.acting_member(0), state.acting_member(1))
+        due = None
+        if row.clock and row.setup.get("time_control"):
+            tc = _time_control(row.setup["time_control"])
+            due = deadline(tc, Clock.from_data(row.clock)) if tc is not None else None
+        return GameView(
+            id=row.id,
+            guild_id=row.guild_id,
+            status=row.status,
+            variant=state.variant.name,
+            display_name=state.variant.display_name,
+            sides=state.setup.sides,
+            names=dict(_names(loaded)),
+            length=state.options.length,
+            score=state.score,
+            game=state.game,
+            phase=str(state.phase),
+            to_act=_to_act(state),
+            acting=acting,
+            dice=state.dice,
+            cube=state.cube.value,
+            cube_owner=state.cube.owner,
+            plays=plays,
+            draft=draft_text,
+            draft_remaining=remaining,
+            winner=state.winner,
+            position_id=pid,
+            version=row.version,
+            thread_id=row.thread_id,
+            channel_id=row.channel_id,
+            challenger=row.setup.get("terms", {}).get("challenger"),
+            deadline=due,
+        )
+
+    if TYPE_CHECKING:
+        # Provided by the feature mixins (GameService inherits them all).
+        async def settings_of(self, player_id: str) -> dict[str, Any]: ...
+
+        async def server_settings(self, guild_id: str) -> dict[str, Any]: ...
+
+        @staticmethod
+        def _variant_class(name: str) -> type[Variant]: ...
+
+        async def roll(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def roll_once(self, game_id: int, player: Request, *, expected_actions: int | None = None) -> Outcome: ...
+
+        async def double(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def take(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def pass_(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def beaver(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def raccoon(self, game_id: int, player: Request) -> Outcome: ...
+
+        async def answer_resignation(self, game_id: int, player: Request, accept: bool) -> Outcome: ...
+
+        async def _acting_for(self, game_id: int, player_id: str, name: str | None = None) -> Request: ...
+
+        async def _vacations(self, state: MatchState, guild_id: str) -> dict[int, list[tuple[float, float]]]: ...
+
+        def _timers_for(
+            self,
+            state: MatchState,
+            tc: TimeControl | None,
+            clock: Clock | None,
+            now: float,
+            vacations: dict[int, list[tuple[float, float]]],
+            guild: dict[str, Any],
+            n_actions: int,
+        ) -> list[TimerSpec]: ...
+
+        def _bot_seats(self, name: str, variant: str) -> tuple[PlayerSpec, PlayerRef, PlayerRef | None]: ...
+
+        async def _bots_act(self, out: Outcome, limit: int = 60) -> Outcome: ...
+
+        async def _hold_for_teammate(
+            self, game_id: int, player: Request, make: Callable[[MatchState], Action]
+        ) -> Outcome | None: ...
+
+        async def _play_held(self, game_id: int, row: dict[str, Any], note: str) -> Outcome: ...
+
+        def _result_writer(
+            self, row: GameRow, final: MatchState, now: float, changes: dict[str, Any]
+        ) -> Callable[[Any], Awaitable[None]]: ...

@@ -1,0 +1,200 @@
+"""The sentences players read: every event text and result line the service produces."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine import match as m
+from engine.match import Action, MatchOptions, MatchState, Phase
+from engine.variant import Variant
+
+from .helpers import _to_act
+from .types import Event, GameView
+
+
+def _with_names(text: str, names: Mapping[str, str]) -> str:
+    """An engine message with the players' ids (Discord snowflakes, quoted or not) replaced by their names."""
+    for pid in sorted(names, key=len, reverse=True):
+        if names[pid] and names[pid] != pid:
+            text = re.sub(rf"'{re.escape(pid)}'|(?<!\w){re.escape(pid)}(?!\w)", _literal(names[pid]), text)
+    return text
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement that inserts ``text`` as it is (no backslash escapes)."""
+    return lambda _m: text
+
+
+def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    data = row["data"]
+    winner = data.get("winner")
+    side_names = data.get("side_names") or ["?", "?"]
+    line = {
+        "game_id": row["game_id"],
+        "variant": row["variant"],
+        "display_name": data.get("display_name", row["variant"]),
+        "length": row["length"],
+        "score": data.get("score"),
+        "sides": side_names,
+        "winner": None if winner is None else side_names[winner],
+        "rated": bool(row["rated"]),
+        "finished_at": row["finished_at"],
+        "thread_id": row.get("thread_id"),
+    }
+    if viewer is not None and winner is not None:
+        sides = data.get("sides", [[], []])
+        line["won"] = viewer in sides[winner]
+        if viewer in data.get("ratings", {}):
+            before, after = data["ratings"][viewer]
+            line["rating_change"] = after - before
+    return line
+
+
+def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Event:
+    parts = []
+    for player, (before, after) in changes.items():
+        parts.append(f"{view.name(player)} {before:.0f} → {after:.0f} ({after - before:+.1f})")
+    return Event(
+        "ratings", game_id, f"Ratings ({view.display_name}): " + ", ".join(parts) + ".", None, {"changes": changes}
+    )
+
+
+def _phase_words(state: MatchState) -> str:
+    return {
+        Phase.OPENING: "the opening roll is due",
+        Phase.ROLL: "a roll is due",
+        Phase.MOVE: "a play is due",
+        Phase.DOUBLED: "a double is waiting for an answer",
+        Phase.RESIGNED: "a resignation is waiting for an answer",
+        Phase.OVER: "the match is over",
+    }[state.phase]
+
+
+def _describe_terms(cls: type[Variant], opts: MatchOptions) -> str:
+    what = f"a {opts.length}-point {cls.display_name} match" if opts.length else f"{cls.display_name} for money"
+    extras = [
+        label
+        for flag, label in (
+            (opts.jacoby, "Jacoby"),
+            (opts.beavers, "beavers"),
+            (opts.auto_doubles > 0, "automatic doubles"),
+            (opts.holland, "Holland rule"),
+            (not opts.crawford and opts.length > 0, "no Crawford rule"),
+            (not opts.cube, "no cube"),
+        )
+        if flag
+    ]
+    return what + (f" ({', '.join(extras)})" if extras else "")
+
+
+def _events(
+    game_id: int, view: GameView, before: MatchState, action: Action, after: MatchState, *, auto: bool
+) -> list[Event]:
+    """The events one applied action produced, each with a sentence for the players."""
+    name = view.name
+    by = action.by
+    out: list[Event] = []
+    if isinstance(action, m.OpeningRoll):
+        a, b = action.dice
+        n0, n1 = name(before.acting_member(0)), name(before.acting_member(1))
+        if a == b:
+            out.append(
+                Event(
+                    "opening", game_id, f"Opening roll: {n0} {a}, {n1} {b} — a tie, roll again.", by, {"dice": [a, b]}
+                )
+            )
+        else:
+            starter = n0 if a > b else n1
+            out.append(
+                Event(
+                    "opening",
+                    game_id,
+                    f"Opening roll: {n0} {a}, {n1} {b}. {starter} plays {max(a, b)}-{min(a, b)}.",
+                    by,
+                    {"dice": [a, b]},
+                )
+            )
+    elif isinstance(action, m.Roll):
+        text = f"{name(by)} rolled {action.dice[0]}-{action.dice[1]}."
+        if after.roller != before.roller and not after.over:
+            text += " No legal play: the turn passes."
+        out.append(Event("roll", game_id, text, by, {"dice": list(action.dice)}))
+    elif isinstance(action, m.Move):
+        from engine.notation import format_play
+
+        notation = format_play(action.moves) or "no move"
+        prefix = "(automatic) " if auto else ""
+        out.append(
+            Event("move", game_id, f"{prefix}{name(by)} played {notation}.", by, {"play": notation, "auto": auto})
+        )
+    elif isinstance(action, m.Double):
+        out.append(Event("double", game_id, f"{name(by)} doubles to {before.cube.value * 2}.", by))
+    elif isinstance(action, m.Take):
+        out.append(Event("take", game_id, f"{name(by)} takes; the cube is at {after.cube.value}.", by))
+    elif isinstance(action, m.Pass):
+        out.append(Event("pass", game_id, f"{name(by)} passes.", by))
+    elif isinstance(action, m.Beaver):
+        out.append(Event("beaver", game_id, f"{name(by)} beavers, redoubling to {after.cube.value * 2}.", by))
+    elif isinstance(action, m.Raccoon):
+        out.append(Event("raccoon", game_id, f"{name(by)} raccoons, redoubling to {after.cube.value * 2}.", by))
+    elif isinstance(action, m.Resign):
+        level = m.RESIGN_LEVELS[action.level]
+        out.append(Event("resign", game_id, f"{name(by)} offers to resign a {level}.", by, {"level": action.level}))
+    elif isinstance(action, m.AcceptResignation):
+        out.append(Event("resign-accepted", game_id, f"{name(by)} accepts the resignation.", by))
+    elif isinstance(action, m.RejectResignation):
+        out.append(Event("resign-rejected", game_id, f"{name(by)} rejects the resignation; play on.", by))
+    elif isinstance(action, m.Timeout):
+        out.append(Event("timeout", game_id, f"{name(by)} ran out of time.", by))
+    elif isinstance(action, m.Forfeit):
+        out.append(Event("forfeit", game_id, f"{name(by)} forfeits the match.", by))
+    if isinstance(action, m.Resign) and after.phase is not Phase.RESIGNED and len(after.results) > len(before.results):
+        out.append(
+            Event(
+                "resign-accepted",
+                game_id,
+                "The resignation is accepted automatically: nothing more could be won.",
+                None,
+            )
+        )
+    if len(after.results) > len(before.results):
+        result = after.results[-1]
+        winner = after.setup.side_name(result.winner)
+        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(result.level, "the game")
+        points = f"{result.points} point{'s' if result.points != 1 else ''}"
+        text = f"{winner} wins {kind} ({points}, {result.reason}). Score {after.score[0]}-{after.score[1]}"
+        text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
+        out.append(Event("game-over", game_id, text, None, {"winner": result.winner, "points": result.points}))
+    if after.over and not before.over:
+        winner = after.setup.side_name(after.winner) if after.winner is not None else "nobody"
+        out.append(
+            Event(
+                "match-over",
+                game_id,
+                f"Match over: {winner} wins {after.score[0]}-{after.score[1]}.",
+                None,
+                {"winner": after.winner},
+            )
+        )
+    elif not after.over:
+        actor = _to_act(after)
+        if actor is not None and (before.turn != after.turn or before.phase != after.phase):
+            out.append(
+                Event("turn", game_id, f"{name(actor)} to {_verb(after.phase)}.", actor, {"phase": str(after.phase)})
+            )
+        elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
+            out.append(Event("turn", game_id, f"Game {after.game}: roll the opening dice.", None, {"phase": "opening"}))
+    return out
+
+
+def _verb(phase: Phase) -> str:
+    return {
+        Phase.ROLL: "roll (or double)",
+        Phase.MOVE: "play",
+        Phase.DOUBLED: "take or pass",
+        Phase.RESIGNED: "accept or reject the resignation",
+        Phase.OPENING: "roll the opening dice",
+        Phase.OVER: "rest",
+    }[phase]

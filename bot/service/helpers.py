@@ -1,0 +1,164 @@
+"""Small pure helpers of the service: match options, time controls, snapshots and decisions."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine import match as m
+from engine.match import Action, MatchOptionError, MatchOptions, MatchState
+from engine.plugins import UnknownTimeControl, registry
+from engine.timecontrol import TimeControl, TimeControlError
+from engine.variant import VariantOptionError
+
+from ..storage import GameRow
+from .types import GameView, Refused
+
+
+@dataclass
+class _Loaded:
+    row: GameRow
+    state: MatchState | None  # None while the game is a challenge
+    actions: list[Action]
+    #: The game's view, made once (a change makes a new _Loaded): listing the legal plays is not free.
+    view: GameView | None = None
+
+
+def _names(loaded: _Loaded) -> Mapping[str, str]:
+    """The players' display names by id, as the game stores them (the same as its view's, without making one)."""
+    names: Mapping[str, str] = loaded.row.setup.get("names", {})
+    return names
+
+
+def _timed_length(actions: list[Action]) -> int:
+    """The record's length as timers count it: a team naming its acting member moves no deadline."""
+    return sum(1 for a in actions if not isinstance(a, m.SetActing))
+
+
+def _summary(state: MatchState) -> dict[str, Any]:
+    """The stored snapshot: what replaying the log must reproduce exactly."""
+    return {
+        "phase": str(state.phase),
+        "game": state.game,
+        "score": list(state.score),
+        "roller": state.roller,
+        "dice": None if state.dice is None else list(state.dice),
+        "cube": [state.cube.value, state.cube.owner],
+        "position": None if state.position is None else str(state.position),
+        "winner": state.winner,
+        "games_done": len(state.results),
+    }
+
+
+def _time_control(value: str | dict[str, Any] | TimeControl | None) -> TimeControl | None:
+    """A preset by name, a custom control from its fields, or None for no clock; Refused if it cannot work."""
+    if value is None or isinstance(value, TimeControl):
+        return value
+    if isinstance(value, str):
+        if value.strip().lower() in ("", "none", "off"):
+            return None
+        try:
+            return registry().find_time_control(value)
+        except UnknownTimeControl as exc:
+            raise Refused(str(exc)) from None
+    data = dict(value)
+    data.setdefault("name", "custom")
+    data.setdefault("display_name", "Custom clock")
+    try:
+        return TimeControl(**data)
+    except (TimeControlError, TypeError) as exc:
+        raise Refused(f"that time control cannot work: {exc}") from None
+
+
+def _tc_data(tc: TimeControl) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(tc):
+        value = getattr(tc, f.name)
+        out[f.name] = str(value) if isinstance(value, StrEnum) else list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _deciding(action: Action) -> Callable[[Any, MatchState], list[Action]]:
+    """A decision that is already made (a bot player's action, judged again when applied)."""
+
+    def decide(_loaded: Any, _state: MatchState) -> list[Action]:
+        return [action]
+
+    return decide
+
+
+def _deciding_with(make: Callable[[MatchState], Action]) -> Callable[[Any, MatchState], list[Action]]:
+    """A decision computed from the state when it is applied."""
+
+    def decide(_loaded: Any, state: MatchState) -> list[Action]:
+        return [make(state)]
+
+    return decide
+
+
+def json_dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _to_act(state: MatchState) -> str | None:
+    side = state.turn
+    if side is None or state.over:
+        return None
+    return state.acting_member(side)
+
+
+def _race_bearoff(state: MatchState) -> bool:
+    """All the mover's checkers are home and no opposing checker can meet them again."""
+    pos = state.position
+    if pos is None:
+        return False
+    if pos.bar[0] or any(v > 0 for v in pos.board[6:]):
+        return False
+    if not state.variant.hitting:
+        return True
+    if pos.bar[1]:
+        return False
+    highest_mine = max((i + 1 for i, v in enumerate(pos.board) if v > 0), default=0)
+    return all(i + 1 > highest_mine for i, v in enumerate(pos.board) if v < 0)
+
+
+def _coerce(key: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, str):
+            low = value.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise Refused(f"{key} is on or off, not {value!r}")
+        return bool(value)
+    if isinstance(default, int) and not isinstance(default, bool):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise Refused(f"{key} must be a whole number, not {value!r}") from None
+    return value if not isinstance(value, str) else value.strip()
+
+
+def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOptions:
+    data = dict(raw)
+    if length is not None:
+        data["length"] = length
+    fields = {f for f in MatchOptions.__dataclass_fields__}
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise Refused(f"there is no match option {unknown[0]!r}; options: {', '.join(sorted(fields))}")
+    try:
+        opts = MatchOptions(**data)
+        opts.check()
+    except (MatchOptionError, VariantOptionError, TypeError, ValueError) as exc:
+        raise Refused(str(exc)) from None
+    return opts
+
+
+def _options_data(opts: MatchOptions) -> dict[str, Any]:
+    return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in opts.__dict__.items()}

@@ -1,0 +1,205 @@
+"""Results, ratings and community: the result writer, leaderboard, profiles, history, watching, erasure."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.match import MatchState
+from engine.ratings import Rating
+
+from ..storage import GameRow
+from .core import ServiceCore
+from .events import _result_line
+from .types import FORGOTTEN, SYSTEM, GameView, Refused, Request, scope_of
+
+
+class ResultsMixin(ServiceCore):
+    """Results, ratings and community: the result writer, leaderboard, profiles, history, watching, erasure."""
+
+    # --- results, ratings and community -----------------------------------------------------------
+    def _result_writer(
+        self, row: GameRow, final: MatchState, now: float, changes: dict[str, Any]
+    ) -> Callable[[Any], Awaitable[None]]:
+        """Record a finished match and, for matches (not money), update each player's rating in that rule set."""
+
+        async def write(conn: Any) -> None:
+            changes.clear()
+            setup = final.setup
+            variant = setup.variant.name
+            length = setup.options.length
+            winner = final.winner
+            rated = length > 0 and winner is not None and bool(row.setup.get("terms", {}).get("rated", True))
+            system = self.ratings
+            everyone = [p for side in setup.sides for p in side]
+            if rated and winner is not None:
+                current = await self.store.lock_ratings(conn, everyone, variant, system.name, row.guild_id)
+                standing = {
+                    p: Rating(current[p]["rating"], current[p]["experience"]) if p in current else system.initial()
+                    for p in everyone
+                }
+                # Team play: each member is rated against the opposing team's average rating.
+                average = [sum(standing[p].rating for p in side) / len(side) for side in setup.sides]
+                for k, side in enumerate(setup.sides):
+                    for p in side:
+                        me = standing[p]
+                        other = Rating(average[1 - k], 10**6)
+                        new = (
+                            system.update(me, other, length)[0] if k == winner else system.update(other, me, length)[1]
+                        )
+                        old = current.get(p)
+                        streak = old["streak"] if old else 0
+                        won = k == winner
+                        streak = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
+                        await self.store.put_rating(
+                            conn,
+                            {
+                                "player_id": p,
+                                "guild_id": row.guild_id,
+                                "variant": variant,
+                                "system": system.name,
+                                "rating": new.rating,
+                                "experience": new.experience,
+                                "wins": (old["wins"] if old else 0) + (1 if won else 0),
+                                "losses": (old["losses"] if old else 0) + (0 if won else 1),
+                                "streak": streak,
+                                "updated_at": now,
+                            },
+                            exists=old is not None,
+                        )
+                        changes[p] = (me.rating, new.rating)
+            data = {
+                "sides": [list(s) for s in setup.sides],
+                "names": dict(row.setup.get("names", {})),
+                "side_names": [setup.side_name(0), setup.side_name(1)],
+                "winner": winner,
+                "score": list(final.score),
+                "games": len(final.results),
+                "display_name": setup.variant.display_name,
+                "ratings": {p: list(v) for p, v in changes.items()},
+                "system": system.name,
+            }
+            await self.store.put_result(
+                conn,
+                game_id=row.id,
+                guild_id=row.guild_id,
+                variant=variant,
+                length=length,
+                data=data,
+                rated=rated,
+                finished_at=now,
+                won={p: k == winner for k, side in enumerate(setup.sides) for p in side},
+            )
+
+        return write
+
+    async def leaderboard(
+        self, who: Request, variant: str, *, min_matches: int = 1, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """The asker's server's best players in a rule set (rated matches only), with ratings and records."""
+        if who.guild_id is None:
+            raise Refused("leaderboards belong to a server: ask in one")
+        guild_id = who.guild_id
+        cls = self._variant_class(variant)
+        rows = await self.store.leaderboard(guild_id, cls.name, self.ratings.name, min_matches=min_matches, limit=limit)
+        return [
+            {
+                "rank": k,
+                "player": r["player_id"],
+                "name": r["name"] or r["player_id"],
+                "rating": r["rating"],
+                "wins": r["wins"],
+                "losses": r["losses"],
+                "streak": r["streak"],
+            }
+            for k, r in enumerate(rows, 1)
+        ]
+
+    async def profile(self, who: Request, player_id: str | None = None, *, recent: int = 5) -> dict[str, Any]:
+        """A player's ratings and records by rule set in the asker's server, current streaks and recent matches
+        there. Ratings belong to a server; in a direct message only the asker's own matches are shown."""
+        player_id = player_id or who.id
+        if who.guild_id is None and player_id != who.id:
+            raise Refused("in a direct message you can see only your own profile")
+        name = await self.store.player_name(player_id) or player_id
+        by_variant = {
+            r["variant"]: {
+                "rating": r["rating"],
+                "experience": r["experience"],
+                "wins": r["wins"],
+                "losses": r["losses"],
+                "streak": r["streak"],
+            }
+            for r in (
+                await self.store.ratings_of(player_id, self.ratings.name, who.guild_id)
+                if who.guild_id is not None
+                else []
+            )
+        }
+        matches = await self.store.results_of(scope=scope_of(who), player_id=player_id, limit=recent)
+        return {
+            "player": player_id,
+            "name": name,
+            "ratings": by_variant,
+            "recent": [_result_line(m, player_id) for m in matches],
+        }
+
+    async def history(self, who: Request, *, player_id: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """Finished matches of the asker's server (in a direct message: the asker's own), newest first."""
+        rows = await self.store.results_of(scope=scope_of(who), player_id=player_id, limit=limit)
+        return [_result_line(r, player_id) for r in rows]
+
+    async def watch(self, game_id: int, player: Request, on: bool = True) -> GameView:
+        """Follow (or stop following) a match's turn updates; anyone may watch a public match."""
+        loaded = await self._load(game_id, player)
+        if loaded.row.status not in ("active", "challenge"):
+            raise Refused(f"game #{game_id} is {loaded.row.status}: there is nothing to watch")
+        await self.store.save_player(player.id, player.name)
+        await self.store.watch(game_id, player.id, on)
+        return self._view(loaded)
+
+    async def watchers(self, game_id: int) -> list[str]:
+        return await self.store.watchers_of(game_id)
+
+    async def forget(self, who: Request, player_id: str) -> int:
+        """A server's admins erase a player's data in that server only: their name in its games, results, match
+        files and dice records (the matches stay, under a neutral name), and their vacations, watching and
+        ratings there. The player's own settings, and everything in other servers, stay."""
+        if who.guild_id is None:
+            raise Refused("run forget in the server whose data it erases")
+        if not who.admin:
+            raise Refused("only a server admin (Manage Server permission) can erase a player's data")
+        changed = await self.store.forget_player(player_id, FORGOTTEN, guild_id=who.guild_id)
+        self._cache.clear()
+        return changed
+
+    async def forget_me(self, who: Request) -> int:
+        """A player erases their own data in every server: their name everywhere it was written (games, results,
+        match files, dice records), settings, vacations, watching and ratings. The matches stay, under a neutral
+        name, so opponents keep their results."""
+        changed = await self.store.forget_player(who.id, FORGOTTEN, guild_id=None)
+        self._cache.clear()
+        return changed
+
+    async def my_games(self, who: Request) -> list[GameView]:
+        """The asker's challenges and running games in this server (in a direct message: in every server), those
+        waiting for them first, then the rest."""
+        player_id = who.id
+        rows = await self.store.games_of(player_id, scope=scope_of(who))
+        views = []
+        for row in rows:
+            views.append(self._view(await self._load(row.id, SYSTEM)))
+
+        def waiting(v: GameView) -> int:
+            if v.to_act == player_id:
+                return 0
+            if v.to_act is None and v.acting is not None and player_id in v.acting:
+                return 0
+            if v.status == "challenge" and player_id in v.invited:
+                return 0
+            return 1
+
+        # Waiting for me first, the least time left first; then the rest, most recently moved first.
+        return sorted(
+            views, key=lambda v: (waiting(v), v.deadline if v.deadline is not None else float("inf"), -v.version)
+        )

@@ -1,0 +1,252 @@
+"""Team consultation (Backgammon Doubles): proposals, held plays, the acting member and team threads."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from engine import match as m
+from engine.controls import allowed_actions
+from engine.match import Action, ActionError, MatchState, Phase
+from engine.record import action_from_data, action_to_data
+from engine.turn import TurnError
+from engine.validate import IllegalPlay
+
+from ..storage import TimerSpec
+from .core import ServiceCore
+from .events import _with_names
+from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps
+from .types import SYSTEM, Event, Outcome, Refused, Request
+
+
+class TeamsMixin(ServiceCore):
+    """Team consultation (Backgammon Doubles): proposals, held plays, the acting member and team threads."""
+
+    # --- team consultation (Backgammon Doubles) ----------------------------------------------------
+    def _team_of(self, state: MatchState, player: Request) -> int:
+        if state.variant.team_size < 2:
+            raise Refused(f"consultation is for team rule sets; {state.variant.display_name} is one against one")
+        for side, members in enumerate(state.setup.sides):
+            if player.id in members:
+                return side
+        raise Refused("only members of a team can see or make its proposals")
+
+    async def propose(self, game_id: int, player: Request, text: str) -> Outcome:
+        """Suggest your team's play (notation) or decision (double, roll, take, pass, beaver, accept, reject)."""
+        loaded = await self._load(game_id, player)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        if state.turn != side:
+            raise Refused("your team has no decision to make now")
+        words = text.strip().lower()
+        # What the acting member could do now, as the engine says (engine.controls): the one proposal table.
+        kinds = [str(k) for k in allowed_actions(state, side).proposal_kinds]
+        if state.phase is Phase.MOVE and "play" in kinds:
+            assert state.position is not None and state.dice is not None
+            try:
+                play = state.variant.check_play(
+                    state.position, state.dice, text, not state.moved[side], state.legal_plays()
+                )
+            except IllegalPlay as exc:
+                raise Refused(str(exc)) from None
+            kind, shown = "play", play.notation or "no move"
+        elif words in kinds and words != "play":
+            kind, shown = words, words
+        else:
+            allowed = ", ".join(k if k != "play" else "a play" for k in kinds) or "nothing"
+            raise Refused(f"now your team may propose: {allowed}")
+        pid = await self.store.add_proposal(game_id, side, player.id, kind, shown, len(loaded.actions))
+        view = self._view(loaded)
+        text_out = f"{player.name} proposes {shown} (proposal #{pid}); {view.name(state.acting_member(side))} decides."
+        return Outcome((Event("proposal", game_id, text_out, player.id, {"team": side, "proposal": pid}),), view)
+
+    async def proposals(self, game_id: int, player: Request) -> list[dict[str, Any]]:
+        """Your team's open proposals for the decision at hand (nobody else may see them)."""
+        loaded = await self._load(game_id, player)
+        if loaded.state is None:
+            raise Refused(f"game #{game_id} has not started")
+        side = self._team_of(loaded.state, player)
+        rows = await self.store.open_proposals(game_id, side, len(loaded.actions))
+        view = self._view(loaded)
+        return [
+            {"id": r["id"], "author": r["author"], "name": view.name(r["author"]), "kind": r["kind"], "text": r["text"]}
+            for r in rows
+            if r["kind"] != "held"
+        ]
+
+    async def adopt(self, game_id: int, player: Request, proposal_id: int) -> Outcome:
+        """The acting member plays a teammate's proposal."""
+        loaded = await self._load(game_id, player)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        row = await self.store.proposal(proposal_id)
+        if row is None or row["game_id"] != game_id or row["side"] != side or row["kind"] == "held":
+            raise Refused(f"your team has no proposal #{proposal_id} in game #{game_id}")
+        if row["status"] != "open" or row["turn"] != len(loaded.actions):
+            raise Refused(f"proposal #{proposal_id} was for an earlier decision")
+        if state.acting_member(side) != player.id:
+            raise Refused(
+                f"only the acting member, {self._view(loaded).name(state.acting_member(side))}, adopts a proposal"
+            )
+        kind, text = row["kind"], row["text"]
+        actions_for: dict[str, Callable[[], Awaitable[Outcome]]] = {
+            "double": lambda: self.double(game_id, player),
+            "roll": lambda: self.roll(game_id, player),
+            "take": lambda: self.take(game_id, player),
+            "pass": lambda: self.pass_(game_id, player),
+            "beaver": lambda: self.beaver(game_id, player),
+            "raccoon": lambda: self.raccoon(game_id, player),
+            "accept": lambda: self.answer_resignation(game_id, player, True),
+            "reject": lambda: self.answer_resignation(game_id, player, False),
+        }
+        if kind == "play":
+            # A teammate's proposal carries the team's agreement: no second approval is needed.
+            text = "" if text == "no move" else text
+            out = await self._change(
+                game_id, player, _deciding_with(lambda st: m.move_from_text(st, player.id, text)), clear_draft=True
+            )
+        else:
+            out = await actions_for[kind]()
+        await self.store.close_proposal(proposal_id, "adopted")
+        note = Event("adopted", game_id, f"{player.name} adopts proposal #{proposal_id} ({row['text']}).", player.id)
+        return Outcome((note, *out.events), out.game, out.applied)
+
+    async def _hold_for_teammate(
+        self, game_id: int, player: Request, make: Callable[[MatchState], Action]
+    ) -> Outcome | None:
+        """With "both must agree", keep the acting member's play until the teammate approves (None: no hold)."""
+        loaded = await self._load(game_id, player)
+        state = loaded.state
+        terms = loaded.row.setup.get("terms", {}) if loaded.row.setup else {}
+        if state is None or terms.get("consult") != "agree" or state.variant.team_size < 2 or state.over:
+            return None
+        self._check_participant(loaded, player)
+        self._require_mover(state, player, "play", _names(loaded))
+        side = state.side_of(player.id)
+        bots = terms.get("bots", {})
+        mates = [p for p in state.setup.sides[side] if p != player.id and p not in bots]
+        if not mates:
+            return None
+        try:
+            action = make(state)
+            m.apply(state, action)  # judged now, so an illegal play is refused at once
+        except (ActionError, TurnError) as exc:
+            raise Refused(_with_names(str(exc), _names(loaded))) from None
+        turn = len(loaded.actions)
+        pid = await self.store.add_proposal(game_id, side, player.id, "held", json_dumps(action_to_data(action)), turn)
+        timeout = float(terms.get("approval_seconds", 600))
+        await self.store.add_timers(
+            game_id, [TimerSpec("approval", self.clock() + timeout, {"proposal": pid, "actions": turn})]
+        )
+        view = self._view(loaded)
+        from engine.notation import format_play
+
+        shown = format_play(action.moves) if isinstance(action, m.Move) else type(action).__name__
+        text = (
+            f"{player.name} wants to play {shown or 'no move'}: waiting for {view.name(mates[0])} to approve "
+            f"(it is played anyway in {timeout / 60:g} minutes)."
+        )
+        return Outcome((Event("held", game_id, text, player.id, {"team": side, "proposal": pid}),), view)
+
+    async def approve(self, game_id: int, player: Request, accept: bool = True) -> Outcome:
+        """The teammate approves (or rejects) the acting member's held play."""
+        loaded = await self._load(game_id, player)
+        state = self._check_participant(loaded, player)
+        side = self._team_of(state, player)
+        if state.acting_member(side) == player.id:
+            raise Refused("your teammate approves your play, not you")
+        held = [r for r in await self.store.open_proposals(game_id, side, len(loaded.actions)) if r["kind"] == "held"]
+        if not held:
+            raise Refused("there is no play of your team waiting for approval")
+        row = held[-1]
+        if not accept:
+            await self.store.close_proposal(row["id"], "rejected")
+            view = self._view(loaded)
+            text = f"{player.name} does not agree; {view.name(state.acting_member(side))}, choose again."
+            return Outcome((Event("rejected", game_id, text, player.id, {"team": side}),), view)
+        return await self._play_held(game_id, row, note=f"{player.name} approves.")
+
+    async def _play_held(self, game_id: int, row: dict[str, Any], note: str) -> Outcome:
+        action = action_from_data(json.loads(row["text"]))
+        if not await self.store.close_proposal(row["id"], "approved"):
+            raise Refused("that play was already decided")
+        actor = await self._acting_for(game_id, row["author"])
+        out = await self._change(game_id, actor, _deciding(action), clear_draft=True)
+        return Outcome(
+            (Event("approved", game_id, note, None, {"team": row["side"]}), *out.events), out.game, out.applied
+        )
+
+    # --- Backgammon Doubles: the acting member, and each team's private thread ---------------------------
+    async def choose_acting(self, game_id: int, player: Request, member: str) -> Outcome:
+        """Team choice (match option ``team_choice``): a team member names who acts for the team this game.
+
+        Until the team first moves in the game (so the opponents' opening roll cannot take the choice away). The
+        choice is public (everyone sees who acts); it enters the match record as a ``SetActing`` action, which
+        moves no deadline.
+        """
+        loaded = await self._load(game_id, player)
+        state = self._check_participant(loaded, player)
+        if state.variant.team_size < 2:
+            raise Refused(
+                f"choosing the acting member is for team rule sets; {state.variant.display_name} is one against one"
+            )
+        side = state.side_of(player.id)
+        view = self._view(loaded)
+        team = state.setup.side_name(side)
+        current = state.acting_member(side)
+        if not state.options.team_choice:
+            raise Refused(
+                f"this match rotates the acting member; {view.name(current)} acts for {team} in game {state.game} "
+                "(the challenge decides: `acting: choose` lets teams pick before each game)"
+            )
+        if state.moved[side] or state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE):
+            raise Refused(
+                f"{team} has moved in game {state.game}: {view.name(current)} acts for {team} until it ends; "
+                "your team chooses again before its first move of the next game"
+            )
+        members = state.setup.sides[side]
+        if member not in members:
+            raise Refused(
+                f"{view.name(member)} is not on your team ({team}): choose {' or '.join(view.name(p) for p in members)}"
+            )
+        if member == current:
+            raise Refused(f"{view.name(member)} already acts for {team} in game {state.game}")
+        number = state.game
+        out = await self._change(game_id, player, _deciding(m.SetActing(player.id, member)))
+        text = f"{team}: {view.name(member)} acts in game {number} (chosen by {view.name(player.id)})."
+        event = Event("acting", game_id, text, player.id, {"side": side, "member": member, "game": number})
+        return Outcome((event, *out.events), out.game, out.applied)
+
+    async def set_team_thread(self, game_id: int, side: int, thread_id: str | None) -> None:
+        """Remember a team's private thread (Discord: where teammates consult), stored with the game.
+
+        Kept in the game's stored setup (``setup["team_threads"]``, by side), so any process, and the bot after a
+        restart, finds it again. None forgets it (the thread is gone). It does not move the game's version, so
+        the players' boards and buttons stay current.
+        """
+        if side not in (0, 1):
+            raise ValueError(f"a side is 0 or 1, not {side!r}")
+
+        def change(setup: dict[str, Any]) -> dict[str, Any]:
+            threads = dict(setup.get("team_threads") or {})
+            if thread_id is None:
+                threads.pop(str(side), None)
+            else:
+                threads[str(side)] = thread_id
+            return {**setup, "team_threads": threads}
+
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, SYSTEM)
+            if (loaded.row.setup.get("team_threads") or {}).get(str(side)) == thread_id:
+                return
+            stored = await self.store.update_setup(game_id, change)
+            # The cached copy takes the stored threads (its version may be older; the next change reloads it).
+            setup = {**loaded.row.setup, "team_threads": stored.get("team_threads", {})}
+            self._remember(_Loaded(replace(loaded.row, setup=setup), loaded.state, loaded.actions))
+
+    async def team_threads(self, game_id: int) -> dict[int, str]:
+        """The private thread of each team of a game, by side, as remembered with :meth:`set_team_thread`."""
+        loaded = await self._load(game_id, SYSTEM)
+        return {int(k): str(v) for k, v in (loaded.row.setup.get("team_threads") or {}).items()}
