@@ -123,7 +123,7 @@ def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
     if "://" not in url:
         url = f"sqlite:///{url}"
     boards = Path(args.boards) if args.boards else None
-    return asyncio.run(run_console(url, sys.stdin, out, boards=boards, seed=args.seed))
+    return asyncio.run(run_console(url, sys.stdin, out, boards=boards, seed=args.seed, settings=settings))
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
@@ -302,11 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database file or URL (default: the storage url of config.toml)")
     p.add_argument("--boards", help="write every board as a PNG into this folder")
     p.add_argument("--seed", type=int, help="reproducible dice (for demos and tests)")
-    p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")
+    p.add_argument("--config", default=None, help="settings file (default: ./config.toml if there is one)")
     p.set_defaults(func=cmd_console)
 
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
-    p.add_argument("--config", default="config.toml", help="settings file (default: config.toml)")
+    p.add_argument("--config", default=None, help="settings file (default: ./config.toml if there is one)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("verify", help="check the dice of a finished match record (JSON with its dice proof)")

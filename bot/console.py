@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from engine.ascii import ascii_board
 from engine.match import Phase
 
-from .service import GameService, GameView, Outcome, PlayerRef, Refused, Request, SeededDice
+from .config import Settings
+from .service import GameService, GameView, Outcome, PlayerRef, Refused, Request, SeededDice, service_for
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
@@ -387,11 +388,19 @@ def _pairs(args: list[str]) -> dict[str, Any]:
 
 
 async def run_console(
-    url: str, inp: TextIO, out: TextIO, *, boards: Path | None = None, seed: int | None = None, render: Any = None
+    url: str,
+    inp: TextIO,
+    out: TextIO,
+    *,
+    boards: Path | None = None,
+    seed: int | None = None,
+    settings: Settings | None = None,
 ) -> int:
-    """Play from ``inp`` until it ends (or ``quit``); returns an exit status."""
+    """Play from ``inp`` until it ends (or ``quit``); returns an exit status. ``settings``: the loaded config.toml
+    (server defaults, rating system, limits and board themes; default: the built-in settings)."""
+    settings = settings or Settings()
     store = await Store.open(url)
-    service = GameService(store, dice=SeededDice(seed) if seed is not None else None, render=render)
+    service = service_for(store, settings, dice=SeededDice(seed) if seed is not None else None)
     console = Console(service, out, boards=boards)
     interactive = inp.isatty()
     try:

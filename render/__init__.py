@@ -3,19 +3,24 @@
     from render import render_board
     board = render_board(snapshot)          # RenderedBoard(png, width, height, alt_text)
 
-Themes (colours, width) come from the ``[render]`` section of config.toml (:mod:`render.theme`):
-``render_board(snapshot, get_theme("high-contrast"))``. Rendering is pure and thread-safe; run it in a
-worker thread (``asyncio.to_thread``) so the event loop never waits on Pillow.
+Themes (colours, width) and PNG settings are a :class:`~render.theme.RenderConfig`. The renderer reads
+no file: by itself it draws with the built-in ``classic`` and ``high-contrast`` themes
+(``render_board(snapshot, get_theme("high-contrast"))``). The bot reads the ``[render]`` section of its
+config.toml once (``bot.config.load_settings``) and draws with that:
+``settings.render_config().render_board(snapshot, "high-contrast")``. Rendering is pure and thread-safe;
+run it in a worker thread (``asyncio.to_thread``) so the event loop never waits on Pillow.
 """
 
 from .board import RenderedBoard, default_theme, encode_png, get_theme, layout_for, render_board, render_image
 from .text import board_text
-from .theme import Theme, load_config
+from .theme import RenderConfig, Theme, builtin_config, load_config
 
 __all__ = [
+    "RenderConfig",
     "RenderedBoard",
     "Theme",
     "board_text",
+    "builtin_config",
     "default_theme",
     "encode_png",
     "get_theme",

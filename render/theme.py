@@ -1,38 +1,57 @@
-"""Themes: colours by readable name and the image size, read from the ``[render]`` section of config.toml.
+"""Themes: colours by readable name and the image size, and the ``[render]`` settings that choose them.
 
 Like python-chess's ``chess.svg`` colours, a theme is one dict with readable keys ("point dark",
 "checker light edge", "highlight"); a theme in config.toml lists only the colours it changes, the rest
-come from :data:`CLASSIC`. The config section looks like::
+come from :data:`CLASSIC`.
+
+The renderer never looks for a settings file itself: without one, :func:`builtin_config` (the
+``classic`` and ``high-contrast`` themes, 840 pixels wide) is what it draws with. The bot reads
+``config.toml`` once (``bot.config.load_settings``), and passes the :class:`RenderConfig` it built from
+the ``[render]`` section (``settings.render_config()``) to whatever draws boards. The section looks like::
 
     [render]
     theme = "classic"          # the theme used when the caller names none
-    width = 840                # image width in pixels; the height follows from it
-    compress_level = 1         # PNG zlib level
+    width = 840                # image width in pixels (320..2400); the height follows from it
+    compress_level = 1         # PNG zlib level (0..9)
     palette_colors = 0         # 0: full colour; 2..256: fewer colours, smaller files
 
     [render.themes.high-contrast]
     width = 960                # a theme may have its own width
     field = "#000000"
+
+:func:`config_from_mapping` checks that section and raises :class:`ThemeError` with a one-line message
+naming the key (``[render] width must be a whole number of pixels from 320 to 2400, not 1000000000``).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.snapshot import BoardSnapshot
+
+    from .board import RenderedBoard
 
 __all__ = [
     "CLASSIC",
     "HIGH_CONTRAST",
+    "DEFAULT_THEME",
     "DEFAULT_WIDTH",
     "MIN_WIDTH",
+    "MAX_WIDTH",
+    "RENDER_KEYS",
     "Theme",
     "RenderConfig",
     "ThemeError",
+    "builtin_config",
+    "config_from_mapping",
     "load_config",
-    "default_config_path",
     "parse_color",
 ]
 
@@ -104,43 +123,76 @@ HIGH_CONTRAST: Mapping[str, str] = {
     "hit": "#ff00ff",
 }
 
+#: The theme used when neither the caller nor the configuration names one.
+DEFAULT_THEME = "classic"
 DEFAULT_WIDTH = 840
 MIN_WIDTH = 320
 MAX_WIDTH = 2400
+MAX_COMPRESS_LEVEL = 9
+MAX_PALETTE_COLORS = 256
+#: The keys of the ``[render]`` section.
+RENDER_KEYS = ("theme", "width", "compress_level", "palette_colors", "themes")
+#: What a player's ``theme`` setting holds to mean "the configured default".
+DEFAULT_NAME = "default"
+_THEME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 RGB = tuple[int, int, int]
 
 
 class ThemeError(ValueError):
-    """A theme or ``[render]`` setting that cannot be used; the message names it."""
+    """A theme or ``[render]`` setting that cannot be used; the message (one line) names it."""
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """``value`` as it appears in an error message: its repr on one line, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def key_text(key: str) -> str:
+    """A TOML key as written in a file: bare when it can be, else double-quoted with anything unprintable
+    escaped (so a message stays one line), cut short when long."""
+    if _BARE_KEY.fullmatch(key):
+        return key
+    body = "".join(_escape(c) for c in key[:60])
+    return f'"{body}..."' if len(key) > 60 else f'"{body}"'
+
+
+def _escape(c: str) -> str:
+    if c in '"\\':
+        return "\\" + c
+    if c.isprintable():
+        return c
+    return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
 
 
 def parse_color(text: str) -> RGB:
     """``"#rrggbb"`` (or ``"#rgb"``) as an RGB tuple."""
-    raw = text.strip().lstrip("#")
+    if not isinstance(text, str) or not _COLOUR.fullmatch(text):
+        raise ThemeError(f"{show(text)} is not a colour: write it as #rrggbb")
+    raw = text[1:]
     if len(raw) == 3:
         raw = "".join(c * 2 for c in raw)
-    try:
-        if len(raw) != 6:
-            raise ValueError
-        return int(raw[0:2], 16), int(raw[2:4], 16), int(raw[4:6], 16)
-    except ValueError:
-        raise ThemeError(f"{text!r} is not a colour: write it as #rrggbb") from None
+    return int(raw[0:2], 16), int(raw[2:4], 16), int(raw[4:6], 16)
 
 
 @dataclass(frozen=True)
 class Theme:
     """Colours and size of a board image. Hashable, so it keys the caches of static boards and sprites."""
 
-    name: str = "classic"
+    name: str = DEFAULT_THEME
     width: int = DEFAULT_WIDTH
     #: (key, "#rrggbb") pairs; every key of :data:`CLASSIC` is present.
     colors: tuple[tuple[str, str], ...] = tuple(CLASSIC.items())
     _rgb: dict[str, RGB] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if not MIN_WIDTH <= self.width <= MAX_WIDTH:
-            raise ThemeError(f"theme {self.name!r}: width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, got {self.width}")
+        if isinstance(self.width, bool) or not isinstance(self.width, int) or not MIN_WIDTH <= self.width <= MAX_WIDTH:
+            raise ThemeError(
+                f"theme {self.name!r}: width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, got {show(self.width)}"
+            )
         rgb = {key: parse_color(value) for key, value in self.colors}
         missing = sorted(set(CLASSIC) - set(rgb))
         if missing:
@@ -153,13 +205,11 @@ class Theme:
         colours = dict(CLASSIC)
         for key, value in (overrides or {}).items():
             if key not in CLASSIC:
-                known = ", ".join(sorted(CLASSIC))
-                raise ThemeError(f"theme {name!r}: unknown colour {key!r} (colours: {known})")
-            if not isinstance(value, str):
-                raise ThemeError(f'theme {name!r}: colour {key!r} must be a string like "#rrggbb"')
-            parse_color(value)
+                raise ThemeError(f"theme {name!r}: unknown colour {show(key)}{_did_you_mean(key, CLASSIC)}")
+            if not isinstance(value, str) or not _COLOUR.fullmatch(value):
+                raise ThemeError(f"theme {name!r}: colour {key!r} must be written #rrggbb, not {show(value)}")
             colours[key] = value
-        return cls(name, int(width), tuple(colours.items()))
+        return cls(name, width, tuple(colours.items()))
 
     def rgb(self, key: str) -> RGB:
         """The colour called ``key`` as an RGB tuple."""
@@ -172,81 +222,160 @@ class Theme:
 
 @dataclass(frozen=True)
 class RenderConfig:
-    """The ``[render]`` section: the themes by name, the default one, and PNG settings."""
+    """The ``[render]`` section: the themes by name, the default one, and PNG settings.
+
+    This is what the bot hands to whatever draws boards (``settings.render_config()``); the renderer's
+    own default is :func:`builtin_config`.
+    """
 
     themes: Mapping[str, Theme]
-    default: str = "classic"
+    default: str = DEFAULT_THEME
     compress_level: int = 1
     #: 0 writes full-colour PNGs; 2..256 reduces the finished picture to that many colours first
     #: (about a third of the bytes and of the encoding time, at the cost of a quantisation step).
     palette_colors: int = 0
 
     def theme(self, name: str | None = None) -> Theme:
-        """The theme called ``name`` (the default one when None)."""
-        key = self.default if name is None else name
+        """The theme called ``name`` (the default one when None or ``"default"``); ThemeError lists the names."""
+        key = self.default if name is None or name == DEFAULT_NAME else name
         try:
             return self.themes[key]
         except KeyError:
-            have = ", ".join(sorted(self.themes))
-            raise ThemeError(f"no board theme called {key!r}; themes: {have}") from None
+            raise ThemeError(f"no board theme called {show(key)}; themes: {', '.join(self.theme_names())}") from None
+
+    def theme_for(self, name: str | None) -> Theme:
+        """A player's theme: the one called ``name`` when it exists, else the default one.
+
+        For drawing: a player's saved setting may name a theme that a later config.toml removed.
+        """
+        return self.themes.get(name or self.default) or self.themes[self.default]
+
+    def theme_names(self) -> list[str]:
+        """The names a player's ``theme`` setting may take, sorted (``"default"`` is also accepted)."""
+        return sorted(self.themes)
+
+    def has_theme(self, name: str) -> bool:
+        """Whether ``name`` is a theme (or ``"default"``): what a player's ``theme`` setting may hold."""
+        return name == DEFAULT_NAME or name in self.themes
+
+    def render_board(self, snapshot: BoardSnapshot, theme: str | Theme | None = None) -> RenderedBoard:
+        """Draw ``snapshot`` in ``theme`` (a name, as :meth:`theme_for` picks it, or a Theme) with these
+        PNG settings. Pure and thread-safe, like :func:`render.render_board`."""
+        from .board import render_board
+
+        chosen = theme if isinstance(theme, Theme) else self.theme_for(theme)
+        return render_board(snapshot, chosen, compress_level=self.compress_level, palette_colors=self.palette_colors)
 
 
-def builtin_config() -> RenderConfig:
+def builtin_config(width: int = DEFAULT_WIDTH) -> RenderConfig:
     """The themes that exist without any config file: classic and high-contrast."""
     return RenderConfig(
-        {"classic": Theme.build("classic"), "high-contrast": Theme.build("high-contrast", HIGH_CONTRAST)}
+        {
+            "classic": Theme.build("classic", width=width),
+            "high-contrast": Theme.build("high-contrast", HIGH_CONTRAST, width=width),
+        }
     )
 
 
-def default_config_path() -> Path:
-    """The repository's config.toml (beside the ``render`` package)."""
-    return Path(__file__).resolve().parents[1] / "config.toml"
-
-
 def load_config(path: str | Path | None = None) -> RenderConfig:
-    """Read the ``[render]`` section of ``path`` (default :func:`default_config_path`).
+    """The ``[render]`` section of the settings file ``path``; None gives :func:`builtin_config`.
 
-    A missing file or section gives the built-in themes; themes named in the file are added to, or
-    replace, the built-in ones, each starting from the classic colours.
+    The renderer never looks for a file itself (an installed copy has none beside it). A file that is
+    missing or unreadable, or a section that does not check out, is a :class:`ThemeError` naming the
+    file. The bot does not use this: ``bot.config.load_settings`` reads the whole file once.
     """
-    file = Path(path) if path is not None else default_config_path()
-    if not file.exists():
-        if path is not None:
-            raise ThemeError(f"config file {file} does not exist")
+    if path is None:
         return builtin_config()
-    with file.open("rb") as f:
-        data = tomllib.load(f)
-    return config_from_mapping(data.get("render", {}))
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ThemeError(f"config file {file} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        raise ThemeError(f"{file}: cannot be read: {' '.join(str(exc).split())}") from None
+    section = data.get("render", {})
+    if not isinstance(section, Mapping):
+        raise ThemeError(f"{file}: render must be a table ([render])")
+    try:
+        return config_from_mapping(section)
+    except ThemeError as exc:
+        raise ThemeError(f"{file}: {exc}") from None
+
+
+def _did_you_mean(key: str, known: Any) -> str:
+    close = difflib.get_close_matches(key[:100], list(known), n=1)
+    return f" (did you mean {key_text(close[0])}?)" if close else ""
+
+
+def _whole(where: str, key: str, value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ThemeError(f"{where} {key} must be {what}, not {show(value)}")
+    return value
+
+
+def _theme_table(name: str, table: Any, width: int) -> Theme:
+    where = f"[render.themes.{key_text(name)}]"
+    if not isinstance(table, Mapping):
+        raise ThemeError(f"{where} must be a table of colours, not {show(table)}")
+    overrides: dict[str, str] = {}
+    for key, value in table.items():
+        if key == "width":
+            continue
+        if key not in CLASSIC:
+            raise ThemeError(f"{where} has no colour {show(key)}{_did_you_mean(str(key), CLASSIC)}")
+        if not isinstance(value, str) or not _COLOUR.fullmatch(value):
+            raise ThemeError(f'{where} {key_text(key)} must be a colour written "#rrggbb", not {show(value)}')
+        overrides[key] = value
+    own = _whole(where, "width", table.get("width", width), MIN_WIDTH, MAX_WIDTH, _WIDTH_TEXT)
+    return Theme.build(name, overrides, width=own)
+
+
+_WIDTH_TEXT = f"a whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}"
 
 
 def config_from_mapping(section: Mapping[str, Any]) -> RenderConfig:
-    """A :class:`RenderConfig` from the parsed ``[render]`` table."""
-    base = builtin_config()
-    width = section.get("width", DEFAULT_WIDTH)
-    level = section.get("compress_level", base.compress_level)
-    if not isinstance(level, int) or not 0 <= level <= 9:
-        raise ThemeError(f"[render] compress_level must be 0..9, got {level!r}")
-    if not isinstance(width, int):
-        raise ThemeError(f"[render] width must be a whole number of pixels, got {width!r}")
+    """A :class:`RenderConfig` from the parsed ``[render]`` table, checked key by key.
+
+    Themes named in it are added to, or replace, the built-in ones, each starting from the classic
+    colours. Anything unknown or out of range is a :class:`ThemeError` with a one-line message naming
+    the key.
+    """
+    if not isinstance(section, Mapping):
+        raise ThemeError(f"[render] must be a table, not {show(section)}")
+    for key in section:
+        if key not in RENDER_KEYS:
+            raise ThemeError(f"[render] has no setting {show(key)}{_did_you_mean(str(key), RENDER_KEYS)}")
+    width = _whole("[render]", "width", section.get("width", DEFAULT_WIDTH), MIN_WIDTH, MAX_WIDTH, _WIDTH_TEXT)
+    level = _whole(
+        "[render]",
+        "compress_level",
+        section.get("compress_level", 1),
+        0,
+        MAX_COMPRESS_LEVEL,
+        "a whole number from 0 to 9",
+    )
     colors = section.get("palette_colors", 0)
-    if not isinstance(colors, int) or not (colors == 0 or 2 <= colors <= 256):
-        raise ThemeError(f"[render] palette_colors must be 0 (full colour) or 2..256, got {colors!r}")
-    themes: dict[str, Theme] = {}
-    builtin_colours = {"classic": {}, "high-contrast": dict(HIGH_CONTRAST)}
-    for name, colours in builtin_colours.items():
-        themes[name] = Theme.build(name, colours, width=width)
+    if (
+        isinstance(colors, bool)
+        or not isinstance(colors, int)
+        or not (colors == 0 or 2 <= colors <= MAX_PALETTE_COLORS)
+    ):
+        raise ThemeError(
+            f"[render] palette_colors must be 0 (full colour) or a whole number from 2 to 256, not {show(colors)}"
+        )
+    themes = dict(builtin_config(width).themes)
     raw_themes = section.get("themes", {})
     if not isinstance(raw_themes, Mapping):
-        raise ThemeError("[render.themes] must be a table of themes")
+        raise ThemeError(f"[render] themes must be a table of themes ([render.themes.NAME]), not {show(raw_themes)}")
     for name, table in raw_themes.items():
-        if not isinstance(table, Mapping):
-            raise ThemeError(f"[render.themes.{name}] must be a table")
-        overrides = {k: v for k, v in table.items() if k != "width"}
-        theme_width = table.get("width", width)
-        if not isinstance(theme_width, int):
-            raise ThemeError(f"[render.themes.{name}] width must be a whole number of pixels")
-        themes[name] = Theme.build(name, overrides, width=theme_width)
-    default = section.get("theme", "classic")
-    if default not in themes:
-        raise ThemeError(f"[render] theme = {default!r}, but no such theme exists ({', '.join(sorted(themes))})")
+        if name == DEFAULT_NAME:
+            raise ThemeError("[render.themes] a theme cannot be called 'default': a player's setting uses that word")
+        if not isinstance(name, str) or not _THEME_NAME.fullmatch(name):
+            raise ThemeError(
+                f"[render.themes] theme name {show(name)} must be 1 to 32 lower-case letters, digits, '-' or '_'"
+            )
+        themes[name] = _theme_table(name, table, width)
+    default = section.get("theme", DEFAULT_THEME)
+    if not isinstance(default, str) or default not in themes:
+        raise ThemeError(f"[render] theme must name a theme ({', '.join(sorted(themes))}), not {show(default)}")
     return RenderConfig(themes, default, level, colors)

@@ -13,6 +13,10 @@ click is refused with the reason ("you have already rolled") instead of applying
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..config import Settings
+from ..storage import Store
 from .bots import BotsMixin
 from .challenges import ChallengesMixin
 from .clocks import ClocksMixin
@@ -81,6 +85,7 @@ __all__ = [
     "SystemDice",
     "SeededDice",
     "PLAYER_DEFAULTS",
+    "service_for",
 ]
 
 
@@ -96,3 +101,17 @@ class GameService(
     ServiceCore,
 ):
     """Challenges, turns, the cube, resignations, views, exports and settings for one database."""
+
+
+def service_for(store: Store, settings: Settings, **options: Any) -> GameService:
+    """The service as config.toml sets it up: ``[defaults]`` (what every server starts from), ``[ratings] system``,
+    ``[limits]`` and ``[render]`` (board themes and PNG settings). ``options`` go to :class:`GameService` as they are
+    (dice, clock, cache size, or a ``render`` configuration that replaces the file's)."""
+    options.setdefault("render", settings.render_config())
+    return GameService(
+        store,
+        rating_system=settings.ratings.system,
+        defaults=settings.defaults.guild_defaults(),
+        limits=settings.limits,
+        **options,
+    )

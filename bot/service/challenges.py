@@ -68,6 +68,7 @@ class ChallengesMixin(ServiceCore):
         length = settings["default_length"] if length is None else length
         opts = {**settings["default_options"], **(options or {})}
         match_options = _match_options(opts, length=length)
+        await self._check_open_challenges(challenger, guild_id)
         if opponent is not None and opponent.id == challenger.id:
             raise Refused("you cannot challenge yourself")
         team = cls.team_size > 1
@@ -144,6 +145,25 @@ class ChallengesMixin(ServiceCore):
             accepted = await self.accept(row.id, challenger.as_player(invited[0]), entropy=entropy)
             return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
+
+    async def _check_open_challenges(self, challenger: Request, guild_id: str) -> None:
+        """``[limits]``: a player, and a server, may have only so many challenges waiting for an answer."""
+        mine = await self.store.games_of(challenger.id, scope=Scope.server(guild_id), statuses=("challenge",))
+        own = [row for row in mine if row.setup.get("challenger") == challenger.id]
+        cap = self.limits.max_open_challenges_per_player
+        if len(own) >= cap:
+            numbers = ", ".join(f"#{row.id}" for row in own[:5])
+            raise Refused(
+                f"you already have {len(own)} open challenges here ({numbers}…), the most this bot allows: "
+                "wait for answers, or withdraw one (decline it) before challenging again"
+            )
+        server_cap = self.limits.max_open_challenges_per_server
+        waiting = await self.store.games_where(status="challenge", scope=Scope.server(guild_id), limit=server_cap)
+        if len(waiting) >= server_cap:
+            raise Refused(
+                f"this server has {server_cap} open challenges, the most this bot allows: accept or decline some "
+                "(or wait for them to expire) before making new ones"
+            )
 
     async def accept(self, game_id: int, player: Request, *, entropy: str | None = None) -> Outcome:
         """Accept a challenge: the match starts.

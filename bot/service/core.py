@@ -23,6 +23,7 @@ from engine.variant import Variant
 from render.theme import RenderConfig, builtin_config
 
 from ..clock import Clock, advance, deadline
+from ..config import LimitSettings
 from ..locks import KeyedLocks
 from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
 from .events import _events, _phase_words, _ratings_event, _with_names
@@ -59,10 +60,12 @@ class ServiceCore:
         render: RenderConfig | None = None,
         rating_system: str = "fibs",
         defaults: Mapping[str, Any] | None = None,
+        limits: LimitSettings | None = None,
     ) -> None:
         """``render`` is the board renderer's configuration (themes, PNG settings; default: the built-in themes),
         ``rating_system`` the name of a registered rating system, and ``defaults`` the server settings a server
-        has before its admins change any (config.toml ``[defaults]``; keys of :data:`GUILD_DEFAULTS`)."""
+        has before its admins change any (config.toml ``[defaults]``; keys of :data:`GUILD_DEFAULTS`), and ``limits``
+        the bounds of config.toml ``[limits]`` (open challenges, the length of a typed play)."""
         self.store = store
         #: None: every match gets commit-reveal dice players can verify (engine.fairdice); tests inject a provider.
         self.dice = dice
@@ -78,11 +81,22 @@ class ServiceCore:
             raise ValueError(f"unknown server defaults: {', '.join(unknown)}")
         #: What every server starts from (config.toml ``[defaults]`` over the built-in defaults).
         self.guild_defaults: dict[str, Any] = {**GUILD_DEFAULTS, **(defaults or {})}
+        #: Open challenges per player and per server, and the longest typed play read (config.toml ``[limits]``).
+        self.limits: LimitSettings = limits or LimitSettings()
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
+
+    def _check_play_text(self, text: str) -> None:
+        """Refuse a typed play longer than ``[limits] max_play_length`` before reading it."""
+        limit = self.limits.max_play_length
+        if len(text) > limit:
+            raise Refused(
+                f"that play is {len(text)} characters long; a play is at most {limit} characters "
+                "(like `13/7 8/7`, or `6/off(2)`)"
+            )
 
     # --- views ----------------------------------------------------------------------------------
     async def view(self, game_id: int, who: Who) -> GameView:

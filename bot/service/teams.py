@@ -35,6 +35,7 @@ class TeamsMixin(ServiceCore):
 
     async def propose(self, game_id: int, player: Request, text: str) -> Outcome:
         """Suggest your team's play (notation) or decision (double, roll, take, pass, beaver, accept, reject)."""
+        self._check_play_text(text)
         loaded = await self._load(game_id, player)
         state = self._check_participant(loaded, player)
         side = self._team_of(state, player)

@@ -59,6 +59,7 @@ class TurnsMixin(ServiceCore):
 
     async def move(self, game_id: int, player: Request, text: str) -> Outcome:
         """Play a whole roll written in notation (``13/7 8/7``); illegal plays are refused naming the rule."""
+        self._check_play_text(text)
         held = await self._hold_for_teammate(game_id, player, lambda state: m.move_from_text(state, player.id, text))
         if held is not None:
             return held
