@@ -39,8 +39,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.service import GameService, PlayerRef, Refused, SeededDice  # noqa: E402
+from bot.service import SYSTEM, GameService, Refused, Request, SeededDice  # noqa: E402
 from bot.storage import Store  # noqa: E402
+
+#: The server every benchmark match is played in.
+GUILD = "bench"
 
 
 def rss_mb() -> float:
@@ -53,14 +56,14 @@ def rss_mb() -> float:
 
 async def create_games(
     svc: GameService, n: int, tag: str, *, concurrency: int = 32
-) -> list[tuple[int, PlayerRef, PlayerRef]]:
+) -> list[tuple[int, Request, Request]]:
     """n money matches, accepted and ready for the opening roll (made ``concurrency`` at a time)."""
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(k: int) -> tuple[int, PlayerRef, PlayerRef]:
-        a, b = PlayerRef(f"{tag}a{k}", f"A{k}"), PlayerRef(f"{tag}b{k}", f"B{k}")
+    async def one(k: int) -> tuple[int, Request, Request]:
+        a, b = Request(f"{tag}a{k}", f"A{k}", GUILD), Request(f"{tag}b{k}", f"B{k}", GUILD)
         async with gate:
-            out = await svc.challenge("bench", a, b, length=0)
+            out = await svc.challenge(a, b, length=0)
             out = await svc.accept(out.game.id, b)
         return out.game.id, a, b
 
@@ -71,11 +74,11 @@ async def one_action(svc: GameService, game_id: int, rng: random.Random, render:
     """Whoever must act in the game acts (a random legal play, takes, accepts), then the board is drawn
     for the next player as a transport would; False when another request got there first, None when the
     game is over."""
-    view = await svc.view(game_id)
+    view = await svc.view(game_id, SYSTEM)
     if view.status != "active":
         return None
     who = view.to_act or view.acting[0]  # type: ignore[index]
-    actor = PlayerRef(who, view.name(who))
+    actor = Request(who, view.name(who), view.guild_id)
     try:
         if view.phase in ("opening", "roll"):
             out = await svc.roll(game_id, actor)
@@ -86,7 +89,7 @@ async def one_action(svc: GameService, game_id: int, rng: random.Random, render:
         else:
             out = await svc.answer_resignation(game_id, actor, True)
         if render and out.game.status == "active":
-            await svc.board(game_id, out.game.to_act or who)
+            await svc.board(game_id, actor, viewer=out.game.to_act or who)
     except Refused:
         return False
     return True
@@ -152,7 +155,7 @@ async def memory(url: str, n_live: int) -> None:
     for game_id, a, b in games:
         people = {a.id: a, b.id: b}
         for _ in range(3):
-            view = await svc.view(game_id)
+            view = await svc.view(game_id, a)
             actor = people[view.to_act or view.acting[0]]  # type: ignore[index]
             if view.phase == "move":
                 await svc.move(game_id, actor, view.plays[0])
@@ -164,7 +167,7 @@ async def memory(url: str, n_live: int) -> None:
     tracemalloc.start()
     fresh = GameService(store, cache_size=n_live + 10)
     for game_id, _, _ in games:
-        await fresh.view(game_id)
+        await fresh.view(game_id, SYSTEM)
     gc.collect()
     traced, _peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -202,7 +205,7 @@ async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, r
 
     async def load(game_id: int) -> None:
         async with gate:
-            await svc.view(game_id)
+            await svc.view(game_id, SYSTEM)
 
     await asyncio.gather(*(load(g) for g in ids))  # games in progress are held in memory, as in the bot
     rng = random.Random(first)

@@ -24,8 +24,8 @@ import time
 from typing import Any
 
 from bot.scheduler import Scheduler
-from bot.service import GameService, PlayerRef, Refused
-from bot.storage import Store
+from bot.service import SYSTEM, GameService, Refused, Request
+from bot.storage import Scope, Store
 
 GUILD = "crash"
 #: Played matches: timers are set on every action but fire only if a player falls far behind.
@@ -44,21 +44,21 @@ async def main(url: str, seed: int, played: int | None, idle: int | None) -> Non
     rng = random.Random(seed)
     if played is not None and idle is not None:
         for g in range(played + idle):
-            a, b = PlayerRef(f"a{g}", f"A{g}"), PlayerRef(f"b{g}", f"B{g}")
-            out = await svc.challenge(GUILD, a, b, length=1, time_control=RELAXED if g < played else FAST)
+            a, b = Request(f"a{g}", f"A{g}", GUILD), Request(f"b{g}", f"B{g}", GUILD)
+            out = await svc.challenge(a, b, length=1, time_control=RELAXED if g < played else FAST)
             await svc.accept(out.game.id, b)
         print("READY", flush=True)
-    rows = await store.games_where(status="active", guild_id=GUILD, limit=10_000)
+    rows = await store.games_where(status="active", scope=Scope.server(GUILD), limit=10_000)
     mine = [r.id for r in rows if r.setup["time_control"]["name"] == RELAXED["name"]]
 
     async def play(game_id: int) -> None:
         refused = 0
         while refused < 50:
-            view = await svc.view(game_id)
+            view = await svc.view(game_id, SYSTEM)
             if view.status != "active":
                 return
             who = view.to_act or view.acting[0]  # type: ignore[index]
-            actor = PlayerRef(who, view.name(who))
+            actor = Request(who, view.name(who), GUILD)
             try:
                 if view.phase == "opening":
                     out = await svc.roll(game_id, actor)
@@ -76,7 +76,7 @@ async def main(url: str, seed: int, played: int | None, idle: int | None) -> Non
                 continue
             refused = 0
             if out.applied:
-                stored = [a.action for a in await store.load_actions(game_id)]
+                stored = [a.action for a in await store.load_actions(game_id, scope=Scope.system())]
                 print(f"ACK {game_id} {len(stored)} {digest(stored)}", flush=True)
         raise RuntimeError(f"game {game_id}: every request is refused")
 
@@ -85,7 +85,7 @@ async def main(url: str, seed: int, played: int | None, idle: int | None) -> Non
     ticking = asyncio.create_task(scheduler.run(stop, interval=0.1))
     await asyncio.gather(*(play(gid) for gid in mine))
     deadline = time.monotonic() + 60
-    while await store.games_where(status="active", guild_id=GUILD, limit=1) and time.monotonic() < deadline:
+    while await store.games_where(status="active", scope=Scope.server(GUILD), limit=1) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)  # the idle matches' clocks are running out
     stop.set()
     await ticking

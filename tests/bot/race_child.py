@@ -36,7 +36,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from bot.scheduler import Scheduler
-from bot.service import GameService, Outcome, PlayerRef, Refused
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request
 from bot.storage import Conflict, Store, TimerRow, games
 
 #: How many actions a STALLED game gets from the players before they leave it to its clock.
@@ -90,13 +90,13 @@ async def play(
     stop = asyncio.Event()
 
     async def act(game_id: int, r: random.Random) -> None:
-        view = await svc.view(game_id)  # from this process's cache: often behind the other processes
+        view = await svc.view(game_id, SYSTEM)  # from this process's cache: often behind the other processes
         if view.status != "active" or (game_id in stall and view.version > STALL_AFTER):
             if game_id in live:
                 live.remove(game_id)
             return
         who = view.to_act or view.acting[0]  # type: ignore[index]
-        actor = PlayerRef(who, who.upper())
+        actor = Request(who, who.upper(), view.guild_id)
         try:
             if len(live) <= 15 and r.random() < 0.4:  # the last few matches: wrap up
                 out = await svc.forfeit(game_id, actor)

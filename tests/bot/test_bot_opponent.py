@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
-from bot.storage import Store
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
+from bot.storage import Scope, Store
 
-ME = PlayerRef("me", "Me")
-FRIEND = PlayerRef("friend", "Friend")
+GUILD = "g"
+ME = Request("me", "Me", GUILD)
+FRIEND = Request("friend", "Friend", GUILD)
 
 
-async def play_out(svc: GameService, out: Outcome, me: PlayerRef = ME) -> Outcome:
+async def play_out(svc: GameService, out: Outcome, me: Request = ME) -> Outcome:
     gid = out.game.id
     for _ in range(500):
         v = out.game
@@ -42,15 +43,15 @@ def test_a_whole_match_against_the_bot(variant: str, bot: str, tmp_path: Path) -
         store = await Store.open(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
         svc = GameService(store, dice=SeededDice(4))
         team = {"teammate": FRIEND} if variant == "doubles" else {}
-        out = await svc.challenge("g", ME, None, variant=variant, length=1, bot=bot, **team)
+        out = await svc.challenge(ME, None, variant=variant, length=1, bot=bot, **team)
         assert out.game.status == "active"  # the bot accepted at once
         # In Doubles the person plays whichever teammate is acting this game.
         actor = FRIEND if out.game.acting and out.game.acting[0] == "friend" else ME
         out = await play_out(svc, out, actor)
         assert out.game.status == "finished"
-        state = await svc.state(out.game.id)
+        state = await svc.state(out.game.id, SYSTEM)
         assert state.over and max(state.score) >= 1
-        logged = await store.load_actions(out.game.id)
+        logged = await store.load_actions(out.game.id, scope=Scope.system())
         assert any(a.action["by"].startswith("bot:") for a in logged)
         await store.close()
 
@@ -61,7 +62,7 @@ def test_hints_in_bot_matches_and_none_in_rated_ones(tmp_path: Path) -> None:
     async def go() -> None:
         store = await Store.open(f"sqlite:///{tmp_path / 'hint.sqlite3'}")
         svc = GameService(store, dice=SeededDice(6))
-        out = await svc.challenge("g", ME, None, variant="backgammon", length=3, bot="casual")
+        out = await svc.challenge(ME, None, variant="backgammon", length=3, bot="casual")
         gid = out.game.id
         while out.game.phase != "move" or out.game.to_act != "me":
             out = (
@@ -73,13 +74,13 @@ def test_hints_in_bot_matches_and_none_in_rated_ones(tmp_path: Path) -> None:
         hint = await svc.hint(gid, ME)
         assert time.perf_counter() - start < 5
         assert hint.kind == "play" and hint.plays and hint.plays[0].notation in out.game.plays
-        rated = await svc.accept((await svc.challenge("g", ME, FRIEND, length=3)).game.id, FRIEND)
+        rated = await svc.accept((await svc.challenge(ME, FRIEND, length=3)).game.id, FRIEND)
         with pytest.raises(Refused, match="hints are off"):
             await svc.hint(rated.game.id, ME)
         with pytest.raises(Refused, match="no bot player called"):
-            await svc.challenge("g", ME, None, bot="deep-blue")
+            await svc.challenge(ME, None, bot="deep-blue")
         with pytest.raises(Refused, match="cannot play"):
-            await svc.challenge("g", ME, None, variant="longgammon", bot="strong")
+            await svc.challenge(ME, None, variant="longgammon", bot="strong")
         await store.close()
 
     asyncio.run(go())
@@ -89,11 +90,11 @@ def test_players_who_ask_get_a_post_match_analysis(tmp_path: Path) -> None:
     async def go() -> None:
         store = await Store.open(f"sqlite:///{tmp_path / 'analysis.sqlite3'}")
         svc = GameService(store, dice=SeededDice(9))
-        out = await svc.challenge("g", ME, None, variant="sprintgammon", length=1, bot="heuristic")
+        out = await svc.challenge(ME, None, variant="sprintgammon", length=1, bot="heuristic")
         out = await play_out(svc, out)
-        assert await svc.analysis_report(out.game.id) is None  # nobody asked
+        assert await svc.analysis_report(out.game.id, SYSTEM) is None  # nobody asked
         await svc.player_settings(ME, analysis=True)
-        report = await svc.analysis_report(out.game.id)
+        report = await svc.analysis_report(out.game.id, ME)
         assert report is not None and report.startswith(f"Analysis of game #{out.game.id}")
         assert "Me:" in report and "decisions" in report and "error rate" in report
         await store.close()

@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
 from bot.storage import Store
 from engine.matchid import decode_match_id
 from engine.ratings import FibsRatings, Rating
 
-ANN, BEN, CAT = PlayerRef("ann", "Ann"), PlayerRef("ben", "Ben"), PlayerRef("cat", "Cat")
+GUILD = "guild"
+ANN, BEN, CAT = Request("ann", "Ann", GUILD), Request("ben", "Ben", GUILD), Request("cat", "Cat", GUILD)
+ADMIN = Request("admin", "Admin", GUILD, admin=True)  # may manage the server
+ELSEWHERE = Request("ann", "Ann", "elsewhere")  # Ann, asking in another server
 FIBS = FibsRatings()
 
 
@@ -30,10 +33,10 @@ def run(db_url: tuple[str, str | None], body: Callable[[GameService], Awaitable[
     return asyncio.run(go())
 
 
-async def match(svc: GameService, winner: PlayerRef, loser: PlayerRef, variant: str, length: int) -> Outcome:
+async def match(svc: GameService, winner: Request, loser: Request, variant: str, length: int) -> Outcome:
     """A match that ``winner`` wins because ``loser`` resigns every game when it is their turn."""
     options = {"games": 1} if length == 0 else {}  # a money session of one game
-    out = await svc.challenge("guild", winner, loser, variant=variant, length=length, options=options)
+    out = await svc.challenge(winner, loser, variant=variant, length=length, options=options)
     out = await svc.accept(out.game.id, loser)
     gid = out.game.id
     people = {winner.id: winner, loser.id: loser}
@@ -79,22 +82,22 @@ def test_leaderboards_and_profiles_show_exactly_the_expected_ratings(db_url: tup
         money = await match(svc, ANN, BEN, "backgammon", 0)  # money play: unrated
         assert not [e for e in money.events if e.kind == "ratings"]
 
-        board = await svc.leaderboard("guild", "backgammon")
+        board = await svc.leaderboard(ANN, "backgammon")
         assert [row["player"] for row in board] == sorted(
             ["ann", "ben", "cat"], key=lambda p: -expected[(p, "backgammon")].rating
         )
         for row in board:
             assert row["rating"] == pytest.approx(expected[(row["player"], "backgammon")].rating)
         assert {r["player"]: (r["wins"], r["losses"]) for r in board} == {"ann": (2, 0), "ben": (1, 1), "cat": (0, 2)}
-        assert [r["player"] for r in await svc.leaderboard("guild", "sprintgammon")][0] == "cat"
-        assert await svc.leaderboard("guild", "backgammon", min_matches=3) == []
-        assert await svc.leaderboard("elsewhere", "backgammon") == []
+        assert [r["player"] for r in await svc.leaderboard(ANN, "sprintgammon")][0] == "cat"
+        assert await svc.leaderboard(ANN, "backgammon", min_matches=3) == []
+        assert await svc.leaderboard(ELSEWHERE, "backgammon") == []
 
-        cat = await svc.profile("cat")
+        cat = await svc.profile(CAT)
         assert cat["ratings"]["sprintgammon"]["rating"] == pytest.approx(expected[("cat", "sprintgammon")].rating)
         assert cat["ratings"]["backgammon"]["streak"] == -2 and cat["ratings"]["sprintgammon"]["streak"] == 2
         assert [m["won"] for m in cat["recent"]] == [True, True, False, False]
-        history = await svc.history(guild_id="guild")
+        history = await svc.history(BEN)
         assert len(history) == 6 and history[0]["rated"] is False
 
     run(db_url, body)
@@ -102,14 +105,14 @@ def test_leaderboards_and_profiles_show_exactly_the_expected_ratings(db_url: tup
 
 def test_ids_of_any_position_and_spectating(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService) -> None:
-        out = await svc.accept((await svc.challenge("guild", ANN, BEN, length=5)).game.id, BEN)
+        out = await svc.accept((await svc.challenge(ANN, BEN, length=5)).game.id, BEN)
         gid = out.game.id
-        pid, mid = await svc.ids_at(gid, 0)
+        pid, mid = await svc.ids_at(gid, CAT, 0)
         assert pid == "4HPwATDgc/ABMA" and decode_match_id(mid).length == 5 and decode_match_id(mid).score == (0, 0)
         out = await svc.roll(gid, ANN)
         while out.game.phase == "opening":
             out = await svc.roll(gid, ANN)
-        pid, mid = await svc.ids_at(gid)
+        pid, mid = await svc.ids_at(gid, CAT)
         info = decode_match_id(mid)
         assert info.dice is not None and sorted(info.dice) == sorted(out.game.dice)  # type: ignore[arg-type]
         await svc.watch(gid, CAT)
@@ -117,7 +120,7 @@ def test_ids_of_any_position_and_spectating(db_url: tuple[str, str | None]) -> N
         await svc.watch(gid, CAT, on=False)
         assert await svc.watchers(gid) == []
         with pytest.raises(Refused, match="pick a number"):
-            await svc.ids_at(gid, 99)
+            await svc.ids_at(gid, CAT, 99)
 
     run(db_url, body)
 
@@ -126,11 +129,13 @@ def test_forgetting_a_player_keeps_the_opponents_records(db_url: tuple[str, str 
     async def body(svc: GameService) -> None:
         await match(svc, ANN, BEN, "backgammon", 1)
         with pytest.raises(Refused, match="only a server admin"):
-            await svc.forget("guild", "ben", admin=False)
-        assert await svc.forget("guild", "ben", admin=True) >= 1
-        ann = await svc.profile("ann")
+            await svc.forget(ANN, "ben")
+        assert await svc.forget(ADMIN, "ben") >= 1
+        ann = await svc.profile(ANN)
         assert ann["recent"][0]["won"] is True and ann["ratings"]["backgammon"]["wins"] == 1
-        assert (await svc.profile("ben"))["name"] == "a former player"
+        # The match stays, under a neutral name: an admin's forget erases Ben's name from this server's records.
+        assert ann["recent"][0]["sides"] == ["Ann", "a former player"]
+        assert (await svc.history(ANN))[0]["sides"] == ["Ann", "a former player"]
 
     run(db_url, body)
 
@@ -156,7 +161,7 @@ def test_ids_of_a_mid_match_position_decode_in_gnu_backgammon(tmp_path: Any) -> 
     async def body() -> tuple[str, str, Any]:
         store = await Store.open(f"sqlite:///{tmp_path / 'ids.sqlite3'}")
         svc = GameService(store, dice=SeededDice(3))
-        out = await svc.accept((await svc.challenge("guild", ANN, BEN, length=5)).game.id, BEN)
+        out = await svc.accept((await svc.challenge(ANN, BEN, length=5)).game.id, BEN)
         gid = out.game.id
         people = {"ann": ANN, "ben": BEN}
         doubled = False
@@ -174,8 +179,8 @@ def test_ids_of_a_mid_match_position_decode_in_gnu_backgammon(tmp_path: Any) -> 
                     break
             else:
                 out = await svc.move(gid, actor, v.plays[0])
-        state = await svc.state(gid)
-        pid, mid = await svc.ids_at(gid)
+        state = await svc.state(gid, SYSTEM)
+        pid, mid = await svc.ids_at(gid, ANN)
         await store.close()
         return pid, mid, state
 

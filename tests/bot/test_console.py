@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console
-from bot.service import GameService, SeededDice
+from bot.service import SYSTEM, GameService, SeededDice
 from bot.storage import Store
 
 SEED = 11
@@ -28,7 +28,7 @@ async def _script(db: Path, variant: str) -> list[str]:
     for line in lines:
         assert await console.handle(line)
     for _ in range(2000):
-        view = await service.view(1)
+        view = await service.view(1, SYSTEM)
         if view.status != "active":
             break
         actor = view.to_act or view.acting[0]  # type: ignore[index]

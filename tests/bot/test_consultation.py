@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 
 from bot.scheduler import Scheduler
-from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
-from bot.storage import Store
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
+from bot.storage import Scope, Store
 
-ANN, BEA = PlayerRef("ann", "Ann"), PlayerRef("bea", "Bea")  # team 1
-CAL, DAN = PlayerRef("cal", "Cal"), PlayerRef("dan", "Dan")  # team 2
-OUTSIDER = PlayerRef("eve", "Eve")
+GUILD = "g"
+ANN, BEA = Request("ann", "Ann", GUILD), Request("bea", "Bea", GUILD)  # team 1
+CAL, DAN = Request("cal", "Cal", GUILD), Request("dan", "Dan", GUILD)  # team 2
+OUTSIDER = Request("eve", "Eve", GUILD)
+EVERYTHING = Scope.system()  # the store read directly, for inspection
 PEOPLE = {p.id: p for p in (ANN, BEA, CAL, DAN)}
 TEAMMATE = {"ann": BEA, "bea": ANN, "cal": DAN, "dan": CAL}
 
@@ -29,7 +31,7 @@ class Clock:
 
 async def _match(svc: GameService, consult: str = "free") -> Outcome:
     out = await svc.challenge(
-        "g", ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN, consult=consult
+        ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN, consult=consult
     )
     out = await svc.accept(out.game.id, CAL)
     while out.game.phase == "opening":
@@ -75,7 +77,7 @@ def test_proposals_are_seen_only_by_the_team_and_adopting_one_plays_it(tmp_path:
             await svc.adopt(gid, opponents[0], listed[0]["id"])
         adopted = await svc.adopt(gid, acting, listed[0]["id"])
         assert any(e.kind == "move" for e in adopted.events)
-        state = await svc.state(gid)
+        state = await svc.state(gid, SYSTEM)
         assert state.last_move is not None and state.last_move[0] != state.roller
         with pytest.raises(Refused, match="earlier decision"):
             await svc.adopt(gid, acting, listed[0]["id"])
@@ -89,9 +91,9 @@ def test_both_must_agree_holds_the_play_until_the_teammate_approves(tmp_path: Pa
         gid = out.game.id
         acting = PEOPLE[out.game.to_act]  # type: ignore[index]
         mate = TEAMMATE[acting.id]
-        before = len(await store.load_actions(gid))
+        before = len(await store.load_actions(gid, scope=EVERYTHING))
         held = await svc.move(gid, acting, out.game.plays[0])
-        assert held.events[0].kind == "held" and len(await store.load_actions(gid)) == before
+        assert held.events[0].kind == "held" and len(await store.load_actions(gid, scope=EVERYTHING)) == before
         with pytest.raises(Refused, match="your teammate approves"):
             await svc.approve(gid, acting)
         rejected = await svc.approve(gid, mate, accept=False)
@@ -99,18 +101,18 @@ def test_both_must_agree_holds_the_play_until_the_teammate_approves(tmp_path: Pa
         await svc.move(gid, acting, out.game.plays[-1])
         approved = await svc.approve(gid, mate)
         assert [e.kind for e in approved.events][:2] == ["approved", "move"]
-        assert len(await store.load_actions(gid)) > before
+        assert len(await store.load_actions(gid, scope=EVERYTHING)) > before
         # Next time nobody answers: the held play is made when the approval time runs out.
         out = approved
         while out.game.to_act is None or out.game.phase != "move":
             actor = PEOPLE[out.game.to_act or out.game.acting[0]]  # type: ignore[index]
             out = await svc.roll(gid, actor) if out.game.phase in ("opening", "roll") else await svc.take(gid, actor)
         acting = PEOPLE[out.game.to_act]  # type: ignore[index]
-        count = len(await store.load_actions(gid))
+        count = len(await store.load_actions(gid, scope=EVERYTHING))
         await svc.move(gid, acting, out.game.plays[0])
         clock.now += 601
         fired = await Scheduler(store, svc, clock=clock).tick()
         assert any(e.kind == "approved" for o in fired for e in o.events)
-        assert len(await store.load_actions(gid)) > count
+        assert len(await store.load_actions(gid, scope=EVERYTHING)) > count
 
     _run(tmp_path, body)

@@ -32,8 +32,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from bot.service import GameService
-from bot.storage import Store, timers_table
+from bot.service import SYSTEM, GameService
+from bot.storage import Scope, Store, timers_table
 from engine.fairdice import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,14 +72,14 @@ async def _check(url: str, acks: list[tuple[int, int, str]], *, over: bool) -> d
             ids = [r[0] for r in (await conn.execute(sa.text("SELECT id FROM games WHERE guild_id = 'crash'"))).all()]
         assert len(ids) == PLAYED + IDLE
         for game_id in ids:
-            stored = await store.load_actions(game_id)
+            stored = await store.load_actions(game_id, scope=Scope.system())
             assert [a.seq for a in stored] == list(range(1, len(stored) + 1))
             logs[game_id] = [a.action for a in stored]
-            view = await service.view(game_id)
+            view = await service.view(game_id, SYSTEM)
             status[game_id] = view.status
             assert view.status == "finished" or not over, f"game {game_id} is still {view.status}"
             if over:
-                report = await service.verify(game_id)
+                report = await service.verify(game_id, SYSTEM)
                 assert report.verdict is Verdict.VERIFIED and report.rules_checked, (game_id, report.message)
         for game_id, n, digest in acks:
             log = logs[game_id]

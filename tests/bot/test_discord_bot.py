@@ -8,6 +8,8 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.service import Refused, Request
+from bot.storage import Scope
 from tests.bot.discord_helpers import Driver, game_thread, world
 
 pytestmark = pytest.mark.asyncio
@@ -51,7 +53,7 @@ async def test_a_whole_3_point_match_against_the_bot_and_a_hint(tmp_path: Path, 
         final = await d.view()
         assert final.status == "finished" and max(final.score) >= 3
         assert hinted
-        logged = await w.bot.service.store.load_actions(game_id)
+        logged = await w.bot.service.store.load_actions(game_id, scope=Scope.system())
         assert any(a.action["by"].startswith("bot:") and a.action["type"] == "Move" for a in logged)
         history = [m.content for m in thread.history()]
         assert any("Match over" in text for text in history)
@@ -125,11 +127,12 @@ async def test_in_doubles_the_team_thread_is_told_its_turn_mentioning_the_teamma
 async def test_a_server_can_refuse_team_talk_by_direct_message(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         service = w.bot.service
-        with pytest.raises(Exception, match="dm .direct messages. or refuse"):
-            await service.guild_settings(str(w.guild.id), admin=True, team_thread_fallback="pigeons")
         role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
-        r = await w.do(admin.slash(w.channel, "bg config", team_thread_fallback="refuse"))
+        asker = Request(str(admin.id), "admin", str(w.guild.id), "discord", admin=True)
+        with pytest.raises(Refused, match="dm .direct messages. or refuse"):
+            await service.guild_settings(asker, team_thread_fallback="pigeons")
+        r = await w.do(admin.slash(w.channel, "bg admin config", team_thread_fallback="refuse"))
         assert r.response is not None and r.response.ephemeral
         assert "team_thread_fallback = refuse" in r.response.content
-        assert (await service.guild_settings(str(w.guild.id)))["team_thread_fallback"] == "refuse"
+        assert (await service.server_settings(str(w.guild.id)))["team_thread_fallback"] == "refuse"

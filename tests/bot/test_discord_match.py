@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from simcord import MemberActor, SetupError
 
+from bot.service import SYSTEM
 from engine.match import ActionError, move_from_text
 from tests.bot.discord_helpers import Driver, LoopMeter, game_thread, labels, live_message, reply, said, world
 
@@ -98,7 +99,7 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         assert r.ephemeral, r
         refusal = said(r) if r.response else ""
         with pytest.raises(ActionError) as rule:
-            move_from_text(await w.bot.service.state(gid), str(mover.id), "6/off")
+            move_from_text(await w.bot.service.state(gid, SYSTEM), str(mover.id), "6/off")
         rule_text = str(rule.value)
         assert refusal == rule_text[:1].upper() + rule_text[1:] and ("cannot" in refusal or "no checker" in refusal)
         assert (await d.view()).version == before.version

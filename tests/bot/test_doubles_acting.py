@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
 from bot.storage import Store
 
-ANN, BEA = PlayerRef("ann", "Ann"), PlayerRef("bea", "Bea")  # side 0
-CAL, DAN = PlayerRef("cal", "Cal"), PlayerRef("dan", "Dan")  # side 1
-EVE = PlayerRef("eve", "Eve")  # plays in nothing
+GUILD = "g"
+ANN, BEA = Request("ann", "Ann", GUILD), Request("bea", "Bea", GUILD)  # side 0
+CAL, DAN = Request("cal", "Cal", GUILD), Request("dan", "Dan", GUILD)  # side 1
+EVE = Request("eve", "Eve", GUILD)  # plays in nothing
+ADMIN = Request("admin", "Admin", GUILD, admin=True)  # may manage the server
 PEOPLE = {p.id: p for p in (ANN, BEA, CAL, DAN)}
 
 
@@ -33,7 +35,6 @@ def run(db_url: tuple[str, str | None], body: Callable[[Store, GameService], Awa
 
 async def doubles(svc: GameService, *, team_choice: bool = True, length: int = 3) -> Outcome:
     out = await svc.challenge(
-        "g",
         ANN,
         CAL,
         variant="doubles",
@@ -47,7 +48,7 @@ async def doubles(svc: GameService, *, team_choice: bool = True, length: int = 3
 
 async def end_game(svc: GameService, gid: int) -> Outcome:
     """Finish the game at hand: throw and play until a side is to roll, which resigns a single game (accepted)."""
-    out = Outcome((), await svc.view(gid))
+    out = Outcome((), await svc.view(gid, SYSTEM))
     game = out.game.game
     for _ in range(20):
         v = out.game
@@ -77,7 +78,7 @@ def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | No
         (event,) = [e for e in chosen.events if e.kind == "acting"]
         assert event.data == {"side": 0, "member": "bea", "game": 1} and "team" not in event.data
         assert event.text == "Ann & Bea: Bea acts in game 1 (chosen by Bea)."
-        record = await svc.record(gid)
+        record = await svc.record(gid, ANN)
         assert record["actions"] == [{"type": "SetActing", "by": "bea", "member": "bea"}]
         with pytest.raises(Refused, match="only Bea may throw the opening roll"):
             await svc.roll(gid, ANN)
@@ -114,9 +115,9 @@ def test_each_team_chooses_who_acts_before_each_game(db_url: tuple[str, str | No
 
         # A new service on the same database replays the record: the choices are part of the match.
         again = GameService(store, dice=SeededDice(3))
-        assert (await again.view(gid)).acting == ("ann", "dan")
+        assert (await again.view(gid, SYSTEM)).acting == ("ann", "dan")
         await again.roll(gid, ANN)
-        (await again.export(gid)).splitlines()  # the .mat export copes with the choices in the record
+        (await again.export(gid, ANN)).splitlines()  # the .mat export copes with the choices in the record
 
     run(db_url, body)
 
@@ -128,17 +129,17 @@ def test_refusals_name_the_rule(db_url: tuple[str, str | None]) -> None:
             await svc.choose_acting(rotating, BEA, "bea")
 
         challenge = await svc.challenge(
-            "g", ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN,
+            ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN,
             options={"team_choice": True},
         )  # fmt: skip
         with pytest.raises(Refused, match="has not started"):
             await svc.choose_acting(challenge.game.id, ANN, "bea")
 
         with pytest.raises(Refused, match="Backgammon is played one against one: choosing the acting member is for"):
-            await svc.challenge("g", ANN, CAL, variant="backgammon", length=1, options={"team_choice": True})
+            await svc.challenge(ANN, CAL, variant="backgammon", length=1, options={"team_choice": True})
         # A server whose default options ask for team choice still hosts one-against-one matches.
-        await svc.guild_settings("g", admin=True, default_options={"team_choice": True})
-        single = await svc.challenge("g", ANN, CAL, variant="backgammon", length=1)
+        await svc.guild_settings(ADMIN, default_options={"team_choice": True})
+        single = await svc.challenge(ANN, CAL, variant="backgammon", length=1)
         await svc.accept(single.game.id, CAL)
         with pytest.raises(Refused, match="choosing the acting member is for team rule sets"):
             await svc.choose_acting(single.game.id, ANN, "ann")
@@ -163,7 +164,7 @@ def test_team_threads_are_stored_with_the_game(db_url: tuple[str, str | None]) -
         await svc.set_team_thread(gid, 1, "1002")
         await svc.set_team_thread(gid, 1, "1002")  # unchanged: nothing written
         assert await svc.team_threads(gid) == {0: "1001", 1: "1002"}
-        assert (await svc.view(gid)).version == version  # not a game change: boards and buttons stay current
+        assert (await svc.view(gid, SYSTEM)).version == version  # not a game change: boards and buttons stay current
         with pytest.raises(ValueError):
             await svc.set_team_thread(gid, 2, "1003")
 
@@ -179,7 +180,7 @@ def test_team_threads_are_stored_with_the_game(db_url: tuple[str, str | None]) -
         assert out.game.status == "finished"
         fresh = GameService(store)
         assert await fresh.team_threads(gid) == {0: "2001"}
-        assert (await fresh.verify(gid)).ok
+        assert (await fresh.verify(gid, ANN)).ok
 
     run(db_url, body)
 
@@ -187,12 +188,12 @@ def test_team_threads_are_stored_with_the_game(db_url: tuple[str, str | None]) -
 def test_refusals_name_players_not_their_ids(db_url: tuple[str, str | None]) -> None:
     """Engine messages carry player ids; players read names ("Ann", not a Discord snowflake)."""
     ids = {"Ann": "145600000000000001", "Bea": "145600000000000002", "Cal": "1456000000000003", "Dan": "14560004"}
-    ann, bea, cal, dan = (PlayerRef(pid, name) for name, pid in ids.items())
+    ann, bea, cal, dan = (Request(pid, name, GUILD) for name, pid in ids.items())
 
     async def body(store: Store, svc: GameService) -> None:
-        out = await svc.challenge("g", ann, cal, variant="doubles", length=1, teammate=bea, opponent_teammate=dan)
+        out = await svc.challenge(ann, cal, variant="doubles", length=1, teammate=bea, opponent_teammate=dan)
         gid = (await svc.accept(out.game.id, cal)).game.id
-        acting = (await svc.view(gid)).acting
+        acting = (await svc.view(gid, SYSTEM)).acting
         assert acting is not None
         idle = bea if acting[0] == ann.id else ann
         with pytest.raises(Refused) as refused:
@@ -209,7 +210,7 @@ def test_naming_the_acting_member_moves_no_deadline(db_url: tuple[str, str | Non
 
     async def body(store: Store, svc: GameService) -> None:
         out = await svc.challenge(
-            "g", ANN, CAL, variant="doubles", length=1, teammate=BEA, opponent_teammate=DAN,
+            ANN, CAL, variant="doubles", length=1, teammate=BEA, opponent_teammate=DAN,
             options={"team_choice": True}, time_control="doubles-clock",
         )  # fmt: skip
         gid = (await svc.accept(out.game.id, CAL)).game.id
@@ -222,7 +223,7 @@ def test_naming_the_acting_member_moves_no_deadline(db_url: tuple[str, str | Non
         [timer] = await store.pending_timers(gid)
         fired = await svc.fire_timer(timer)  # still applies: the bot throws the opening roll
         assert fired is not None and "auto-opening" in [e.kind for e in fired.events]
-        assert (await svc.view(gid)).phase != "opening" or "tie" in " ".join(e.text for e in fired.events)
+        assert (await svc.view(gid, SYSTEM)).phase != "opening" or "tie" in " ".join(e.text for e in fired.events)
 
     run(db_url, body)
 
@@ -241,9 +242,9 @@ def test_a_choice_after_the_opening_roll_plays_on_and_exports(db_url: tuple[str,
         out = await svc.choose_acting(gid, mover, mate.id)
         assert out.game.to_act == mate.id and out.game.phase == "move"
         out = await svc.move(gid, mate, out.game.plays[0])
-        mat = await svc.export(gid)
+        mat = await svc.export(gid, ANN)
         entries = [m for line in mat.splitlines() for m in re.findall(r"\b[1-6]{2}:\s*(\S*)", line)]
         assert entries and all(e[:1].isdigit() or e.startswith("bar") for e in entries), mat
-        assert (await GameService(store).view(gid)).acting == out.game.acting
+        assert (await GameService(store).view(gid, SYSTEM)).acting == out.game.acting
 
     run(db_url, body)

@@ -8,17 +8,18 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from bot.service import GameService, PlayerRef
-from bot.storage import Store, actions
+from bot.service import GameService, Request
+from bot.storage import Scope, Store, actions
 from engine.fairdice import commitment
 
-ANN, BEN = PlayerRef("ann", "Ann"), PlayerRef("ben", "Ben")
+GUILD = "g"
+ANN, BEN = Request("ann", "Ann", GUILD), Request("ben", "Ben", GUILD)
 
 
 async def _finished_match(svc: GameService) -> tuple[int, list[str]]:
     """A 1-point match with the service's own fair dice; returns the game id and every text it produced."""
     texts: list[str] = []
-    out = await svc.challenge("g", ANN, BEN, length=1)
+    out = await svc.challenge(ANN, BEN, length=1)
     out = await svc.accept(out.game.id, BEN, entropy="interaction 123456789")
     gid = out.game.id
     people = {"ann": ANN, "ben": BEN}
@@ -28,7 +29,7 @@ async def _finished_match(svc: GameService) -> tuple[int, list[str]]:
             assert any(e.kind == "dice-revealed" for e in out.events)
             return gid, texts
         texts.extend(e.text for e in out.events)
-        record = await svc.record(gid)
+        record = await svc.record(gid, ANN)
         assert record["dice"]["seed"] is None  # never before the end
         actor = people[view.to_act or view.acting[0]]  # type: ignore[index]
         if view.phase in ("opening", "roll"):
@@ -50,12 +51,12 @@ def test_a_fair_dice_match_verifies_and_a_tampered_roll_is_named(tmp_path: Any) 
         store = await Store.open(f"sqlite:///{tmp_path / 'fair.sqlite3'}")
         svc = GameService(store)  # no dice provider: commit-reveal dice
         gid, texts = await _finished_match(svc)
-        record = await svc.record(gid)
+        record = await svc.record(gid, BEN)
         seed = record["dice"]["seed"]
         assert seed and commitment(bytes.fromhex(seed)) == record["dice"]["commitment"]
         assert any(record["dice"]["commitment"] in t for t in texts[:3])  # published when the match started
         assert all(seed not in t for t in texts)  # nothing before the last action shows it
-        report = await svc.verify(gid)
+        report = await svc.verify(gid, ANN)
         assert report.ok, report
         # Edit one stored roll: verification now fails and names it.
         async with store.engine.begin() as conn:
@@ -68,8 +69,8 @@ def test_a_fair_dice_match_verifies_and_a_tampered_roll_is_named(tmp_path: Any) 
             await conn.execute(
                 actions.update().where(actions.c.game_id == gid, actions.c.seq == seq).values(action=json.dumps(data))
             )
-        record = {**(await store.load_game(gid)).setup}
-        logged = [a.action for a in await store.load_actions(gid)]
+        record = {**(await store.load_game(gid, scope=Scope.system())).setup}
+        logged = [a.action for a in await store.load_actions(gid, scope=Scope.system())]
         from engine.fairdice import verify_record
 
         report = verify_record({"setup": record["match"], "actions": logged, "dice": record["dice"]})

@@ -47,8 +47,8 @@ from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
-from bot.service import GameService, PlayerRef, Refused
-from bot.storage import Store, timers_table
+from bot.service import SYSTEM, GameService, Refused, Request
+from bot.storage import Scope, Store, timers_table
 from engine.fairdice import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,8 +82,8 @@ async def _setup(db_url: tuple[str, str | None], n: int, clock: Any, start: int 
     svc = GameService(store)  # committed dice, as deployed
 
     async def one(k: int) -> int:
-        a, b = PlayerRef(f"a{k}", "A"), PlayerRef(f"b{k}", "B")
-        out = await svc.challenge("mp", a, b, length=1, time_control=clock)
+        a, b = Request(f"a{k}", "A", "mp"), Request(f"b{k}", "B", "mp")
+        out = await svc.challenge(a, b, length=1, time_control=clock)
         return (await svc.accept(out.game.id, b)).game.id
 
     ids: list[int] = []
@@ -186,9 +186,9 @@ def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_onc
         fresh = GameService(store)
         try:
             for gid in every:
-                log = await store.load_actions(gid)
+                log = await store.load_actions(gid, scope=Scope.system())
                 assert [a.seq for a in log] == list(range(1, len(log) + 1))
-                view = await fresh.view(gid)  # replays the log and checks it against the stored snapshot
+                view = await fresh.view(gid, SYSTEM)  # replays the log and checks it against the stored snapshot
                 assert view.status == "finished", f"game {gid} is still {view.status}"
                 assert len(log) == report.applied[gid], (
                     f"game {gid}: {report.applied[gid]} actions acknowledged, {len(log)} stored"
@@ -197,7 +197,7 @@ def test_racing_processes_play_hundreds_of_timed_games_each_action_and_timer_onc
                 repeated = [k for k, nxt in zip(kinds, kinds[1:]) if k == nxt and k[0] != "OpeningRoll"]
                 assert not repeated, f"game {gid}: the same action twice in a row: {repeated}"
                 assert sum(1 for t, _ in kinds if t == "Timeout") <= 1
-                verdict = await fresh.verify(gid)  # the dice match the commitment and every action is legal
+                verdict = await fresh.verify(gid, SYSTEM)  # the dice match the commitment and every action is legal
                 assert verdict.verdict is Verdict.VERIFIED and verdict.rules_checked, (gid, verdict.message)
                 if gid in idle:
                     assert kinds[-1][0] == "Timeout", f"idle game {gid} ended by {kinds[-1]}"
@@ -243,7 +243,7 @@ def test_two_scheduler_processes_fire_every_timer_once(db_url: tuple[str, str | 
     async def check() -> None:
         store = await Store.open(*db_url[:1], schema=db_url[1])
         for gid in ids:
-            log = await store.load_actions(gid)
+            log = await store.load_actions(gid, scope=Scope.system())
             assert log and log[0].action["type"] == "OpeningRoll"
         await store.close()
 
@@ -264,17 +264,17 @@ def test_an_opening_timer_fired_from_a_stale_cache_does_not_roll_a_turn(tmp_path
     async def run() -> list[tuple[str, str]]:
         store = await Store.open(f"sqlite:///{tmp_path / 'g.sqlite3'}")
         a_svc, b_svc = GameService(store, dice=Dice()), GameService(store, dice=Dice())
-        a, b = PlayerRef("a", "A"), PlayerRef("b", "B")
-        out = await a_svc.challenge("g", a, b, length=1, time_control=FAST)
+        a, b = Request("a", "A", "g"), Request("b", "B", "g")
+        out = await a_svc.challenge(a, b, length=1, time_control=FAST)
         gid = (await a_svc.accept(out.game.id, b)).game.id
         [timer] = await store.pending_timers(gid)
         assert timer.kind == "opening"
-        await a_svc.view(gid)  # A has the game cached at the opening
+        await a_svc.view(gid, SYSTEM)  # A has the game cached at the opening
         await b_svc.roll(gid, a)
-        await b_svc.move(gid, b, (await b_svc.view(gid)).plays[0])
+        await b_svc.move(gid, b, (await b_svc.view(gid, b)).plays[0])
         with contextlib.suppress(Refused):
             await a_svc.fire_timer(timer)
-        log = [(x.action["type"], x.action["by"]) for x in await store.load_actions(gid)]
+        log = [(x.action["type"], x.action["by"]) for x in await store.load_actions(gid, scope=Scope.system())]
         await store.close()
         return log
 
@@ -295,15 +295,15 @@ def test_a_timeout_fired_from_a_stale_cache_still_ends_the_game(tmp_path: Path) 
     async def run() -> tuple[list[str], str]:
         store = await Store.open(f"sqlite:///{tmp_path / 'g.sqlite3'}")
         a_svc, b_svc = GameService(store, dice=Dice()), GameService(store, dice=Dice())
-        a, b = PlayerRef("a", "A"), PlayerRef("b", "B")
-        out = await a_svc.challenge("g", a, b, length=1, time_control=FAST)
+        a, b = Request("a", "A", "g"), Request("b", "B", "g")
+        out = await a_svc.challenge(a, b, length=1, time_control=FAST)
         gid = (await a_svc.accept(out.game.id, b)).game.id
         await a_svc.roll(gid, a)  # A: the opening roll (side 1 starts); A caches the game
-        await b_svc.move(gid, b, (await b_svc.view(gid)).plays[0])  # B: side 1 plays; a's clock runs
+        await b_svc.move(gid, b, (await b_svc.view(gid, b)).plays[0])  # B: side 1 plays; a's clock runs
         [timeout] = [t for t in await store.pending_timers(gid) if t.kind == "timeout"]
         await a_svc.fire_timer(timeout)  # A's scheduler: the flag has fallen
-        log = [x.action["type"] for x in await store.load_actions(gid)]
-        status = (await GameService(store).view(gid)).status
+        log = [x.action["type"] for x in await store.load_actions(gid, scope=Scope.system())]
+        status = (await GameService(store).view(gid, SYSTEM)).status
         await store.close()
         return log, status
 

@@ -11,12 +11,13 @@ import pytest
 
 from bot.clock import Clock, advance, deadline, overlap
 from bot.scheduler import Scheduler
-from bot.service import DAY, GameService, Outcome, PlayerRef, Refused, SeededDice
-from bot.storage import Store
+from bot.service import DAY, SYSTEM, GameService, Outcome, Refused, Request, SeededDice
+from bot.storage import Scope, Store
 from engine.plugins import registry
 
-ALICE = PlayerRef("alice", "Alice")
-BOB = PlayerRef("bob", "Bob")
+GUILD = "g"
+ALICE = Request("alice", "Alice", GUILD)
+BOB = Request("bob", "Bob", GUILD)
 PEOPLE = {"alice": ALICE, "bob": BOB}
 
 
@@ -42,7 +43,7 @@ def run(db_url: tuple[str, str | None], body: Callable[[GameService, Store, Fake
 
 
 async def start(svc: GameService, tc: str | dict[str, Any], length: int = 3) -> Outcome:
-    out = await svc.challenge("g", ALICE, BOB, length=length, time_control=tc)
+    out = await svc.challenge(ALICE, BOB, length=length, time_control=tc)
     return await svc.accept(out.game.id, BOB)
 
 
@@ -95,7 +96,7 @@ def test_reminders_then_a_timeout_at_the_right_instants(db_url: tuple[str, str |
         t.now = start_at + 4.0 * DAY + 5
         final = await sched.tick()
         assert "timeout" in kinds(final) and "match-over" in kinds(final)
-        view = await svc.view(gid)
+        view = await svc.view(gid, SYSTEM)
         assert view.status == "finished" and view.winner == (0 if waiting == "bob" else 1)
         assert max(view.score) == 3  # IBF: the opponent is credited the points needed to win
         assert await sched.tick() == []
@@ -114,7 +115,7 @@ def test_only_a_real_takeover_is_logged_as_one(
         t.now += 30 * DAY
         with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
             assert "timeout" in kinds(await Scheduler(store, svc, clock=t, worker="a").tick())
-        assert (await svc.view(gid)).status == "finished"
+        assert (await svc.view(gid, SYSTEM)).status == "finished"
         assert "taken over" not in caplog.text
         # A worker whose lease ran out while it fired: another claimed the timer meanwhile.
         other = await roll_opening(svc, await start(svc, "correspondence", length=1))
@@ -146,7 +147,7 @@ def test_a_bot_stopped_across_a_deadline_fires_it_once_and_two_schedulers_fire_e
         assert sorted(e.game_id for e in timeouts) == sorted(games)
         assert await first.tick() == [] and await second.tick() == []
         for gid in games:
-            assert (await restarted.view(gid)).status == "finished"
+            assert (await restarted.view(gid, SYSTEM)).status == "finished"
 
     run(db_url, body)
 
@@ -158,7 +159,7 @@ def test_a_blitz_flag_falls_and_a_late_move_meets_the_fallen_flag(db_url: tuple[
         mover = PEOPLE[out.game.to_act]  # type: ignore[index]
         t.now += 8  # within the delay: costs nothing
         out = await svc.move(gid, mover, out.game.plays[0])
-        clock = (await store.load_game(gid)).clock
+        clock = (await store.load_game(gid, scope=Scope.system())).clock
         assert clock is not None and clock["reserve"] == [120.0, 120.0]
         slow = PEOPLE[out.game.to_act]  # type: ignore[index]
         t.now += 131  # 2 min reserve + 10 s delay, and one second more
@@ -176,7 +177,7 @@ def test_an_unthrown_opening_roll_is_thrown_automatically(db_url: tuple[str, str
         t.now += DAY + 1
         fired = await Scheduler(store, svc, clock=t).tick()
         assert kinds(fired)[:2] == ["auto-opening", "opening"]
-        assert (await svc.view(out.game.id)).phase != "opening" or "tie" in fired[0].events[1].text
+        assert (await svc.view(out.game.id, SYSTEM)).phase != "opening" or "tie" in fired[0].events[1].text
 
     run(db_url, body)
 
@@ -187,32 +188,32 @@ def test_vacation_stops_the_clock_within_the_yearly_allowance(db_url: tuple[str,
         gid = out.game.id
         mover = PEOPLE[out.game.to_act]  # type: ignore[index]
         before = [x.due_at for x in await store.pending_timers(gid) if x.kind == "timeout"]
-        await svc.vacation(mover, "g", 5)
+        await svc.vacation(mover, 5)
         after = [x.due_at for x in await store.pending_timers(gid) if x.kind == "timeout"]
         assert after[0] - before[0] == pytest.approx(5 * DAY)
         t.now += 8 * DAY  # within the moved deadline
         assert "timeout" not in kinds(await Scheduler(store, svc, clock=t).tick())
-        out = await svc.move(gid, mover, (await svc.view(gid)).plays[0])
+        out = await svc.move(gid, mover, (await svc.view(gid, mover)).plays[0])
         assert out.game.status == "active"
         with pytest.raises(Refused, match="more vacation than this server allows"):
-            await svc.vacation(mover, "g", 30)
+            await svc.vacation(mover, 30)
 
     run(db_url, body)
 
 
 def test_abandoned_challenges_expire_and_idle_matches_are_archived(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService, store: Store, t: FakeTime) -> None:
-        challenge = await svc.challenge("g", ALICE, BOB, length=1)
-        idle = await svc.accept((await svc.challenge("g", ALICE, BOB, length=1)).game.id, BOB)
+        challenge = await svc.challenge(ALICE, BOB, length=1)
+        idle = await svc.accept((await svc.challenge(ALICE, BOB, length=1)).game.id, BOB)
         sched = Scheduler(store, svc, clock=t)
         t.now += 7 * DAY + 1
         assert kinds(await sched.tick()) == ["expired"]
-        assert (await svc.view(challenge.game.id)).status == "expired"
+        assert (await svc.view(challenge.game.id, SYSTEM)).status == "expired"
         with pytest.raises(Refused, match="not an open challenge"):
             await svc.accept(challenge.game.id, BOB)
         t.now += 60 * DAY
         assert kinds(await sched.tick()) == ["archived"]
-        assert (await svc.view(idle.game.id)).status == "archived"
+        assert (await svc.view(idle.game.id, SYSTEM)).status == "archived"
 
     run(db_url, body)
 
@@ -232,12 +233,12 @@ def test_an_untimed_match_is_archived_only_after_its_last_change_grows_old(db_ur
         sched = Scheduler(store, svc, clock=t)
         t.now = armed.due_at + 1  # 60 days after the start, 10 after the move
         assert kinds(await sched.tick()) == []
-        assert (await svc.view(gid)).status == "active"
+        assert (await svc.view(gid, SYSTEM)).status == "active"
         [again] = await store.pending_timers(gid)
         assert again.kind == "archive" and again.due_at == pytest.approx(armed.due_at + 50 * DAY)
         t.now = again.due_at + 1
         assert kinds(await sched.tick()) == ["archived"]
-        assert (await svc.view(gid)).status == "archived"
+        assert (await svc.view(gid, SYSTEM)).status == "archived"
 
     run(db_url, body)
 
@@ -245,10 +246,10 @@ def test_an_untimed_match_is_archived_only_after_its_last_change_grows_old(db_ur
 def test_unknown_or_impossible_time_controls_are_refused(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService, store: Store, t: FakeTime) -> None:
         with pytest.raises(Refused, match="no time control"):
-            await svc.challenge("g", ALICE, BOB, time_control="hourglass")
+            await svc.challenge(ALICE, BOB, time_control="hourglass")
         with pytest.raises(Refused, match="cannot work"):
-            await svc.challenge("g", ALICE, BOB, time_control={"kind": "correspondence", "per_move": 0})
-        custom = await svc.challenge("g", ALICE, BOB, time_control={"kind": "clock", "per_move": 5, "reserve": 60})
+            await svc.challenge(ALICE, BOB, time_control={"kind": "correspondence", "per_move": 0})
+        custom = await svc.challenge(ALICE, BOB, time_control={"kind": "clock", "per_move": 5, "reserve": 60})
         assert "clock: 1 min + 5 s delay" in custom.events[0].text
 
     run(db_url, body)
@@ -260,7 +261,7 @@ def test_my_games_puts_the_games_waiting_for_me_with_the_least_time_left_first(d
         t.now += 3600
         fast = await roll_opening(svc, await start(svc, "backgammon-blitz", length=5))
         mover = fast.game.to_act
-        games = await svc.my_games(mover)  # type: ignore[arg-type]
+        games = await svc.my_games(PEOPLE[mover])  # type: ignore[index]
         assert games[0].id == fast.game.id  # its two minutes run out first
         mine = [g for g in games if g.to_act == mover]
         assert all(g.deadline is not None for g in mine)

@@ -9,14 +9,17 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, Outcome, PlayerRef, Refused, SeededDice
-from bot.storage import Store
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
+from bot.storage import Scope, Store
 from engine.matfile import import_mat
 
-ALICE = PlayerRef("alice", "Alice")
-BOB = PlayerRef("bob", "Bob")
-CAROL = PlayerRef("carol", "Carol")
-DAVE = PlayerRef("dave", "Dave")
+GUILD = "g"
+ALICE = Request("alice", "Alice", GUILD)
+BOB = Request("bob", "Bob", GUILD)
+CAROL = Request("carol", "Carol", GUILD)
+DAVE = Request("dave", "Dave", GUILD)
+ADMIN = Request("admin", "Admin", GUILD, admin=True)  # may manage the server
+EVERYTHING = Scope.system()  # the store read directly, for inspection
 PEOPLE = {p.id: p for p in (ALICE, BOB, CAROL, DAVE)}
 
 
@@ -33,7 +36,7 @@ def run(db_url: tuple[str, str | None], body: Callable[[GameService], Awaitable[
 
 
 async def started(svc: GameService, length: int = 3, **kw: Any) -> Outcome:
-    out = await svc.challenge("g", ALICE, BOB, variant=kw.pop("variant", "backgammon"), length=length, **kw)
+    out = await svc.challenge(ALICE, BOB, variant=kw.pop("variant", "backgammon"), length=length, **kw)
     return await svc.accept(out.game.id, BOB)
 
 
@@ -80,31 +83,31 @@ def test_a_whole_match_is_played_stored_and_exported(db_url: tuple[str, str | No
         out = await play_out(svc, out, random.Random(4))
         assert out.game.status == "finished" and max(out.game.score) >= 3
         assert any(e.kind == "match-over" for e in out.events)
-        setup, actions = import_mat(await svc.export(out.game.id))
+        setup, actions = import_mat(await svc.export(out.game.id, ALICE))
         assert setup.options.length == 3 and len(actions) > 10
         fresh = GameService(svc.store)  # a new process: replays the log and checks the snapshot
-        assert (await fresh.view(out.game.id)).score == out.game.score
+        assert (await fresh.view(out.game.id, SYSTEM)).score == out.game.score
 
     run(db_url, body)
 
 
 def test_challenge_refusals(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService) -> None:
-        await refused(svc.challenge("g", ALICE, ALICE), "you cannot challenge yourself")
-        await refused(svc.challenge("g", ALICE, BOB, variant="chess"), "no rule set called 'chess'")
-        await refused(svc.challenge("g", ALICE, BOB, options={"jacoby": True}, length=5), "money play only")
-        await refused(svc.challenge("g", ALICE, BOB, options={"colour": "red"}), "no match option 'colour'")
-        await refused(svc.challenge("g", ALICE, BOB, variant="doubles"), "name your teammate")
-        await svc.guild_settings("g", admin=True, allowed_variants=["longgammon"])
-        await refused(svc.challenge("g", ALICE, BOB, variant="backgammon"), "not allowed on this server")
-        await refused(svc.guild_settings("g", default_length=7), "only a server admin")
+        await refused(svc.challenge(ALICE, ALICE), "you cannot challenge yourself")
+        await refused(svc.challenge(ALICE, BOB, variant="chess"), "no rule set called 'chess'")
+        await refused(svc.challenge(ALICE, BOB, options={"jacoby": True}, length=5), "money play only")
+        await refused(svc.challenge(ALICE, BOB, options={"colour": "red"}), "no match option 'colour'")
+        await refused(svc.challenge(ALICE, BOB, variant="doubles"), "name your teammate")
+        await svc.guild_settings(ADMIN, allowed_variants=["longgammon"])
+        await refused(svc.challenge(ALICE, BOB, variant="backgammon"), "not allowed on this server")
+        await refused(svc.guild_settings(ALICE, default_length=7), "only a server admin")
 
     run(db_url, body)
 
 
 def test_accept_and_decline_refusals(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService) -> None:
-        out = await svc.challenge("g", ALICE, BOB, length=1)
+        out = await svc.challenge(ALICE, BOB, length=1)
         gid = out.game.id
         await refused(svc.accept(gid, ALICE), "you cannot accept your own challenge")
         await refused(svc.accept(gid, CAROL), "this challenge is for Bob")
@@ -113,7 +116,7 @@ def test_accept_and_decline_refusals(db_url: tuple[str, str | None]) -> None:
         declined = await svc.decline(gid, BOB)
         assert declined.game.status == "declined" and "Bob declined" in declined.events[0].text
         await refused(svc.accept(gid, BOB), "not an open challenge")
-        open_challenge = await svc.challenge("g", ALICE, None, length=1)
+        open_challenge = await svc.challenge(ALICE, None, length=1)
         accepted = await svc.accept(open_challenge.game.id, CAROL)
         assert accepted.game.status == "active" and accepted.game.sides == (("alice",), ("carol",))
 
@@ -142,7 +145,7 @@ def test_submoves_undo_and_confirm(db_url: tuple[str, str | None]) -> None:
         out = await to_move(svc, await started(svc))
         gid = out.game.id
         mover = PEOPLE[out.game.to_act]  # type: ignore[index]
-        state = await svc.state(gid)
+        state = await svc.state(gid, SYSTEM)
         play = max(state.legal_plays(), key=lambda p: len(p.moves))
         await refused(svc.undo(gid, mover), "nothing to undo")
         (s0, t0, _), *rest = play.moves
@@ -156,7 +159,7 @@ def test_submoves_undo_and_confirm(db_url: tuple[str, str | None]) -> None:
         await refused(svc.submove(gid, mover, s0, t0), "used up")
         out = await svc.confirm(gid, mover)
         assert out.events[0].kind == "move" and out.game.draft == ""
-        assert (await svc.state(gid)).last_move is not None
+        assert (await svc.state(gid, SYSTEM)).last_move is not None
 
     run(db_url, body)
 
@@ -209,11 +212,12 @@ def test_my_games_lists_the_games_waiting_for_me_first(db_url: tuple[str, str | 
     async def body(svc: GameService) -> None:
         first = await to_move(svc, await started(svc))
         waiting_for = first.game.to_act
+        assert waiting_for is not None
         other = "bob" if waiting_for == "alice" else "alice"
-        await svc.challenge("g", PEOPLE[other], PEOPLE[waiting_for], length=1)
-        games = await svc.my_games(waiting_for)  # type: ignore[arg-type]
+        await svc.challenge(PEOPLE[other], PEOPLE[waiting_for], length=1)
+        games = await svc.my_games(PEOPLE[waiting_for])
         assert len(games) == 2
-        mine = await svc.my_games(other)
+        mine = await svc.my_games(PEOPLE[other])
         assert [g.id for g in mine][-1] in {g.id for g in games}
         assert all(g.to_act == waiting_for or waiting_for in g.invited for g in games)
 
@@ -229,8 +233,8 @@ def test_forced_plays_are_played_automatically_by_setting(db_url: tuple[str, str
         out = await play_out(svc, await started(svc, length=1), random.Random(9))
         assert out.game.status == "finished"
         gid = out.game.id
-        state = await svc.state(gid)
-        logged = await svc.store.load_actions(gid)
+        state = await svc.state(gid, SYSTEM)
+        logged = await svc.store.load_actions(gid, scope=EVERYTHING)
         assert logged and state.over
 
     run(db_url, body, seed=5)
@@ -238,7 +242,7 @@ def test_forced_plays_are_played_automatically_by_setting(db_url: tuple[str, str
 
 def test_doubles_only_the_acting_member_acts(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService) -> None:
-        out = await svc.challenge("g", ALICE, BOB, variant="doubles", length=3, teammate=CAROL, opponent_teammate=DAVE)
+        out = await svc.challenge(ALICE, BOB, variant="doubles", length=3, teammate=CAROL, opponent_teammate=DAVE)
         out = await svc.accept(out.game.id, BOB)
         gid = out.game.id
         assert out.game.acting == ("alice", "bob")
@@ -261,7 +265,7 @@ def test_two_concurrent_identical_rolls_apply_exactly_once(db_url: tuple[str, st
         url, schema = db_url
         second_store = await Store.open(url, schema=schema)  # a second instance with its own connections
         other_process = GameService(second_store, dice=SeededDice(99))
-        before = len(await svc.store.load_actions(gid))
+        before = len(await svc.store.load_actions(gid, scope=EVERYTHING))
 
         async def attempt(s: GameService) -> str:
             try:
@@ -273,7 +277,7 @@ def test_two_concurrent_identical_rolls_apply_exactly_once(db_url: tuple[str, st
         results = await asyncio.gather(attempt(svc), attempt(other_process), attempt(svc), attempt(other_process))
         assert results.count("ok") == 1, results
         assert all("already rolled" in r or "not your turn" in r for r in results if r != "ok"), results
-        assert len(await svc.store.load_actions(gid)) == before + 1
+        assert len(await svc.store.load_actions(gid, scope=EVERYTHING)) == before + 1
         await second_store.close()
 
     run(db_url, body)
@@ -294,7 +298,7 @@ def test_two_services_with_stale_caches_keep_one_contiguous_log(db_url: tuple[st
             rng = random.Random(9)
             for _ in range(40):
                 svc = (one, two)[rng.random() < 0.5]
-                view = await svc.view(gid)  # maybe stale: the other service may have acted since
+                view = await svc.view(gid, SYSTEM)  # maybe stale: the other service may have acted since
                 if view.status != "active":
                     break
                 try:
@@ -307,11 +311,11 @@ def test_two_services_with_stale_caches_keep_one_contiguous_log(db_url: tuple[st
                         await svc.roll(gid, actor)
                 except Refused:
                     svc._forget(gid)  # acted on a stale view: look again
-            log = await first.load_actions(gid)
+            log = await first.load_actions(gid, scope=EVERYTHING)
             assert len(log) >= 10
             assert [a.seq for a in log] == list(range(1, len(log) + 1))
             fresh = GameService(first)  # replays the stored log and checks it against the snapshot
-            assert (await fresh.view(gid)).version == (await first.load_game(gid)).version
+            assert (await fresh.view(gid, SYSTEM)).version == (await first.load_game(gid, scope=EVERYTHING)).version
         finally:
             await first.close()
             await second.close()
