@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.cli import main
 from bot.config import settings_from_mapping
@@ -86,6 +87,11 @@ def test_the_rating_system_is_the_one_the_configuration_names(tmp_path: Path) ->
     run_with(tmp_path, {"ratings": {"system": "fibs"}}, body)
 
 
+def pixels(rendered: Any) -> bytes:
+    with Image.open(io.BytesIO(rendered.png)) as im:
+        return im.convert("RGB").tobytes()
+
+
 def test_the_render_theme_of_the_configuration_draws_the_boards(tmp_path: Path) -> None:
     seen: dict[str, bytes] = {}
 
@@ -93,10 +99,10 @@ def test_the_render_theme_of_the_configuration_draws_the_boards(tmp_path: Path) 
         async def body(svc: GameService) -> None:
             game = (await svc.challenge(ALICE, BOB, variant="sprintgammon", length=1)).game
             await svc.accept(game.id, BOB)
-            seen[key] = (await svc.board(game.id, ALICE)).png
+            seen[key] = pixels(await svc.board(game.id, ALICE))
             # A player's own theme setting wins over the configured default.
             await svc.player_settings(ALICE, theme="classic")
-            seen[key + " classic"] = (await svc.board(game.id, ALICE)).png
+            seen[key + " classic"] = pixels(await svc.board(game.id, ALICE))
 
         return body
 
