@@ -143,6 +143,7 @@ class BotsMixin(ServiceCore):
         if loaded.state is None or not loaded.state.over:
             raise Refused("analysis is for finished matches")
         try:
-            return await asyncio.to_thread(analyse_match, loaded.state.setup, loaded.actions, None, time_cap=0.5)
+            acts = await self._log(game_id)
+            return await asyncio.to_thread(analyse_match, loaded.state.setup, acts, None, time_cap=0.5)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None

@@ -8,13 +8,13 @@ from typing import Any
 from engine import match as m
 from engine.fairdice import FairDice, client_value, commitment, new_server_seed
 from engine.match import MatchOptionError
-from engine.record import setup_to_data
+from engine.record import log_counters, setup_to_data
 
 from ..clock import start_clock
 from ..storage import Conflict, Scope, TimerSpec
 from .core import ServiceCore
 from .events import _describe_terms
-from .helpers import _Loaded, _match_options, _options_data, _summary, _tc_data, _time_control
+from .helpers import _Loaded, _match_options, _options_data, _snapshot, _tc_data, _time_control
 from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request
 
 
@@ -135,7 +135,7 @@ class ChallengesMixin(ServiceCore):
             text_commit = ""
         expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
         await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
-        loaded = _Loaded(row, None, [])
+        loaded = _Loaded(row, None)
         view = self._view(loaded)
         what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
@@ -224,7 +224,7 @@ class ChallengesMixin(ServiceCore):
                         row.version,
                         status="active",
                         setup=setup,
-                        snapshot=_summary(state),
+                        snapshot=_snapshot(state, log_counters([])),
                         turn_player=None,
                         players=seats,
                         clock=None if clock is None else clock.to_data(),
@@ -235,7 +235,7 @@ class ChallengesMixin(ServiceCore):
                     continue
                 new = await self.store.load_game(game_id, scope=Scope.system())
                 assert new.version == version
-                loaded = _Loaded(new, state, [])
+                loaded = _Loaded(new, state)
                 self._remember(loaded)
                 view = self._view(loaded)
                 text = (
@@ -278,5 +278,5 @@ class ChallengesMixin(ServiceCore):
             loaded = await self._load(game_id, SYSTEM)
             version = await self.store.update_game(game_id, loaded.row.version, thread_id=thread_id)
             self._remember(
-                _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.actions)
+                _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.counters)
             )

@@ -13,7 +13,7 @@ from engine.timecontrol import TimeControl
 from ..clock import REMINDER_FRACTIONS, Clock, deadline, reminder_times
 from ..storage import Conflict, Scope, TimerRow, TimerSpec
 from .core import ServiceCore
-from .helpers import _Loaded, _time_control, _timed_length
+from .helpers import _Loaded, _time_control
 from .types import DAY, SYSTEM, Event, Outcome, Refused, Request
 
 
@@ -65,14 +65,12 @@ class ClocksMixin(ServiceCore):
                     version = await self.store.update_game(
                         row.id,
                         loaded.row.version,
-                        timers=self._timers_for(
-                            loaded.state, tc, clock, now, vac, guild, _timed_length(loaded.actions)
-                        ),
+                        timers=self._timers_for(loaded.state, tc, clock, now, vac, guild, loaded.timed),
                     )
                 except Conflict:
                     self._forget(row.id)
                     continue
-                self._remember(_Loaded(replace(loaded.row, version=version), loaded.state, loaded.actions))
+                self._remember(_Loaded(replace(loaded.row, version=version), loaded.state, loaded.counters))
         return now + days * DAY
 
     async def _vacations(self, state: MatchState, guild_id: str) -> dict[int, list[tuple[float, float]]]:
@@ -135,7 +133,7 @@ class ClocksMixin(ServiceCore):
         n_actions = timer.payload.get("actions")
         if loaded.state is None or loaded.state.over:
             return None
-        if timer.kind != "archive" and n_actions != _timed_length(loaded.actions):
+        if timer.kind != "archive" and n_actions != loaded.timed:
             return None  # the game moved on since this timer was set: a newer timer replaced it
         state = loaded.state
         if timer.kind == "archive":
@@ -143,9 +141,7 @@ class ClocksMixin(ServiceCore):
             due = loaded.row.updated_at + float(guild["archive_after_days"]) * DAY
             if due > self.clock():
                 # Played since the timer was set (moves leave it alone): it waits again from the last change.
-                await self.store.add_timers(
-                    game_id, [TimerSpec("archive", due, {"actions": _timed_length(loaded.actions)})]
-                )
+                await self.store.add_timers(game_id, [TimerSpec("archive", due, {"actions": loaded.timed})])
                 return None
             try:
                 await self.store.update_game(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -10,13 +11,23 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine import match as m
+from engine.controls import PlayStatus, allowed_actions
 from engine.fairdice import FairDice
-from engine.match import Action, ActionError, MatchState, Phase
+from engine.match import Action, ActionError, MatchSetup, MatchState, Phase
 from engine.players import Player, PlayerSpec
 from engine.plugins import registry
 from engine.positionid import encode_position_id
 from engine.ratings import RatingSystem
-from engine.record import RecordError, action_from_data, action_to_data, setup_from_data
+from engine.record import (
+    RecordError,
+    action_from_data,
+    action_to_data,
+    advance_counters,
+    log_counters,
+    setup_from_data,
+    state_from_data,
+    state_to_data,
+)
 from engine.timecontrol import TimeControl
 from engine.turn import TurnError
 from engine.variant import Variant
@@ -25,9 +36,9 @@ from render.theme import RenderConfig, builtin_config
 from ..clock import Clock, advance, deadline
 from ..config import LimitSettings
 from ..locks import KeyedLocks
-from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
+from ..storage import Conflict, GameRow, NotFound, Scope, Store, TimerSpec
 from .events import _events, _phase_words, _ratings_event, _with_names
-from .helpers import _Loaded, _names, _race_bearoff, _summary, _time_control, _timed_length, _to_act
+from .helpers import SNAPSHOT_VERSION, _Loaded, _names, _race_bearoff, _snapshot, _summary, _time_control, _to_act
 from .types import (
     GUILD_DEFAULTS,
     PLAYER_DEFAULTS,
@@ -130,27 +141,61 @@ class ServiceCore:
             self._cache.move_to_end(game_id)
             return cached
         try:
-            row, logged = await self.store.load_game_and_actions(game_id, scope=scope_of(who))
+            row = await self.store.load_game(game_id, scope=scope_of(who))
         except NotFound:
             raise Refused(f"there is no game #{game_id}") from None
         if not visible(row, who):
             raise Refused(f"there is no game #{game_id}")
         if row.status == "challenge" or "match" not in row.setup:
-            loaded = _Loaded(row, None, [])
+            loaded = _Loaded(row, None)
         else:
             setup = setup_from_data(row.setup["match"])
-            acts = [action_from_data(a.action) for a in logged]
+            snap = row.snapshot or {}
             try:
-                state = m.replay(setup, acts)
-            except (ActionError, RecordError) as exc:
-                log.error("game %s: its stored log does not replay: %s", game_id, exc)
-                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told") from None
-            if row.snapshot is not None and _summary(state) != row.snapshot:
-                log.error("game %s: replaying its log does not reproduce its snapshot", game_id)
-                raise Refused(f"game #{game_id} failed its integrity check; an admin has been told")
-            loaded = _Loaded(row, state, acts)
+                if snap.get("v") != SNAPSHOT_VERSION:
+                    raise RecordError("a snapshot of the first format (no state)")
+                # The state as stored with the last change: no replay, whatever the game's history.
+                loaded = _Loaded(row, state_from_data(setup, snap["state"]), dict(snap["counters"]))
+            except (RecordError, KeyError, TypeError) as exc:
+                if snap.get("v") == SNAPSHOT_VERSION:
+                    log.error("game %s: its stored state cannot be read (%s); replaying its log", game_id, exc)
+                loaded = await self._replayed(row, setup)
         self._remember(loaded)
         return loaded
+
+    async def _log(self, game_id: int) -> list[Action]:
+        """A game's whole record (exports, dice statistics, IDs of past positions, analysis): read on demand."""
+        return [action_from_data(a.action) for a in await self.store.load_actions(game_id, scope=Scope.system())]
+
+    async def _replayed(self, row: GameRow, setup: MatchSetup) -> _Loaded:
+        """A game stored before states were (or whose state is unreadable): its log replayed in a worker thread,
+        so the event loop never waits for a long history, and checked against the stored summary."""
+        acts = await self._log(row.id)
+        try:
+            state = await asyncio.to_thread(m.replay, setup, acts)
+        except (ActionError, RecordError) as exc:
+            log.error("game %s: its stored log does not replay: %s", row.id, exc)
+            raise Refused(f"game #{row.id} failed its integrity check; an admin has been told") from None
+        if row.snapshot is not None and row.snapshot.get("v") != SNAPSHOT_VERSION and _summary(state) != row.snapshot:
+            log.error("game %s: replaying its log does not reproduce its snapshot", row.id)
+            raise Refused(f"game #{row.id} failed its integrity check; an admin has been told")
+        return _Loaded(row, state, log_counters(acts))
+
+    async def _check_record(self, game_id: int, final: MatchState) -> bool:
+        """Replay a finished match's whole record in a worker thread and compare it with the state the service
+        kept (off the event loop, once per match): a difference is logged for an admin. True when they agree."""
+        acts = await self._log(game_id)
+
+        def agrees() -> bool:
+            try:
+                return state_to_data(m.replay(final.setup, acts)) == state_to_data(final)
+            except (ActionError, RecordError):
+                return False
+
+        ok = await asyncio.to_thread(agrees)
+        if not ok:
+            log.error("game %s: its record does not replay to the state stored with it", game_id)
+        return ok
 
     def _draft(self, loaded: _Loaded, state: MatchState) -> Any:
         draft = state.draft()
@@ -160,13 +205,18 @@ class ServiceCore:
 
     @staticmethod
     def _require_mover(state: MatchState, player: Request, what: str, names: Mapping[str, str] | None = None) -> None:
-        if state.phase is not Phase.MOVE:
+        """Refuse unless ``player`` may move checkers now: the engine says (engine.controls); this names why not."""
+        allowed = allowed_actions(state)
+        if allowed.play is PlayStatus.NONE:
+            if state.phase is Phase.ROLL and state.turn is not None and player.id not in state.setup.sides[state.turn]:
+                to_roll = state.acting_member(state.turn)
+                raise Refused(f"it is not your turn: {(names or {}).get(to_roll, to_roll)} is to roll")
             if state.phase in (Phase.ROLL, Phase.OPENING):
                 raise Refused(f"you cannot {what} yet: roll first")
             raise Refused(f"there is no roll to play now ({_phase_words(state)})")
-        assert state.roller is not None
-        mover = state.acting_member(state.roller)
-        if player.id != mover:
+        if player.id not in allowed.actors:
+            assert state.roller is not None
+            mover = state.acting_member(state.roller)
             if player.id in state.setup.sides[state.roller]:
                 raise Refused(
                     f"only the acting member of your team, {(names or {}).get(mover, mover)}, moves this game; "
@@ -218,7 +268,7 @@ class ServiceCore:
         async with self._lock(game_id):
             for _ in range(5):
                 loaded = await self._load(game_id, player)
-                if expected_actions is not None and _timed_length(loaded.actions) != expected_actions:
+                if expected_actions is not None and loaded.timed != expected_actions:
                     raise Refused(f"game #{game_id} has moved on meanwhile")
                 state = self._check_participant(loaded, player)
                 now = self.clock()
@@ -239,7 +289,7 @@ class ServiceCore:
                     states = [state]
                     for action in new_actions:
                         states.append(m.apply(states[-1], action))
-                    auto = await self._automatic(game_id, loaded, states[-1], len(loaded.actions) + len(new_actions))
+                    auto = await self._automatic(game_id, loaded, states[-1], loaded.n_actions + len(new_actions))
                     for action in auto:
                         states.append(m.apply(states[-1], action))
                 except (ActionError, TurnError) as exc:
@@ -270,7 +320,8 @@ class ServiceCore:
                 if finished and loaded.row.setup.get("dice"):
                     seed = await self.store.secret(game_id)
                     revealed = {"setup": {**loaded.row.setup, "dice": {**loaded.row.setup["dice"], "seed": seed}}}
-                summary = _summary(final)
+                counters = advance_counters(loaded.counters, all_actions)
+                summary = _snapshot(final, counters)
                 turn_player = _to_act(final)
                 clock_data = None if clock is None else clock.to_data()
                 try:
@@ -279,7 +330,7 @@ class ServiceCore:
                         loaded.row.version,
                         also=self._result_writer(loaded.row, final, now, changes) if finished else None,
                         new_actions=[action_to_data(a) for a in all_actions],
-                        log_length=len(loaded.actions),  # the log as read at this version
+                        log_length=loaded.n_actions,  # the log as read at this version
                         snapshot=summary,
                         status=status,
                         turn_player=turn_player,
@@ -289,9 +340,7 @@ class ServiceCore:
                         # judges the game's last change when it comes due: a move writes no timer rows.
                         timers=None
                         if only_choice or (tc is None and not final.over)
-                        else self._timers_for(
-                            final, tc, clock, now, vacations, guild, _timed_length([*loaded.actions, *all_actions])
-                        ),
+                        else self._timers_for(final, tc, clock, now, vacations, guild, counters["timed"]),
                         **revealed,
                     )
                 except Conflict:
@@ -308,7 +357,10 @@ class ServiceCore:
                     clock=clock_data,
                     updated_at=now,
                 )
-                new_loaded = _Loaded(row, final, [*loaded.actions, *all_actions])
+                new_loaded = _Loaded(row, final, counters)
+                if finished:
+                    # The record is checked against the state once, when the match ends, in a worker thread.
+                    await self._check_record(game_id, final)
                 self._remember(new_loaded)
                 view = self._view(new_loaded)
                 events = []
@@ -347,7 +399,7 @@ class ServiceCore:
                     self._forget(game_id)
                     continue
                 row = replace(loaded.row, version=version, draft=draft_moves or None)
-                new_loaded = _Loaded(row, state, loaded.actions)
+                new_loaded = _Loaded(row, state, loaded.counters)
                 self._remember(new_loaded)
                 view = self._view(new_loaded)
                 so_far = view.draft or "nothing moved yet"

@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from engine import match as m
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
 from engine.plugins import UnknownTimeControl, registry
+from engine.record import log_counters, state_to_data
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.variant import VariantOptionError
 
@@ -21,11 +22,25 @@ from .types import GameView, Refused
 
 @dataclass
 class _Loaded:
+    """A game as the service holds it: its row, its state and what it needs of its record (never the record itself,
+    so neither loading a game nor keeping it costs more for a long history)."""
+
     row: GameRow
     state: MatchState | None  # None while the game is a challenge
-    actions: list[Action]
+    #: engine.record.log_counters of the record: actions, rolls (the next fair roll's number), timed actions.
+    counters: dict[str, int] = field(default_factory=lambda: log_counters([]))
     #: The game's view, made once (a change makes a new _Loaded): listing the legal plays is not free.
     view: GameView | None = None
+
+    @property
+    def n_actions(self) -> int:
+        """How many actions the match record holds."""
+        return self.counters["actions"]
+
+    @property
+    def timed(self) -> int:
+        """The record's length as timers count it: a team naming its acting member moves no deadline."""
+        return self.counters["timed"]
 
 
 def _names(loaded: _Loaded) -> Mapping[str, str]:
@@ -39,8 +54,18 @@ def _timed_length(actions: list[Action]) -> int:
     return sum(1 for a in actions if not isinstance(a, m.SetActing))
 
 
+#: The format of the stored snapshot: the whole match state and the record's counters, so that loading a game
+#: costs the same whatever its history (the log is checked against it when the match ends: see records.py).
+SNAPSHOT_VERSION = 2
+
+
+def _snapshot(state: MatchState, counters: Mapping[str, int]) -> dict[str, Any]:
+    """The stored snapshot of a game: its state after the last action, and the counters of its record."""
+    return {"v": SNAPSHOT_VERSION, "state": state_to_data(state), "counters": dict(counters)}
+
+
 def _summary(state: MatchState) -> dict[str, Any]:
-    """The stored snapshot: what replaying the log must reproduce exactly."""
+    """The snapshot of the first format (before SNAPSHOT_VERSION 2): what replaying the log must reproduce."""
     return {
         "phase": str(state.phase),
         "game": state.game,

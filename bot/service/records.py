@@ -12,7 +12,7 @@ from engine.positionid import encode_position_id
 
 from ..storage import NotFound
 from .core import ServiceCore
-from .types import PLAYER_DEFAULTS, SYSTEM, Refused, Request, Who, scope_of
+from .types import PLAYER_DEFAULTS, Refused, Request, Who, scope_of
 
 
 class RecordsMixin(ServiceCore):
@@ -53,8 +53,7 @@ class RecordsMixin(ServiceCore):
         rows = await self.store.games_of(player_id, scope=scope_of(who), statuses=("active", "finished", "archived"))
         rolls: list[tuple[int, int]] = []
         for row in rows:
-            loaded = await self._load(row.id, SYSTEM)
-            rolls.extend(player_rolls(loaded.actions, player_id))
+            rolls.extend(player_rolls(await self._log(row.id), player_id))
         return dice_stats(rolls)
 
     async def ids_at(self, game_id: int, who: Who, after_actions: int | None = None) -> tuple[str, str]:
@@ -66,10 +65,14 @@ class RecordsMixin(ServiceCore):
             raise Refused(f"game #{game_id} has not started")
         if not loaded.state.variant.gnubg_compatible:
             raise Refused(f"{loaded.state.variant.display_name} positions have no GNU Backgammon IDs")
-        n = len(loaded.actions) if after_actions is None else after_actions
-        if not 0 <= n <= len(loaded.actions):
-            raise Refused(f"game #{game_id} has {len(loaded.actions)} actions; pick a number from 0 to that")
-        state = m.replay(loaded.state.setup, loaded.actions[:n])
+        if after_actions is None:
+            state = loaded.state
+        else:
+            total = loaded.n_actions
+            if not 0 <= after_actions <= total:
+                raise Refused(f"game #{game_id} has {total} actions; pick a number from 0 to that")
+            acts = (await self._log(game_id))[:after_actions]
+            state = await asyncio.to_thread(m.replay, loaded.state.setup, acts)
         pos = state.position if state.position is not None else state.variant.start_position()
         return encode_position_id(state.variant, pos), match_id(state)
 
@@ -122,4 +125,5 @@ class RecordsMixin(ServiceCore):
         loaded = await self._load(game_id, who)
         if loaded.state is None:
             raise Refused(f"game #{game_id} has not started: nothing to export")
-        return export_mat(loaded.state.setup, loaded.actions)
+        setup, acts = loaded.state.setup, await self._log(game_id)
+        return await asyncio.to_thread(export_mat, setup, acts)

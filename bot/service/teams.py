@@ -58,7 +58,7 @@ class TeamsMixin(ServiceCore):
         else:
             allowed = ", ".join(k if k != "play" else "a play" for k in kinds) or "nothing"
             raise Refused(f"now your team may propose: {allowed}")
-        pid = await self.store.add_proposal(game_id, side, player.id, kind, shown, len(loaded.actions))
+        pid = await self.store.add_proposal(game_id, side, player.id, kind, shown, loaded.n_actions)
         view = self._view(loaded)
         text_out = f"{player.name} proposes {shown} (proposal #{pid}); {view.name(state.acting_member(side))} decides."
         return Outcome((Event("proposal", game_id, text_out, player.id, {"team": side, "proposal": pid}),), view)
@@ -69,7 +69,7 @@ class TeamsMixin(ServiceCore):
         if loaded.state is None:
             raise Refused(f"game #{game_id} has not started")
         side = self._team_of(loaded.state, player)
-        rows = await self.store.open_proposals(game_id, side, len(loaded.actions))
+        rows = await self.store.open_proposals(game_id, side, loaded.n_actions)
         view = self._view(loaded)
         return [
             {"id": r["id"], "author": r["author"], "name": view.name(r["author"]), "kind": r["kind"], "text": r["text"]}
@@ -85,7 +85,7 @@ class TeamsMixin(ServiceCore):
         row = await self.store.proposal(proposal_id)
         if row is None or row["game_id"] != game_id or row["side"] != side or row["kind"] == "held":
             raise Refused(f"your team has no proposal #{proposal_id} in game #{game_id}")
-        if row["status"] != "open" or row["turn"] != len(loaded.actions):
+        if row["status"] != "open" or row["turn"] != loaded.n_actions:
             raise Refused(f"proposal #{proposal_id} was for an earlier decision")
         if state.acting_member(side) != player.id:
             raise Refused(
@@ -135,7 +135,7 @@ class TeamsMixin(ServiceCore):
             m.apply(state, action)  # judged now, so an illegal play is refused at once
         except (ActionError, TurnError) as exc:
             raise Refused(_with_names(str(exc), _names(loaded))) from None
-        turn = len(loaded.actions)
+        turn = loaded.n_actions
         pid = await self.store.add_proposal(game_id, side, player.id, "held", json_dumps(action_to_data(action)), turn)
         timeout = float(terms.get("approval_seconds", 600))
         await self.store.add_timers(
@@ -158,7 +158,7 @@ class TeamsMixin(ServiceCore):
         side = self._team_of(state, player)
         if state.acting_member(side) == player.id:
             raise Refused("your teammate approves your play, not you")
-        held = [r for r in await self.store.open_proposals(game_id, side, len(loaded.actions)) if r["kind"] == "held"]
+        held = [r for r in await self.store.open_proposals(game_id, side, loaded.n_actions) if r["kind"] == "held"]
         if not held:
             raise Refused("there is no play of your team waiting for approval")
         row = held[-1]
@@ -245,7 +245,7 @@ class TeamsMixin(ServiceCore):
             stored = await self.store.update_setup(game_id, change)
             # The cached copy takes the stored threads (its version may be older; the next change reloads it).
             setup = {**loaded.row.setup, "team_threads": stored.get("team_threads", {})}
-            self._remember(_Loaded(replace(loaded.row, setup=setup), loaded.state, loaded.actions))
+            self._remember(_Loaded(replace(loaded.row, setup=setup), loaded.state, loaded.counters))
 
     async def team_threads(self, game_id: int) -> dict[int, str]:
         """The private thread of each team of a game, by side, as remembered with :meth:`set_team_thread`."""

@@ -30,9 +30,9 @@ class TurnsMixin(ServiceCore):
             if state.phase is Phase.MOVE:
                 raise Refused("you have already rolled: play your move (or resign)")
             if fair is not None:
-                dice = fair.next_roll(loaded.actions)
+                dice = fair.roll(loaded.counters["rolls"])
             else:
-                dice = (self.dice or self._plain_dice).roll(game_id, len(loaded.actions))
+                dice = (self.dice or self._plain_dice).roll(game_id, loaded.n_actions)
             if state.phase is Phase.OPENING:
                 # Each side throws one die; ties are thrown again (each throw is recorded).
                 return [m.OpeningRoll(by, dice)]

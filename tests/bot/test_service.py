@@ -321,3 +321,21 @@ def test_two_services_with_stale_caches_keep_one_contiguous_log(db_url: tuple[st
             await second.close()
 
     asyncio.run(go())
+
+
+def test_a_move_out_of_turn_says_who_is_to_roll(db_url: tuple[str, str | None]) -> None:
+    """After a play the other side is to roll: the player who just moved is told whose turn it is, not to roll."""
+
+    async def body(svc: GameService) -> None:
+        out = await to_move(svc, await started(svc, variant="sprintgammon", length=1))
+        gid = out.game.id
+        mover = PEOPLE[out.game.to_act or ""]
+        other = BOB if mover is ALICE else ALICE
+        after = await svc.move(gid, mover, out.game.plays[0])
+        if after.game.phase != "roll" or after.game.to_act != other.id:
+            pytest.skip("the play ended the game or handed over no roll")
+        text = await refused(svc.move(gid, mover, "1/off"), "it is not your turn")
+        assert f"{other.name} is to roll" in text
+        await refused(svc.move(gid, other, "1/off"), "you cannot play yet: roll first")
+
+    run(db_url, body)
