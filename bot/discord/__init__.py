@@ -1,4 +1,24 @@
 """The Discord transport: ``/bg`` slash commands, game buttons that survive restarts, and a thread per match.
 
-Everything here is presentation; the game service (``bot/service.py``) decides every rule.
+Everything here is presentation; the game service (``bot/service``) decides every rule, and the engine
+(``engine.controls.allowed_actions``) says which buttons a state allows.
+
+- ``app.py`` — ``GammonBot``: start-up (``setup_hook``), the cogs it loads, the scheduler loop.
+- ``tree.py`` — the one top-level command ``/bg``, ``BgCog`` (a cog whose commands join ``/bg``), the error handler.
+- ``context.py`` — who asks (``requester``) and which game they mean (``find_game``, ``game_choices``).
+- ``errors.py`` — the one refusal reply (``@refusals``, ``refuse``).
+- ``text.py`` — headings, names and mentions (``safe``: a name never pings; ``pings``: exactly whom a message calls).
+- ``options.py`` — typed option values and suggestions (rule sets, clocks, plays).
+- ``components.py`` — the buttons and selects (``DynamicItem``s) and the one press check, ``may_press``.
+- ``controls.py`` — state -> buttons, drawn from what the engine allows.
+- ``table.py`` — posting, editing and retiring turn messages; component presses.
+- ``threads.py`` — match threads and each Doubles team's private thread.
+- ``cogs/`` — the commands, one cog per feature: ``games`` (``/bg play``, ``move``, ``resign``, ``board``,
+  ``games``, ``hint``, ``watch``, ``export``, ``ids``), ``teams`` (``/bg team``), ``dice``, ``stats``, ``info``,
+  ``admin`` and ``me``.
+
+Adding a command: write it in the cog of its feature, as ``@app_commands.command`` (``/bg <name>``) or
+``@<group>.command`` (``/bg <group> <name>``), decorated with ``@refusals``; find its game with ``find_game`` and
+call the service with ``requester(interaction)``. A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending
+with ``async def setup(bot)``) named in ``app.EXTENSIONS``. The first line of the docstring is what players see.
 """

@@ -13,17 +13,19 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands, tasks
 
 import render  # noqa: F401  (imported here, not on the event loop during the first board)
 
 from ..config import Settings
 from ..scheduler import Scheduler
-from ..service import DiceProvider, GameService
+from ..service import DiceProvider, GameService, service_for
 from ..storage import Store
-from .components import DYNAMIC_ITEMS, SORRY
+from .components import DYNAMIC_ITEMS
 from .table import Table
+from .text import NO_PINGS
+from .threads import Threads
+from .tree import GammonTree
 
 __all__ = ["GammonBot", "ShardedGammonBot", "build_bot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
 
@@ -31,8 +33,16 @@ log = logging.getLogger("gammonbot.discord")
 
 #: Seconds between two looks for due timers (deadlines, reminders): how late a deadline may fire at most.
 SCHEDULER_INTERVAL = 5.0
-#: The cogs loaded at start-up.
-EXTENSIONS = ("bot.discord.cogs.games", "bot.discord.cogs.community", "bot.discord.cogs.extras")
+#: The cogs loaded at start-up, one per feature; each adds its commands to ``/bg`` (in any order).
+EXTENSIONS = (
+    "bot.discord.cogs.games",
+    "bot.discord.cogs.teams",
+    "bot.discord.cogs.dice",
+    "bot.discord.cogs.stats",
+    "bot.discord.cogs.info",
+    "bot.discord.cogs.admin",
+    "bot.discord.cogs.me",
+)
 
 
 def intents() -> discord.Intents:
@@ -57,26 +67,12 @@ PERMISSIONS = discord.Permissions(
 )
 
 
-class GammonTree(app_commands.CommandTree["GammonBot"]):
-    """The command tree; an unexpected error gets a short apology instead of silence."""
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
-        text = SORRY
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
-
-
 class GammonBot(commands.Bot):
     """The backgammon bot: a game service over one database, shown through ``/bg`` commands and buttons."""
 
     service: GameService
     table: Table
+    threads: Threads
 
     def __init__(
         self,
@@ -93,7 +89,8 @@ class GammonBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             tree_cls=GammonTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            # Nobody is pinged unless a message says whom (``text.pings``): a name can never ping anyone.
+            allowed_mentions=NO_PINGS,
             help_command=None,
             **options,
         )
@@ -107,7 +104,8 @@ class GammonBot(commands.Bot):
         self.scheduler: Scheduler | None = None
 
     async def setup_hook(self) -> None:
-        """Open storage, build the service and the table, load the cogs, register components, sync commands."""
+        """Open storage, build the service, the threads and the table, load the cogs, register components, sync
+        commands."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
         self.store = await Store.open(
             url,
@@ -115,8 +113,12 @@ class GammonBot(commands.Bot):
             pool_size=self.settings.pool_size,
             settings_ttl=self.settings.settings_ttl,
         )
-        self.service = GameService(self.store, dice=self.dice, theme=self.theme, clock=self.clock)
-        self.table = Table(self, self.service)
+        # config.toml's [defaults], [ratings], [limits] and [render] reach the service here (a test may hand in
+        # its own renderer configuration as ``theme``).
+        extra = {"render": self.theme} if self.theme is not None else {}
+        self.service = service_for(self.store, self.settings, dice=self.dice, clock=self.clock, **extra)
+        self.threads = Threads(self, self.service)
+        self.table = Table(self, self.service, self.threads)
         # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
         self.scheduler = Scheduler(self.store, self.service, notify=self.table.notify, clock=self.clock)
         # Load the rule-set plugins now, not inside the first player's click.

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from ..service import GameView
+from .errors import SORRY, refuse
+from .text import safe, sides_text
 
 if TYPE_CHECKING:
     from .table import Table
@@ -80,7 +82,7 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
             if own:
                 return "You cannot accept your own challenge; wait for your opponent (or Decline to withdraw it)."
             if view.invited and user_id not in view.invited:
-                names = ", ".join(view.name(i) for i in view.invited)
+                names = ", ".join(safe(view.name(i)) for i in view.invited)
                 return f"This challenge is for {names}. Start your own with `/bg play`."
             return None
         if action == "decline":
@@ -94,7 +96,7 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
         what = {"declined": "was declined", "expired": "expired unanswered", "archived": "was archived"}[view.status]
         return f"Game #{view.id} {what}; start a new one with `/bg play`."
     if view.side_of(user_id) is None:
-        players = " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides)
+        players = sides_text(view)
         return (
             f"You are not playing in game #{view.id} ({players}): only its players can use these buttons. "
             "Start your own with `/bg play`."
@@ -105,18 +107,12 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
 
 
 def _table(interaction: discord.Interaction[Any]) -> Table:
-    return interaction.client.table  # type: ignore[attr-defined,no-any-return]
+    return cast("Table", interaction.client.table)
 
 
 def _values(interaction: discord.Interaction[Any]) -> list[str]:
     data = cast(dict[str, Any], interaction.data or {})
     return [str(v) for v in data.get("values") or []]
-
-
-SORRY = (
-    "Something went wrong on our side while answering this. Your game is safe: `/bg board` shows where it "
-    "stands, with your buttons when it is your turn."
-)
 
 
 async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
@@ -125,7 +121,7 @@ async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None])
         await work
     except Exception:
         with contextlib.suppress(discord.HTTPException):
-            await _table(interaction).refuse(interaction, SORRY)
+            await refuse(interaction, SORRY)
         raise
 
 
@@ -300,7 +296,7 @@ class SubmoveSelect(
         values = _values(interaction)
         src, _, dst = str(values[0] if values else "").partition("-")
         if not (src.isdigit() and dst.isdigit()):
-            await _table(interaction).refuse(interaction, "Pick a checker move from the list.")
+            await refuse(interaction, "Pick a checker move from the list.")
             return
         await _guarded(
             interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))

@@ -376,7 +376,7 @@ class ServiceCore:
                         Event(
                             "dice-revealed",
                             game_id,
-                            f"Dice seed revealed: {seed_hex}. Check the rolls with /bg verify.",
+                            f"Dice seed revealed: {seed_hex}. Check the rolls with /bg dice verify.",
                             None,
                         )
                     )

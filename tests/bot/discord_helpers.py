@@ -25,7 +25,7 @@ import simcord
 
 from bot.config import Settings
 from bot.discord.app import GammonBot
-from bot.service import DiceProvider, GameView, SeededDice
+from bot.service import SYSTEM, DiceProvider, GameView, SeededDice
 
 NAMES = ("alice", "bob", "carol", "dave", "eve")
 
@@ -230,7 +230,7 @@ class World:
         self.old_bots.append(old)
 
     async def view(self, game_id: int) -> GameView:
-        return await self.bot.service.view(game_id)
+        return await self.bot.service.view(game_id, SYSTEM)
 
     async def start(self, opponent: str = "bob", challenger: str = "alice", **options: Any) -> tuple[int, Any]:
         """A challenge accepted: (game id, the match thread)."""

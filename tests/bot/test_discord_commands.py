@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from contextlib import redirect_stderr
@@ -16,7 +17,6 @@ from discord import app_commands
 from bot.cli import main
 from bot.config import Settings
 from bot.discord.app import INTENTS, PERMISSIONS, GammonBot, ShardedGammonBot, build_bot
-from bot.discord.cogs.games import match_plays
 from bot.discord.components import (
     DYNAMIC_ITEMS,
     ActingSelect,
@@ -26,12 +26,18 @@ from bot.discord.components import (
     custom_id,
     may_press,
 )
+from bot.discord.controls import turn_controls
+from bot.discord.options import match_plays
 from bot.service import GameView
+from engine.controls import NOTHING, Allowed, allowed_actions
+from engine.match import Beaver, Double, MatchOptions, Move, OpeningRoll, apply, new_match
+from engine.plugins import get_variant
 from tests.bot.discord_helpers import (
     Driver,
     FakeTime,
     ScriptedDice,
     components,
+    game_thread,
     labels,
     live_message,
     make_bot,
@@ -64,9 +70,23 @@ async def test_no_two_commands_share_a_name_and_every_command_is_described_for_p
         commands = all_commands(w.bot)
         names = [c.qualified_name for c in commands]
         assert len(names) == len(set(names)), names
-        assert {"bg play", "bg move", "bg board", "bg games", "bg variants", "bg rules", "bg resign"} <= set(names)
-        assert {"bg export", "bg settings", "bg config"} <= set(names)
         assert [c.name for c in w.bot.tree.get_commands()] == ["bg"], "one top-level command group"
+        root = w.bot.tree.get_command("bg")
+        assert isinstance(root, app_commands.Group)
+        tree = {
+            c.name: sorted(g.name for g in c.commands) if isinstance(c, app_commands.Group) else None
+            for c in root.commands
+        }
+        assert tree == {
+            **dict.fromkeys(("play", "move", "resign", "board", "games", "hint", "watch", "export", "ids")),
+            "team": ["adopt", "approve", "proposals", "propose"],
+            "dice": ["stats", "verify"],
+            "stats": ["history", "leaderboard", "profile"],
+            "info": ["clocks", "rules", "variants"],
+            "admin": ["config", "forget"],
+            "me": ["forget", "settings", "vacation"],
+        }
+        assert len(root.commands) <= 25 and all(len(g) <= 25 for g in tree.values() if g is not None)
         for cmd in commands:
             assert not isinstance(cmd, app_commands.ContextMenu), "context menus would need their own check"
             assert cmd.description and cmd.description != "…", cmd.qualified_name
@@ -190,11 +210,11 @@ def test_run_without_a_token_refuses_in_one_line_pointing_to_the_console(monkeyp
 async def test_information_commands_answer_only_the_asker(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         alice = w.people["alice"]
-        r = await w.do(alice.slash(w.channel, "bg variants"))
+        r = await w.do(alice.slash(w.channel, "bg info variants"))
         assert r.ephemeral and "Longgammon" in said(r) and "Backgammon Doubles" in said(r)
-        r = await w.do(alice.slash(w.channel, "bg rules", variant="sprint"))
+        r = await w.do(alice.slash(w.channel, "bg info rules", variant="sprint"))
         assert r.ephemeral and said(r).startswith("Sprintgammon:")
-        r = await w.do(alice.slash(w.channel, "bg rules", variant="chess"))
+        r = await w.do(alice.slash(w.channel, "bg info rules", variant="chess"))
         assert r.ephemeral and "chess" in said(r).lower()
         r = await w.do(alice.slash(w.channel, "bg games"))
         assert r.ephemeral and "no games" in said(r)
@@ -209,37 +229,37 @@ async def test_information_commands_answer_only_the_asker(tmp_path: Path) -> Non
 async def test_settings_are_per_player_and_bad_values_are_refused(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         alice = w.people["alice"]
-        r = await w.do(alice.slash(w.channel, "bg settings", autoplay=False, home="left"))
+        r = await w.do(alice.slash(w.channel, "bg me settings", autoplay=False, home="left"))
         assert r.ephemeral and "autoplay = off" in said(r) and "home = left" in said(r)
-        r = await w.do(w.people["bob"].slash(w.channel, "bg settings"))
+        r = await w.do(w.people["bob"].slash(w.channel, "bg me settings"))
         assert "autoplay = on" in said(r) and "home = right" in said(r)
-        r = await w.do(alice.slash(w.channel, "bg settings", dm_reminders=True, quiet_hours="22-7"))
+        r = await w.do(alice.slash(w.channel, "bg me settings", dm_reminders=True, quiet_hours="22-7"))
         assert "dm_reminders = on" in said(r) and "quiet_hours = 22-7" in said(r)
-        r = await w.do(alice.slash(w.channel, "bg settings", quiet_hours="late"))
+        r = await w.do(alice.slash(w.channel, "bg me settings", quiet_hours="late"))
         assert r.ephemeral and "like 22-7" in said(r)
-        r = await w.do(alice.slash(w.channel, "bg settings"))
+        r = await w.do(alice.slash(w.channel, "bg me settings"))
         assert "quiet_hours = 22-7" in said(r)
 
 
 @pytest.mark.asyncio
 async def test_server_settings_need_the_manage_server_permission(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
-        r = await w.do(w.people["alice"].slash(w.channel, "bg config", default_length=7))
+        r = await w.do(w.people["alice"].slash(w.channel, "bg admin config", default_length=7))
         assert r.ephemeral and "Manage Server" in said(r)
         role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
-        r = await w.do(admin.slash(w.channel, "bg config", default_length=7, default_variant="sprint"))
+        r = await w.do(admin.slash(w.channel, "bg admin config", default_length=7, default_variant="sprint"))
         assert r.ephemeral and "default_length = 7" in said(r)
         assert "default_variant = sprintgammon" in said(r)
-        r = await w.do(admin.slash(w.channel, "bg config", default_variant="chess"))
+        r = await w.do(admin.slash(w.channel, "bg admin config", default_variant="chess"))
         assert r.ephemeral and "chess" in said(r).lower()
-        r = await w.do(admin.slash(w.channel, "bg config", default_clock="daily", vacation_days_per_year=10))
+        r = await w.do(admin.slash(w.channel, "bg admin config", default_clock="daily", vacation_days_per_year=10))
         assert "default_time_control = correspondence" in said(r) and "vacation_days_per_year = 10" in said(r)
-        r = await w.do(admin.slash(w.channel, "bg config", default_clock="sundial"))
+        r = await w.do(admin.slash(w.channel, "bg admin config", default_clock="sundial"))
         assert r.ephemeral and "no time control 'sundial'" in said(r) and "correspondence" in said(r)
-        choices = await admin.autocomplete(w.channel, "bg config", "default_clock", "")
+        choices = await admin.autocomplete(w.channel, "bg admin config", "default_clock", "")
         assert choices[0]["value"] == "none" and len(choices) > 3
-        r = await w.do(admin.slash(w.channel, "bg config", default_clock="none"))
+        r = await w.do(admin.slash(w.channel, "bg admin config", default_clock="none"))
         assert "default_time_control = none" in said(r) and "allowed_variants = all" in said(r)
         # A challenge that names nothing now gets the server's defaults.
         r = await w.do(w.people["alice"].slash(w.channel, "bg play", opponent=w.people["bob"]))
@@ -490,7 +510,7 @@ async def test_commands_sync_to_the_test_server_of_the_configuration(tmp_path: P
             other = env.create_guild("Elsewhere")
             bob = other.add_member(env.create_user("bob"))
             assert bob.available_commands(other.create_text_channel("bg")) == ()
-            r = await alice.slash(channel, "bg variants")
+            r = await alice.slash(channel, "bg info variants")
             assert r.ephemeral and "Backgammon" in said(r)
         finally:
             await bot.close_storage()
@@ -640,8 +660,8 @@ async def test_players_who_ask_get_their_turn_pings_by_direct_message_outside_qu
     hour = datetime.fromtimestamp(now(), UTC).hour
     async with world(tmp_path, clock=now) as w:
         alice, bob = w.people["alice"], w.people["bob"]
-        await w.do(alice.slash(w.channel, "bg settings", dm_reminders=True))
-        await w.do(bob.slash(w.channel, "bg settings", dm_reminders=True, quiet_hours=f"{hour}-{(hour + 2) % 24}"))
+        await w.do(alice.slash(w.channel, "bg me settings", dm_reminders=True))
+        await w.do(bob.slash(w.channel, "bg me settings", dm_reminders=True, quiet_hours=f"{hour}-{(hour + 2) % 24}"))
         game_id, thread = await w.start(variant="backgammon", length=1)
         d = Driver(w, game_id)
         for _ in range(6):
@@ -667,3 +687,72 @@ async def test_the_thread_tells_every_roll_and_play_even_when_messages_are_edite
         assert len(rolls) >= 4
         assert len(plays) == len(rolls) - (1 if view.phase == "move" else 0), lines
         assert len(thread.history()) < len(rolls) + len(plays)  # fewer messages than events: edits in place
+
+
+# --- the buttons come from the engine -------------------------------------------------------------------------
+
+
+def drawn(view: GameView, allowed: Allowed) -> list[str]:
+    ui, _prompt = turn_controls(view, allowed)
+    return [
+        str(getattr(item, "label", "") or getattr(getattr(item, "item", None), "label", "")) for item in ui.children
+    ]
+
+
+def test_the_buttons_of_a_turn_are_exactly_what_the_engine_allows() -> None:
+    state = new_match(get_variant("backgammon"), (("1",), ("2",)), MatchOptions(length=0, beavers=True))
+    assert drawn(game_view(phase="opening", to_act=None), allowed_actions(state)) == ["Roll"]
+    state = apply(state, OpeningRoll("1", (3, 1)))
+    state = apply(state, Move("1", state.legal_plays()[0].moves))
+    allowed = allowed_actions(state)
+    assert drawn(game_view(phase="roll", to_act="2"), allowed) == ["Roll", "Double", "Resign…"]
+    # What the engine does not allow is not drawn (the layer holds no rule of its own).
+    assert drawn(game_view(phase="roll", to_act="2"), dataclasses.replace(allowed, double=False)) == [
+        "Roll",
+        "Resign…",
+    ]
+    assert drawn(game_view(phase="roll", to_act="2"), dataclasses.replace(allowed, resign_levels=())) == [
+        "Roll",
+        "Double",
+    ]
+    state = apply(state, Double("2"))
+    doubled = game_view(phase="doubled", to_act="1")
+    assert drawn(doubled, allowed_actions(state)) == ["Take", "Pass", "Beaver"]
+    assert "the cube is offered at 2" in turn_controls(doubled, allowed_actions(state))[1]
+    state = apply(state, Beaver("1"))
+    assert drawn(game_view(phase="doubled", to_act="2", cube=2), allowed_actions(state)) == ["Take", "Pass", "Raccoon"]
+    assert drawn(game_view(status="finished", phase=None), NOTHING) == []
+
+
+# --- mentions -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_nickname_that_looks_like_a_mention_never_pings_anyone(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        victim, bob = w.people["eve"], w.people["bob"]
+        role = w.guild.create_role("Everyone who plays", mentionable=True)
+        nick = f"<@{victim.id}> @everyone <@&{role.id}> @here"
+        mallory = w.people["mallory"] = w.guild.add_member(w.env.create_user("mallory"), nick=nick)
+        await w.do(bob.slash(w.channel, "bg me settings", dm_reminders=True))
+        r = await w.do(mallory.slash(w.channel, "bg play", opponent=bob, variant="backgammon", length=3))
+        gid = int(re.findall(r"game #(\d+)", said(r))[0])
+        challenge = w.env.backend.messages[w.channel.id][reply(r).id]
+        assert challenge.ping_user_ids == [bob.id]  # the challenged player, pinged as it was posted
+        await w.do(bob.click(reply(r), label="Accept"))
+        await w.do(w.people["carol"].slash(w.channel, "bg watch", game=gid))
+        d = Driver(w, gid)
+        for _ in range(6):
+            await d.step()
+        await w.do(mallory.slash(w.channel, "bg me vacation", days=1))
+        view = await d.view()
+
+        stored = [m for channel in w.env.backend.messages.values() for m in channel.values()]
+        assert any("\u200beveryone" in m.content for m in stored)  # the nickname is shown, as text
+        for m in stored:
+            assert victim.id not in m.ping_user_ids and not m.ping_role_ids and not m.mention_everyone, m.content
+            assert f"<@{victim.id}>" not in m.content and f"<@&{role.id}>" not in m.content, m.content
+        # Those called to act, and the spectator, are still pinged.
+        live = live_message(game_thread(w, view))
+        latest = w.env.backend.messages[live.channel.id][live.id]
+        assert int(view.to_act or 0) in latest.ping_user_ids and w.people["carol"].id in latest.ping_user_ids

@@ -18,6 +18,8 @@ import pytest
 import simcord
 from simcord import SetupError
 
+from bot.discord.threads import Threads
+from bot.service import SYSTEM
 from tests.bot.discord_helpers import Driver, World, answer, components, labels, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
@@ -47,10 +49,9 @@ def question(thread: simcord.ChannelHandle, number: int) -> tuple[Any, str]:
     raise AssertionError(f"no question about game {number} in {thread.name}: {[m.content for m in thread.history()]}")
 
 
-def extras(w: World) -> Any:
-    cog = w.bot.get_cog("Extras")
-    assert cog is not None
-    return cog
+def threads(w: World) -> Threads:
+    """The bot's thread manager (match threads and team rooms)."""
+    return w.bot.threads
 
 
 def public_texts(w: World, *, besides: tuple[int, ...] = ()) -> list[str]:
@@ -168,35 +169,35 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         refused(r, "Only the acting member of your team")
         assert (await d.view()).version == view.version
         play = view.plays[-1]
-        r = await w.do(alice.slash(ours, "bg propose", text=play))
+        r = await w.do(alice.slash(ours, "bg team propose", text=play))
         pid = int(re.findall(r"proposal #(\d+)", refused(r, "Proposed to your team", ours.mention))[0])
         assert any(f"proposal #{pid}" in m.content and f"<@{carol.id}>" in m.content for m in ours.history())
         assert not [t for t in public_texts(w, besides=(ours.id,)) if "propos" in t]
 
         # Nobody outside the team reads or uses its proposals, through any command or its suggestions.
         for outsider in (eve, mo):
-            r = await w.do(outsider.slash(w.channel, "bg proposals", game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg team proposals", game=gid))
             refused(r, "Only members of a team")
-            r = await w.do(outsider.slash(w.channel, "bg adopt", proposal=pid, game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg team adopt", proposal=pid, game=gid))
             refused(r, f"You are not playing in game #{gid}")
-            r = await w.do(outsider.slash(w.channel, "bg propose", text=play, game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg team propose", text=play, game=gid))
             refused(r, f"You are not playing in game #{gid}")
-            assert await outsider.autocomplete(w.channel, "bg adopt", "proposal", "", game=gid) == []
+            assert await outsider.autocomplete(w.channel, "bg team adopt", "proposal", "", game=gid) == []
         for opponent in (bob, dave):
-            r = await w.do(opponent.slash(thread, "bg proposals"))
+            r = await w.do(opponent.slash(thread, "bg team proposals"))
             assert play not in refused(r, "no open proposals")
-            r = await w.do(opponent.slash(thread, "bg adopt", proposal=pid))
+            r = await w.do(opponent.slash(thread, "bg team adopt", proposal=pid))
             refused(r, f"Your team has no proposal #{pid}")
-            r = await w.do(opponent.slash(thread, "bg approve"))
+            r = await w.do(opponent.slash(thread, "bg team approve"))
             refused(r, "approves your play, not you" if opponent is bob else "no play of your team waiting")
-            assert await opponent.autocomplete(thread, "bg adopt", "proposal", "") == []
-        r = await w.do(dave.slash(ours, "bg propose", text=play))  # a moderator, typing in the other team's thread
+            assert await opponent.autocomplete(thread, "bg team adopt", "proposal", "") == []
+        r = await w.do(dave.slash(ours, "bg team propose", text=play))  # a moderator, typing in the other team's thread
         refused(r, "Your team has no decision to make now")
         assert not [m for m in ours.history() if "dave" in m.content.lower() and "propos" in m.content]
 
-        r = await w.do(carol.slash(ours, "bg adopt", proposal=pid))
+        r = await w.do(carol.slash(ours, "bg team adopt", proposal=pid))
         assert r.acknowledged
-        record = await w.bot.service.record(gid)
+        record = await w.bot.service.record(gid, SYSTEM)
         assert record["actions"][0] == {"type": "SetActing", "by": str(carol.id), "member": str(carol.id)}
         moves = [a for a in record["actions"] if a["type"] == "Move"]
         assert moves[-1]["by"] == str(carol.id)
@@ -224,18 +225,18 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
 
         # The bot restarts; the team thread has been renamed: the new bot finds it by the id stored with the game.
         await w.restart()
-        assert extras(w).team_threads == {}
+        assert threads(w).team_threads == {}
         renamed = await w.bot.fetch_channel(ours.id)
         assert isinstance(renamed, discord.Thread)
         await renamed.edit(name="alice and carol's corner")
         assert [t.name for t in w.channel.threads if t.id == ours.id] == ["alice and carol's corner"]
         await opening(d)
         await d.until("roll", side=0)
-        r = await w.do(carol.slash(ours, "bg propose", text="roll"))
+        r = await w.do(carol.slash(ours, "bg team propose", text="roll"))
         refused(r, "Proposed to your team", ours.mention)
         assert len(w.channel.threads) == 3  # the match thread and the two team threads: none opened anew
         assert any("carol proposes roll" in m.content for m in ours.history())
-        assert extras(w).team_threads[(gid, 0)] == ours.id
+        assert threads(w).team_threads[(gid, 0)] == ours.id
         r = await w.do(carol.click(live_message(thread), label="Roll"))
         refused(r, "not the acting member of alice & carol in game 2")
 
@@ -252,7 +253,7 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         await resign_game(d, 1, "Resign a gammon")
         view = await d.view()
         assert view.status == "finished" and view.score == (3, 1), view
-        setting = [a for a in (await w.bot.service.record(gid))["actions"] if a["type"] == "SetActing"]
+        setting = [a for a in (await w.bot.service.record(gid, SYSTEM))["actions"] if a["type"] == "SetActing"]
         assert [(a["by"], a["member"]) for a in setting] == [
             (str(carol.id), str(carol.id)),
             (str(alice.id), str(alice.id)),
@@ -281,12 +282,12 @@ async def test_both_must_agree_holds_a_play_picked_on_the_board_until_the_teamma
         ours = team_thread(w, gid, "alice & carol")
         board = live_message(thread)
         posted = len(thread.history())
-        logged = len((await w.bot.service.record(gid))["actions"])
+        logged = len((await w.bot.service.record(gid, SYSTEM))["actions"])
 
         # alice picks a play on the public board: it is held for carol, told only to alice and in the team thread.
         r = await pick_play(w, alice, thread)
         refused(r, "waiting for carol to approve")
-        assert len((await w.bot.service.record(gid))["actions"]) == logged
+        assert len((await w.bot.service.record(gid, SYSTEM))["actions"]) == logged
         held = await d.view()
         assert held.phase == "move" and held.to_act == str(alice.id) and held.version == view.version
         assert len(thread.history()) == posted and live_message(thread).id == board.id
@@ -296,24 +297,24 @@ async def test_both_must_agree_holds_a_play_picked_on_the_board_until_the_teamma
         assert not [t for t in public_texts(w, besides=(ours.id,)) if "approve" in t]
 
         # Nobody else approves it: not the opponents, not an outsider, not alice herself.
-        r = await w.do(bob.slash(thread, "bg approve"))
+        r = await w.do(bob.slash(thread, "bg team approve"))
         refused(r, "approves your play, not you")
-        r = await w.do(dave.slash(thread, "bg approve"))
+        r = await w.do(dave.slash(thread, "bg team approve"))
         refused(r, "no play of your team waiting")
-        r = await w.do(eve.slash(w.channel, "bg approve", game=gid))
+        r = await w.do(eve.slash(w.channel, "bg team approve", game=gid))
         refused(r, f"You are not playing in game #{gid}")
-        r = await w.do(alice.slash(ours, "bg approve"))
+        r = await w.do(alice.slash(ours, "bg team approve"))
         refused(r, "Your teammate approves your play, not you")
         assert (await d.view()).version == view.version
 
         # carol approves in the team thread: the play is made and shown in the match thread.
-        r = await w.do(carol.slash(ours, "bg approve"))
+        r = await w.do(carol.slash(ours, "bg team approve"))
         assert r.acknowledged and thread.mention in said(r), said(r)
         after = await d.view()
         assert after.version > view.version and not (after.phase == "move" and after.to_act == str(alice.id))
         assert any("alice played" in m.content for m in thread.history()[posted:])
         assert any("carol approves" in m.content for m in ours.history())
-        moves = [a for a in (await w.bot.service.record(gid))["actions"] if a["type"] == "Move"]
+        moves = [a for a in (await w.bot.service.record(gid, SYSTEM))["actions"] if a["type"] == "Move"]
         assert moves[-1]["by"] == str(alice.id)
 
 
@@ -355,7 +356,7 @@ async def test_acting_choose_is_for_team_rule_sets(tmp_path: Path) -> None:
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, variant="backgammon", acting="choose"))
         refused(r, "`acting: choose` is for team rule sets", "Backgammon each side is one player")
         gid, thread = await w.start(variant="backgammon", length=1, acting="rotate")
-        r = await w.do(alice.slash(thread, "bg propose", text="roll"))
+        r = await w.do(alice.slash(thread, "bg team propose", text="roll"))
         refused(r, "Consultation is for team rule sets")
         assert "choose who acts" not in live_message(thread).content
 
@@ -377,7 +378,7 @@ async def test_a_team_thread_opened_during_a_roll_keeps_the_boards_play_select_w
         side = view.side_of(view.to_act or "")
         assert side is not None and await w.bot.service.team_threads(gid) == {}
         mate = w.by_id(next(p for p in view.sides[side] if p != view.to_act))
-        r = await w.do(mate.slash(thread, "bg propose", text=view.plays[0]))
+        r = await w.do(mate.slash(thread, "bg team propose", text=view.plays[0]))
         refused(r, "Proposed to your team")
         assert list(await w.bot.service.team_threads(gid)) == [side]
         assert (await d.view()).version == view.version  # storing a team thread is not a game change

@@ -1,0 +1,121 @@
+"""``/bg dice verify | stats``: verifiable dice, and how a player's dice have fallen.
+
+A match's dice are committed to before its first roll; ``verify`` checks them on the record exactly as stored (the
+service reads it without replaying it, so even an edited record is checked, and the changed roll named) and attaches
+the record, which anyone can check again with ``gammonbot verify``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from ...service import Refused
+from ..context import game_choices, game_number, requester
+from ..errors import refusals
+from ..text import capital, clip, describe, safe
+from ..tree import BgCog
+
+if TYPE_CHECKING:
+    from ..app import GammonBot
+
+__all__ = ["Dice", "dice_table", "setup"]
+
+
+def dice_table(stats: Any) -> str:
+    """A player's dice statistics (engine.fairdice.DiceStats) as a small fixed-width table in a code block."""
+    e = stats.expected_face
+    head = f"{'Number':<9}" + "".join(f"{k:>6}" for k in range(1, 7))
+    seen = f"{'Seen':<9}" + "".join(f"{n:>6}" for n in stats.faces)
+    expected = f"{'Expected':<9}" + "".join(f"{e:>6.1f}" for _ in range(6))
+    return "```\n" + "\n".join((head, seen, expected)) + "\n```"
+
+
+class Dice(BgCog):
+    """Dice verification and statistics: ``/bg dice <command>``."""
+
+    dice = app_commands.Group(name="dice", description="Verifiable dice: check a match's rolls, count a player's")
+
+    @dice.command(name="verify")
+    @app_commands.describe(game="Game number (default: this thread's game)")
+    @refusals
+    async def verify(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Check a match's dice against the commitment the bot published before the first roll."""
+        asker = requester(interaction)
+        game_id = await game_number(interaction, game)
+        title = f"#{game_id} (checked on its record as stored)"
+        try:
+            view = await self.service.view(game_id, asker)
+        except Refused:
+            view = None  # no such game here (the service says so below), or a record that no longer replays
+        if view is not None:
+            if view.status in ("challenge", "declined", "expired"):
+                raise Refused(f"Game #{view.id} never started, so it has no dice to check.")
+            title = describe(view)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            report = await self.service.verify(game_id, asker)
+            record = await self.service.record(game_id, asker) if report.ok else None
+        except ValueError as exc:
+            if isinstance(exc, Refused):
+                raise
+            raise Refused(f"The stored record of game #{game_id} cannot be checked: {exc}") from None
+        text = f"**{title}** — dice {capital(report.message)}"
+        if record is None:
+            await interaction.followup.send(clip(text), ephemeral=True)
+            return
+        filename = f"game{game_id}-record.json"
+        text += (
+            f"\nThe match record is attached: anyone can check it with `gammonbot verify {filename}` "
+            f"(commitment `{record['dice']['commitment']}`)."
+        )
+        data = json.dumps(record, indent=1, sort_keys=True).encode()
+        await interaction.followup.send(
+            clip(text), file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True
+        )
+
+    @verify.autocomplete("game")
+    async def _verify_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+        return await game_choices(interaction, current, finished=True)
+
+    @dice.command(name="stats")
+    @app_commands.describe(player="Whose dice (default: yours)")
+    @refusals
+    async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+        """A player's dice: how often each number and doublets came up, against what fair dice give."""
+        who = player or interaction.user
+        if interaction.guild_id is None and who.id != interaction.user.id:
+            raise Refused(
+                "In direct messages you see your own dice only: use `/bg dice stats` in a server for others'."
+            )
+        where = "this server's matches" if interaction.guild_id is not None else "all your matches"
+        stats = await self.service.dice_stats(requester(interaction), str(who.id))
+        name = safe(who.display_name)
+        if not stats.rolls:
+            await interaction.response.send_message(
+                f"{name} has no rolls in {where} yet (opening throws, one die each, are not counted).",
+                ephemeral=True,
+            )
+            return
+        verdict = (
+            "unusual for fair dice (they give a p-value this low one time in a hundred)"
+            if stats.face_p_value < 0.01
+            else "in line with fair dice"
+        )
+        text = (
+            f"**{name}'s dice** in {where}: {stats.rolls} rolls (opening throws, one die each, not counted).\n"
+            f"{dice_table(stats)}"
+            f"Doublets: **{stats.doublets}** (expected {stats.expected_doublets:.1f}).\n"
+            f"Chi-square of the numbers {stats.face_chi_square:.2f} with 5 degrees of freedom, "
+            f"p = {stats.face_p_value:.2f}: {verdict}."
+        )
+        await interaction.response.send_message(clip(text), ephemeral=True)
+
+
+async def setup(bot: GammonBot) -> None:
+    """Add ``/bg dice``."""
+    await bot.add_cog(Dice(bot))

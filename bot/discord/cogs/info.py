@@ -1,0 +1,74 @@
+"""``/bg info variants | rules | clocks``: what can be played, and how."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from ..context import requester
+from ..errors import refusals
+from ..options import variant_choices
+from ..text import lines_within
+from ..tree import BgCog
+
+if TYPE_CHECKING:
+    from ..app import GammonBot
+
+__all__ = ["Info", "setup"]
+
+
+class Info(BgCog):
+    """Rule sets, their rules and the time controls: ``/bg info <command>``."""
+
+    info = app_commands.Group(name="info", description="The rule sets, their rules and the time controls")
+
+    @info.command(name="variants")
+    @refusals
+    async def variants(self, interaction: discord.Interaction[Any]) -> None:
+        """List the rule sets you can play."""
+        lines = []
+        for cls in self.service.variants():
+            aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
+            team = " — teams of two" if cls.team_size > 1 else ""
+            lines.append(f"**{cls.display_name}** `{cls.name}`{aliases}{team}")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @info.command(name="rules")
+    @app_commands.describe(variant="The rule set to explain")
+    @refusals
+    async def rules(self, interaction: discord.Interaction[Any], variant: str = "backgammon") -> None:
+        """Read the rules of a rule set."""
+        text = self.service.rules(variant)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @rules.autocomplete("variant")
+    async def _rules_variant(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return variant_choices(self.service, current)
+
+    @info.command(name="clocks")
+    @refusals
+    async def clocks(self, interaction: discord.Interaction[Any]) -> None:
+        """List the time controls a match can be played with."""
+        default = None
+        if interaction.guild_id is not None:
+            default = (await self.service.guild_settings(requester(interaction)))["default_time_control"]
+        lines = []
+        for tc in self.service.time_controls():
+            mark = " — **this server's default**" if tc.name == default else ""
+            summary = f"\n  {tc.summary}" if tc.summary else ""
+            lines.append(f"**{tc.display_name}** `{tc.name}`: {tc.describe()}{mark}{summary}")
+        if not lines:
+            await interaction.response.send_message("No time controls are registered.", ephemeral=True)
+            return
+        if default is None:
+            lines.append("Matches here have no clock unless the challenge names one.")
+        await interaction.response.send_message(lines_within(lines, 2000), ephemeral=True)
+
+
+async def setup(bot: GammonBot) -> None:
+    """Add ``/bg info``."""
+    await bot.add_cog(Info(bot))

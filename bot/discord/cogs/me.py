@@ -1,0 +1,156 @@
+"""``/bg me settings | vacation | forget``: a player's own settings, absences and data.
+
+Settings are the player's in every server; a vacation stops their clocks in the server it is declared in; ``forget``
+erases the player's own data in every server (their matches stay, under a neutral name), after they confirm.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+
+from ...service import Refused
+from ..context import bot_of, requester, require_server
+from ..errors import refusals, refuse
+from ..options import show
+from ..text import NO_PINGS, safe
+from ..tree import BgCog
+from .stats import FORMER_PLAYER
+
+if TYPE_CHECKING:
+    from ..app import GammonBot
+
+__all__ = ["Me", "ForgetMe", "setup"]
+
+QUIET_HOURS = re.compile(r"([01]?\d|2[0-3])\s*-\s*([01]?\d|2[0-3])")
+#: How long the confirmation button of ``/bg me forget`` stays usable, in seconds.
+CONFIRM_SECONDS = 300.0
+
+
+async def forget_me(interaction: discord.Interaction[Any]) -> None:
+    """Erase the user's own data everywhere and say so (only to them)."""
+    changed = await bot_of(interaction).service.forget_me(requester(interaction))
+    text = (
+        f"Done: your personal data is gone from every server ({changed} records changed). Your finished matches stay "
+        f"in your opponents' records, shown as “{FORMER_PLAYER}”."
+    )
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class ForgetMe(discord.ui.View):
+    """The confirmation of ``/bg me forget``: one button, for the user who asked only."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.user_id = user_id
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id != self.user_id:
+            await refuse(interaction, "Only the player who asked can confirm erasing their own data.")
+            return False
+        return True
+
+    @discord.ui.button(label="Erase my data everywhere", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        try:
+            await forget_me(interaction)
+        except Refused as exc:
+            await refuse(interaction, str(exc))
+
+
+class Me(BgCog):
+    """Your own settings, vacations and data: ``/bg me <command>``."""
+
+    me = app_commands.Group(name="me", description="Your own settings, vacations and data")
+
+    @me.command(name="settings")
+    @app_commands.describe(
+        autoplay="Play a forced move (the only legal play) for you",
+        auto_bearoff="In a pure race with everything home, bear off for you",
+        home="Which side your home board is drawn on",
+        theme="Board colours (a theme name from the server's configuration)",
+        dm_reminders="Also send your turn pings and reminders as direct messages",
+        quiet_hours="No direct messages in these UTC hours, like 22-7 (empty: none)",
+        analysis="After each of your matches, post its analysis (errors by equity lost, biggest mistakes)",
+    )
+    @refusals
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        autoplay: bool | None = None,
+        auto_bearoff: bool | None = None,
+        home: Literal["right", "left"] | None = None,
+        theme: str | None = None,
+        dm_reminders: bool | None = None,
+        quiet_hours: str | None = None,
+        analysis: bool | None = None,
+    ) -> None:
+        """See or change your own settings (forced moves, bear-offs, board side, reminders)."""
+        if quiet_hours is not None and quiet_hours.strip() and not QUIET_HOURS.fullmatch(quiet_hours.strip()):
+            raise Refused("Write quiet hours as two UTC hours, like 22-7 (from 22:00 to 07:00), or leave it empty.")
+        given = {
+            "autoplay": autoplay,
+            "auto_bearoff": auto_bearoff,
+            "home": home,
+            "theme": theme,
+            "dm_reminders": dm_reminders,
+            "quiet_hours": quiet_hours.strip() if quiet_hours is not None else None,
+            "analysis": analysis,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        current = await self.service.player_settings(requester(interaction), **changes)
+        head = "Saved. " if changes else ""
+        text = ", ".join(f"{k} = {show(v, k)}" for k, v in current.items())
+        await interaction.response.send_message(f"{head}Your settings: {text}.", ephemeral=True)
+
+    @me.command(name="vacation")
+    @app_commands.describe(days="How many days you will be away (part days allowed, like 1.5)")
+    @refusals
+    async def vacation(
+        self, interaction: discord.Interaction[Any], days: app_commands.Range[float, 0.1, 366.0]
+    ) -> None:
+        """Declare an absence: your match clocks in this server stop until you are back."""
+        require_server(interaction)
+        me = requester(interaction)
+        ends = int(await self.service.vacation(me, days))
+        running = [v for v in await self.service.my_games(me) if v.status == "active" and v.thread_id]
+        told = f" Your opponents are told in {', '.join(f'<#{v.thread_id}>' for v in running)}." if running else ""
+        await interaction.response.send_message(
+            f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); "
+            f"your clocks stand still until then.{told}",
+            ephemeral=True,
+        )
+        # Opponents see it: a line in each running match's thread (no ping).
+        for view in running:
+            await self.threads.tell(
+                view, f"{safe(me.name)} is on vacation until <t:{ends}:F>: their clock stands still until then."
+            )
+
+    @me.command(name="forget")
+    @app_commands.describe(confirm="True to erase at once, without the confirmation button")
+    @refusals
+    async def forget(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
+        """Erase your own data in every server (your matches stay, under a neutral name)."""
+        if confirm:
+            await forget_me(interaction)
+            return
+        ui = ForgetMe(interaction.user.id)
+        await interaction.response.send_message(
+            "This erases your name, settings, vacations, watching and ratings in every server where you played. "
+            f"Your finished matches stay in your opponents' records, shown as “{FORMER_PLAYER}”. It cannot be undone.",
+            view=ui,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+
+async def setup(bot: GammonBot) -> None:
+    """Add ``/bg me``."""
+    await bot.add_cog(Me(bot))

@@ -1,0 +1,190 @@
+"""Who asks, from where, and which game they mean: the one game resolver of the Discord commands.
+
+:func:`requester` turns an interaction into the service's :class:`~bot.service.Request` (the user, the server or a
+direct message, and whether they may manage that server). Every lookup below goes through the service with it, so a
+game of another server (or, in a direct message, a game the asker does not play in) is "no game" here as everywhere.
+
+:func:`find_game` is how a command finds the game it is about: the ``game`` option, else the game of the thread it
+is used in (a match thread or a team's private thread, found by the id stored with the game, or by the name the bot
+gave the thread), else the asker's only running game (or the only one waiting for them).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from ..service import GameService, GameView, PlayerRef, Refused, Request
+from .text import callers, describe, safe
+
+if TYPE_CHECKING:
+    from .app import GammonBot
+
+__all__ = [
+    "player_of",
+    "requester",
+    "bot_of",
+    "command_name",
+    "require_server",
+    "find_game",
+    "game_number",
+    "thread_game",
+    "game_choices",
+    "MAX_CHOICES",
+]
+
+#: Discord lists at most 25 suggestions.
+MAX_CHOICES = 25
+#: The number in the names the bot gives threads: ``#7 Backgammon: alice vs bob``, ``#7 team alice & carol``.
+THREAD_NUMBER = re.compile(r"^#(\d+)\b")
+#: Team threads opened by earlier versions were named ``Team alice & carol — game 7``.
+OLD_TEAM_THREAD = re.compile(r"—\s*game\s+(\d+)\s*$")
+
+
+def player_of(user: discord.abc.User) -> PlayerRef:
+    """The service's idea of a Discord user (someone named in a command): their id as text and display name."""
+    return PlayerRef(str(user.id), user.display_name)
+
+
+def requester(interaction: discord.Interaction[Any]) -> Request:
+    """Who asks, from which server (None: a direct message), and whether they may manage that server: the
+    context of every service call made for an interaction."""
+    user = interaction.user
+    perms = interaction.permissions
+    admin = interaction.guild_id is not None and bool(perms.manage_guild or perms.administrator)
+    guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+    return Request(str(user.id), user.display_name, guild, "discord", admin)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> GammonBot:
+    return cast("GammonBot", interaction.client)
+
+
+def _service(interaction: discord.Interaction[Any]) -> GameService:
+    return bot_of(interaction).service
+
+
+def command_name(interaction: discord.Interaction[Any]) -> str:
+    """The command as players type it, without the leading ``bg``: ``team propose``."""
+    command = interaction.command
+    name = command.qualified_name if command is not None else "bg"
+    return name.removeprefix("bg ").removeprefix("bg")
+
+
+def require_server(interaction: discord.Interaction[Any]) -> str:
+    """The server the command is used in; refused in a direct message (for commands about a server)."""
+    if interaction.guild_id is None:
+        raise Refused(
+            f"Use `/bg {command_name(interaction)}` in a server: it is about that server's players and matches."
+        )
+    return str(interaction.guild_id)
+
+
+async def thread_game(interaction: discord.Interaction[Any], asker: Request | None = None) -> GameView | None:
+    """The game of the thread the command is used in: its match thread or one of its team threads (None if the
+    channel is no such thread, or the game is not one the asker may see)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.Thread):
+        return None
+    asker = asker or requester(interaction)
+    service = _service(interaction)
+    here = str(channel.id)
+    candidates: list[int] = []
+    remembered = bot_of(interaction).threads.game_of_team_thread(channel.id)
+    if remembered is not None:
+        candidates.append(remembered)
+    found = THREAD_NUMBER.match(channel.name or "") or OLD_TEAM_THREAD.search(channel.name or "")
+    if found:
+        candidates.append(int(found[1]))
+    for number in dict.fromkeys(candidates):
+        try:
+            view = await service.view(number, asker)
+        except Refused:
+            continue
+        if view.thread_id == here or number == remembered or here in (await service.team_threads(view.id)).values():
+            return view
+    # A thread renamed since (or found after a restart): the asker's games know their threads by id.
+    for view in await service.my_games(asker):
+        if view.thread_id == here:
+            return view
+        if any(len(side) > 1 for side in view.sides) and here in (await service.team_threads(view.id)).values():
+            return view
+    return None
+
+
+async def find_game(interaction: discord.Interaction[Any], game: int | None, *, mine: bool = True) -> GameView:
+    """The game a command is about: the ``game`` option, else the game of the thread it is used in, else (``mine``)
+    the asker's only running game, or the only one waiting for them. Refused, with what to do, when there is none."""
+    asker = requester(interaction)
+    service = _service(interaction)
+    what = command_name(interaction)
+    if game is not None:
+        if game < 1:
+            raise Refused("Game numbers start at 1: `/bg games` and `/bg stats history` show them.")
+        return await service.view(game, asker)
+    view = await thread_game(interaction, asker)
+    if view is not None:
+        return view
+    if not mine:
+        raise Refused(f"Say which game with the `game` option, or use `/bg {what}` inside the match's thread.")
+    running = [v for v in await service.my_games(asker) if v.status == "active"]
+    if not running:
+        raise Refused("You have no game running. Start one with `/bg play`, or give the game number.")
+    if len(running) == 1:
+        return running[0]
+    waiting = [v for v in running if asker.id in callers(v)]
+    if len(waiting) == 1:
+        return waiting[0]
+    numbers = ", ".join(f"#{v.id}" for v in running[:10])
+    raise Refused(
+        f"You have {len(running)} games running ({numbers}): say which with the `game` option, "
+        f"or use `/bg {what}` in the game's thread."
+    )
+
+
+async def game_number(interaction: discord.Interaction[Any], game: int | None) -> int:
+    """The number of the game a command names, or of the thread it is used in, without loading the game (for a
+    command that must work on a game whose record no longer replays). The service still judges who may see it."""
+    if game is not None:
+        if game < 1:
+            raise Refused("Game numbers start at 1: `/bg games` and `/bg stats history` show them.")
+        return game
+    try:
+        view = await thread_game(interaction)
+    except Refused:
+        view = None
+    if view is not None:
+        return view.id
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        found = THREAD_NUMBER.match(channel.name or "") or OLD_TEAM_THREAD.search(channel.name or "")
+        if found:
+            return int(found[1])
+    raise Refused(
+        f"Say which game with the `game` option, or use `/bg {command_name(interaction)}` inside the match's thread."
+    )
+
+
+async def game_choices(
+    interaction: discord.Interaction[Any], current: str, *, finished: bool = False
+) -> list[app_commands.Choice[int]]:
+    """Suggestions for a ``game`` option: the asker's challenges and running games here (and, with ``finished``,
+    their finished matches), matching what is typed."""
+    asker = requester(interaction)
+    service = _service(interaction)
+    key = current.strip().lstrip("#").lower()
+    out: dict[int, str] = {}
+    for v in await service.my_games(asker):
+        out[v.id] = describe(v)
+    if finished:
+        for line in await service.history(asker, player_id=asker.id, limit=MAX_CHOICES):
+            sides = " vs ".join(safe(str(s)) for s in line.get("sides") or [])
+            out.setdefault(int(line["game_id"]), f"#{line['game_id']} {line['display_name']}: {sides}")
+    return [
+        app_commands.Choice(name=label[:100], value=gid)
+        for gid, label in out.items()
+        if not key or key in label.lower()
+    ][:MAX_CHOICES]

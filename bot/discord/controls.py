@@ -1,0 +1,136 @@
+"""State -> buttons: the components a game message carries, drawn from what the engine says the state allows.
+
+The Discord layer holds no rule of its own. Which buttons a turn message shows (Roll, Double, Take, Pass, Beaver,
+Raccoon, Resign…, the resignation answers) and which levels the Resign… chooser offers come from
+:func:`engine.controls.allowed_actions`, the one tested function that lists what the engine would accept now. This
+module only lays those answers out as components, with the sentence calling the players to act. Everything here is
+pure: the table gathers the state and the legal checker moves, then calls :func:`turn_controls`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from engine.controls import Allowed, PlayStatus
+
+from ..service import GameView
+from .components import ActingSelect, ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect
+from .text import callers, clip, mention, safe, team_name
+
+__all__ = [
+    "turn_controls",
+    "challenge_controls",
+    "resign_chooser",
+    "acting_question",
+    "MAX_SELECT",
+    "MAX_SUBMOVE_BUTTONS",
+]
+
+#: A select lists at most 25 options; above that the roll is played checker by checker.
+MAX_SELECT = 25
+#: Four rows of five submove buttons; the fifth row holds Undo, Confirm and Resign.
+MAX_SUBMOVE_BUTTONS = 20
+
+
+def challenge_controls(view: GameView) -> discord.ui.View:
+    """Accept and Decline, under a challenge."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ActionButton("accept", view.id))
+    ui.add_item(ActionButton("decline", view.id))
+    return ui
+
+
+def resign_chooser(game_id: int, levels: Sequence[int]) -> discord.ui.View:
+    """The resignation levels that may be offered now (the engine's answer), one button each."""
+    ui = discord.ui.View(timeout=None)
+    for level in levels:
+        ui.add_item(ResignButton(game_id, level))
+    return ui
+
+
+def turn_controls(
+    view: GameView, allowed: Allowed, submoves: Sequence[tuple[int, int]] = ()
+) -> tuple[discord.ui.View, str]:
+    """The components of the message calling the players to act, and its sentence.
+
+    ``allowed``: :func:`engine.controls.allowed_actions` of the game's state (for the side due to act).
+    ``submoves``: the checker moves that may be made next, when the roll is played checker by checker (more legal
+    plays than a select lists, or a draft begun). Undo and Confirm follow the draft the service keeps.
+    """
+    ui = discord.ui.View(timeout=None)
+    gid = view.id
+    who = " ".join(mention(p) for p in callers(view))
+    resign = allowed.resign
+    if view.phase == "opening":
+        if allowed.roll:
+            ui.add_item(ActionButton("roll", gid))
+        choose = ""
+        if any(allowed.choose_acting):
+            choose = " Each team may choose who acts this game, in its private team thread, until it first moves."
+        return ui, f"{who}: roll the opening dice (either of you).{choose}"
+    if view.phase == "roll":
+        if allowed.roll:
+            ui.add_item(ActionButton("roll", gid))
+        if allowed.double:
+            ui.add_item(ActionButton("double", gid))
+        if resign:
+            ui.add_item(ActionButton("resign", gid))
+        return ui, f"{who}: your roll{' (or double)' if allowed.double else ''}."
+    if view.phase == "move" and allowed.play is not PlayStatus.NONE:
+        dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else "your roll"
+        if len(view.plays) <= MAX_SELECT and not view.draft:
+            ui.add_item(PlaySelect(gid, view.version, view.plays))
+            if resign:
+                ui.add_item(ActionButton("resign", gid, row=1))
+            return ui, f"{who}: play {dice}: pick your play below, or type it with `/bg move`."
+        if len(submoves) <= MAX_SUBMOVE_BUTTONS:
+            for k, (src, dst) in enumerate(submoves):
+                ui.add_item(SubmoveButton(gid, view.version, src, dst, row=k // 5))
+        else:
+            ui.add_item(SubmoveSelect(gid, view.version, tuple(submoves)))
+        complete = bool(view.draft) and not view.draft_remaining
+        ui.add_item(ActionButton("undo", gid, disabled=not view.draft, row=4))
+        ui.add_item(ActionButton("confirm", gid, disabled=not complete, row=4))
+        if resign:
+            ui.add_item(ActionButton("resign", gid, row=4))
+        so_far = f" So far: {view.draft}." if view.draft else ""
+        left = ", ".join(map(str, view.draft_remaining))
+        todo = f"dice left: {left}" if left else "all dice used: Confirm, or Undo"
+        return ui, (
+            f"{who}: play {dice} checker by checker ({len(view.plays)} possible plays; {todo}).{so_far} "
+            "Or type the whole play with `/bg move`."
+        )
+    if view.phase == "doubled":
+        for action, ok in (
+            ("take", allowed.take),
+            ("pass", allowed.pass_),
+            ("beaver", allowed.beaver),
+            ("raccoon", allowed.raccoon),
+        ):
+            if ok:
+                ui.add_item(ActionButton(action, gid))
+        return ui, f"{who}: the cube is offered at {view.cube * 2}: take or pass?"
+    if view.phase == "resigned":
+        if allowed.accept_resignation:
+            ui.add_item(ActionButton("resign-accept", gid))
+        if allowed.reject_resignation:
+            ui.add_item(ActionButton("resign-reject", gid))
+        return ui, f"{who}: accept or reject the resignation."
+    return ui, ""
+
+
+def acting_question(view: GameView, side: int, note: str = "") -> tuple[str, discord.ui.View]:
+    """Team choice (Backgammon Doubles): the question, for team ``side``'s room, of who acts for it in the game at
+    hand, with a select of the two members (the one acting now preselected). ``note`` is safe text."""
+    members = view.sides[side]
+    acting = view.acting[side] if view.acting is not None else None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ActingSelect(view.id, side, view.game, tuple((p, view.name(p)) for p in members), acting))
+    text = (
+        f"{' '.join(mention(p) for p in members)}: **game {view.game}** of match #{view.id} — who acts for your team "
+        f"({team_name(view, side)})? The acting member rolls, moves and handles the cube; the other consults here. "
+        f"{note}**{safe(view.name(acting))}** acts now; you may change it below until your team first moves this game."
+    )
+    return clip(text), ui

@@ -1,0 +1,104 @@
+"""What players type into command options: rule sets, time controls and plays, suggested as they type.
+
+:class:`RuleSet` turns a typed rule set (name, display name or alias) into its registered name. The ``*_choices``
+functions are the suggestions behind autocompleted options; :func:`match_plays` filters the legal plays by what is
+typed (``/bg move``, ``/bg team propose``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from ..service import GameService, Refused
+from .context import MAX_CHOICES, bot_of
+
+__all__ = ["RuleSet", "variant_choices", "clock_choices", "clock_preset", "match_plays", "SETTING_WORDS", "show"]
+
+
+def _service(interaction: discord.Interaction[Any]) -> GameService:
+    return bot_of(interaction).service
+
+
+def variant_choices(service: GameService, current: str) -> list[app_commands.Choice[str]]:
+    """The rule sets whose name, display name or alias contains what is typed."""
+    key = current.strip().lower()
+    out = []
+    for cls in service.variants():
+        words = [cls.name, cls.display_name.lower(), *cls.aliases]
+        if not key or any(key in w.lower() for w in words):
+            out.append(app_commands.Choice(name=cls.display_name[:100], value=cls.name))
+    return out[:MAX_CHOICES]
+
+
+class RuleSet(app_commands.Transformer):
+    """A rule set typed or picked from the suggestions (name, display name or alias) -> its registered name.
+
+    Unknown text passes through unchanged, so that the service refuses it with the list of rule sets (a
+    transformer error would only earn the player a generic apology).
+    """
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
+        key = value.strip().lower()
+        for cls in _service(interaction).variants():
+            if key in (cls.name, cls.display_name.lower(), *(a.lower() for a in cls.aliases)):
+                return cls.name
+        return value.strip()
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: str
+    ) -> list[app_commands.Choice[str]]:
+        return variant_choices(_service(interaction), value)
+
+
+def clock_choices(service: GameService, current: str) -> list[app_commands.Choice[str]]:
+    """The time-control presets matching what is typed, each with its summary."""
+    key = current.strip().lower()
+    out = []
+    for tc in service.time_controls():
+        words = [tc.name, tc.display_name.lower(), *tc.aliases]
+        if not key or any(key in w.lower() for w in words):
+            out.append(app_commands.Choice(name=f"{tc.display_name}: {tc.summary}"[:100], value=tc.name))
+    return out[:MAX_CHOICES]
+
+
+def clock_preset(service: GameService, name: str) -> str | None:
+    """A typed time control -> its preset name (None: no clock); refused with the list of presets."""
+    key = name.strip().lower()
+    if key in ("", "none", "off", "no clock"):
+        return None
+    for tc in service.time_controls():
+        if key in (tc.name, tc.display_name.lower(), *tc.aliases):
+            return tc.name
+    names = ", ".join(tc.name for tc in service.time_controls())
+    raise Refused(f"There is no time control {name!r}; presets: {names} (or none).")
+
+
+def match_plays(plays: tuple[str, ...], typed: str, limit: int = MAX_CHOICES) -> list[str]:
+    """The legal plays matching what is typed so far: prefix matches first, then plays containing it."""
+    words = typed.strip().lower().split()
+    if not words:
+        return list(plays[:limit])
+    key = " ".join(words)
+    starts = [p for p in plays if p.lower().startswith(key)]
+    contains = [p for p in plays if p not in starts and all(w in p.lower() for w in words)]
+    return (starts + contains)[:limit]
+
+
+#: How a setting's None reads, by setting.
+SETTING_WORDS = {"allowed_variants": "all"}
+
+
+def show(value: Any, key: str = "") -> str:
+    """A setting's value for players: on/off, lists, or ``none``."""
+    if value is None:
+        return SETTING_WORDS.get(key, "none")
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or "none"
+    return str(value)

@@ -1,0 +1,378 @@
+"""Match threads and team rooms: the one place the bot opens, names, finds and posts in its threads.
+
+Each match is played in a public thread started from its challenge (``#7 Backgammon: alice vs bob``); where Discord
+refuses, the match is played in the challenge's channel. In Backgammon Doubles each team also gets a private thread,
+its room (``#7 team alice & carol``), where teammates consult: proposals, plays held for approval, approvals and
+the question of who acts in a game are posted there and nowhere public. Team rooms are opened when the match starts,
+or the first time one is needed; either way the room's id is stored with the game
+(:meth:`GameService.set_team_thread`), so after a restart, or in another process, it is found again by id (rooms of
+games from before that are found by their name, and then stored). Where the bot may not open private threads, both
+members get a direct message instead, unless the server's ``team_thread_fallback`` refuses that.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, Literal
+
+import discord
+
+from ..locks import KeyedLocks
+from ..service import Event, GameService, GameView, Outcome, Refused
+from .controls import acting_question
+from .text import clip, mention, pings, sides_text, team_name, texts
+
+__all__ = [
+    "Threads",
+    "TEAM_KINDS",
+    "team_side",
+    "is_team_game",
+    "match_thread_name",
+    "team_thread_name",
+    "MAX_LOCKS",
+]
+
+log = logging.getLogger("gammonbot.discord")
+
+#: Events that are a team's private business (Backgammon Doubles consultation), besides any naming a team.
+TEAM_KINDS = frozenset({"proposal", "held", "adopted", "approved", "rejected"})
+#: How many games' locks (and remembered rooms) are kept at most.
+MAX_LOCKS = 10000
+#: A week: how long Discord keeps a quiet thread open.
+ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+
+
+def match_thread_name(view: GameView) -> str:
+    """``#7 Backgammon: alice vs bob`` (names unable to mention anyone, as everywhere)."""
+    return f"#{view.id} {view.display_name}: {sides_text(view)}"[:100]
+
+
+def team_thread_name(view: GameView, side: int) -> str:
+    """``#7 team alice & carol``: the name of a team's private thread."""
+    return f"#{view.id} team {team_name(view, side)}"[:100]
+
+
+def _old_team_thread_name(view: GameView, side: int) -> str:
+    suffix = f" — game {view.id}"
+    return f"Team {' & '.join(view.name(p) for p in view.sides[side])}"[: 100 - len(suffix)] + suffix
+
+
+def team_side(event: Event, view: GameView) -> int | None:
+    """The team whose private business an event is (None: an event anyone may see)."""
+    if "team" in event.data:
+        return int(event.data["team"])
+    if event.kind in TEAM_KINDS and event.by is not None:
+        return view.side_of(event.by)
+    return None
+
+
+def is_team_game(view: GameView) -> bool:
+    return any(len(side) > 1 for side in view.sides)
+
+
+class Threads:
+    """Opens, finds and posts in match threads and team rooms."""
+
+    def __init__(self, bot: discord.Client, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
+        self.team_threads: dict[tuple[int, int], int] = {}
+        self._lock: KeyedLocks[tuple[int, int]] = KeyedLocks(MAX_LOCKS)  # one per (game, side)
+
+    # --- finding channels -----------------------------------------------------------------------------
+    async def _channel(self, raw: str | int | None) -> Any:
+        if not raw:
+            return None
+        channel = self.bot.get_channel(int(raw))
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(int(raw))
+            except discord.HTTPException:
+                return None
+        return channel
+
+    async def channel_of(self, view: GameView) -> discord.abc.Messageable:
+        """The game's thread (or, without one, the channel the challenge was made in)."""
+        for raw in (view.thread_id, view.channel_id):
+            channel = await self._channel(raw)
+            if isinstance(channel, discord.abc.Messageable):
+                return channel
+        raise Refused(f"game #{view.id} has no channel I can reach any more")
+
+    async def parent(self, view: GameView) -> discord.TextChannel | None:
+        """The text channel of the match thread (or the challenge's channel when the match has no thread)."""
+        for raw in (view.thread_id, view.channel_id):
+            channel = await self._channel(raw)
+            if isinstance(channel, discord.Thread):
+                channel = channel.parent
+            if isinstance(channel, discord.TextChannel):
+                return channel
+        return None
+
+    def game_of_team_thread(self, thread_id: int) -> int | None:
+        """The game of a team room this process remembers (None if it remembers none by that id)."""
+        for (game_id, _side), known in self.team_threads.items():
+            if known == thread_id:
+                return game_id
+        return None
+
+    async def tell(self, view: GameView, text: str) -> None:
+        """Post a line (pinging nobody) in a match's thread; a thread that is gone or closed is skipped (logged)."""
+        try:
+            channel = await self._channel(view.thread_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(clip(text))
+        except discord.HTTPException:
+            log.warning("could not post in the thread of game #%s", view.id, exc_info=True)
+
+    # --- match threads ----------------------------------------------------------------------------------
+    async def open_match_thread(
+        self, view: GameView, message: discord.Message | None, channel: Any
+    ) -> discord.Thread | None:
+        """The match's public thread, started from the challenge ``message`` (or in ``channel``), stored with the
+        game; None if Discord refuses (the match is then played in the channel)."""
+        if isinstance(channel, discord.Thread):
+            return channel
+        name = match_thread_name(view)
+        thread: discord.Thread | None = None
+        try:
+            if message is not None:
+                thread = await message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
+            elif isinstance(channel, discord.TextChannel):
+                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
+        if thread is not None:
+            await self.service.set_thread(view.id, str(thread.id))
+        return thread
+
+    # --- team rooms -----------------------------------------------------------------------------------------
+    async def open_team_rooms(self, view: GameView) -> None:
+        """A team match starts: open each team's private room now (best effort; otherwise when first needed)."""
+        if not is_team_game(view):
+            return
+        for side, members in enumerate(view.sides):
+            if any(p.isdigit() for p in members):  # a team of bot players needs no room
+                await self.team_thread(view, side)
+
+    async def team_thread(self, view: GameView, side: int, *, create: bool = True) -> tuple[discord.Thread | None, str]:
+        """The team's private thread: remembered, stored with the game, found by name, or opened now.
+
+        None (and why, for the players) when there is no channel to open it in or Discord refuses; with
+        ``create=False``, also when the team has no room yet. One lookup per team at a time, so that two requests at
+        once do not open two rooms.
+        """
+        async with self._lock((view.id, side)):
+            return await self._find_or_open(view, side, create)
+
+    async def _find_or_open(self, view: GameView, side: int, create: bool) -> tuple[discord.Thread | None, str]:
+        key = (view.id, side)
+        stored_threads = await self.service.team_threads(view.id)
+        stored = stored_threads.get(side)
+        theirs = stored_threads.get(1 - side)
+        remembered = self.team_threads.get(key)
+        for candidate in dict.fromkeys(x for x in (remembered, int(stored) if stored else None) if x is not None):
+            channel: Any = self.bot.get_channel(candidate)
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(candidate)
+                except discord.NotFound:
+                    channel = None
+                    if str(candidate) == stored:  # deleted: forget it, so a new one can be opened and stored
+                        with contextlib.suppress(Refused):
+                            await self.service.set_team_thread(view.id, side, None)
+                except discord.HTTPException:
+                    channel = None
+            if isinstance(channel, discord.Thread):
+                self.team_threads[key] = channel.id
+                return channel, ""
+            self.team_threads.pop(key, None)
+        parent = await self.parent(view)
+        if parent is None:
+            return None, "This game has no server channel where I could open a private team thread"
+        me = self.bot.user.id if self.bot.user is not None else None
+        names = {team_thread_name(view, side), _old_team_thread_name(view, side)}
+        for thread in parent.threads:
+            if str(thread.id) == theirs:
+                continue  # the other team's room, whatever its name (two teams may bear the same names)
+            if thread.type is discord.ChannelType.private_thread and thread.owner_id == me and thread.name in names:
+                await self._store(view, side, thread)
+                return thread, ""
+        if not create:
+            return None, "Your team has no private thread yet"
+        return await self._open(parent, view, side)
+
+    async def _open(self, parent: discord.TextChannel, view: GameView, side: int) -> tuple[discord.Thread | None, str]:
+        members = [p for p in view.sides[side] if p.isdigit()]
+        try:
+            thread = await parent.create_thread(
+                name=team_thread_name(view, side),
+                type=discord.ChannelType.private_thread,
+                invitable=False,
+                auto_archive_duration=ARCHIVE_MINUTES,
+            )
+        except discord.Forbidden:
+            return None, (
+                f"I may not create private threads in {parent.mention} (the bot needs the Create Private Threads "
+                "permission there)"
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not open a team thread (%s)", view.id, exc)
+            return None, "Discord did not let me open your team's private thread"
+        match = f" The game itself is in <#{view.thread_id}>." if view.thread_id else ""
+        try:
+            for pid in members:
+                await thread.add_user(discord.Object(int(pid)))
+            await thread.send(
+                f"{' '.join(mention(p) for p in members)}: your team's private thread for game #{view.id}. Talk over "
+                "your plays and cube decisions here, where the opponents cannot see them (`/bg team` has the "
+                f"commands for it).{match} Only your acting member rolls, moves and handles the cube.",
+                allowed_mentions=pings(members),
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not set up team thread %s (%s)", view.id, thread.id, exc)
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()
+            return None, "I could not add you both to a private team thread"
+        await self._store(view, side, thread)
+        return thread, ""
+
+    async def _store(self, view: GameView, side: int, thread: discord.Thread) -> None:
+        """Remember a team room with the game (and here). Not a game change: live buttons stay current."""
+        self.team_threads[(view.id, side)] = thread.id
+        try:
+            await self.service.set_team_thread(view.id, side, str(thread.id))
+        except Refused as exc:  # still remembered here, and found by name elsewhere
+            log.info("game %s: team thread %s not stored (%s)", view.id, thread.id, exc)
+
+    # --- posting to a team --------------------------------------------------------------------------------
+    async def team_post(
+        self,
+        view: GameView,
+        side: int,
+        text: str,
+        *,
+        ping: tuple[str, ...] = (),
+        components: Callable[[], tuple[str, discord.ui.View]] | None = None,
+    ) -> str:
+        """Post ``text`` where only team ``side`` sees it (its room, or else direct messages); returns a sentence
+        for the players saying where. ``ping``: who the text mentions (pinged). ``components``: instead of ``text``, a
+        message with components (made afresh for each message sent)."""
+
+        async def send(target: discord.abc.Messageable, prefix: str = "") -> None:
+            if components is None:
+                await target.send(clip(prefix + text), allowed_mentions=pings(ping))
+                return
+            content, ui = components()
+            try:
+                await target.send(clip(prefix + content), view=ui, allowed_mentions=pings(ping))
+            finally:
+                ui.stop()
+
+        thread, why = await self.team_thread(view, side)
+        if thread is not None:
+            try:
+                await send(thread)
+                return f"It is in your team's private thread {thread.mention}."
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not post in team thread %s (%s)", view.id, thread.id, exc)
+                self.team_threads.pop((view.id, side), None)
+                why = "I could not post in your team's private thread"
+        if (await self.service.server_settings(view.guild_id))["team_thread_fallback"] == "refuse":
+            raise Refused(
+                f"{why}, and this server keeps team talk out of direct messages: an admin can give the bot the "
+                "Create Private Threads permission (or set the team thread fallback to direct messages)."
+            )
+        missed = []
+        for pid in view.sides[side]:
+            if not pid.isdigit():
+                continue  # a bot player
+            try:
+                user = self.bot.get_user(int(pid)) or await self.bot.fetch_user(int(pid))
+                await send(user, f"Game #{view.id}, your team: ")
+            except discord.HTTPException as exc:
+                log.info("game %s: could not DM team member %s (%s)", view.id, pid, exc)
+                missed.append(view.name(pid))
+        sent = f"{why}, so I sent it to you both by direct message."
+        if missed:
+            sent += f" {', '.join(missed)} could not be reached (direct messages closed?)."
+        return sent
+
+    async def tell_teams(self, out: Outcome) -> str:
+        """Post each team event of an outcome where only that team sees it; returns a sentence saying where."""
+        view = out.game
+        by_side: dict[int, list[Event]] = {}
+        for event in out.events:
+            side = team_side(event, view)
+            if side is not None and 0 <= side < len(view.sides):
+                by_side.setdefault(side, []).append(event)
+        told: list[str] = []
+        for side, events in by_side.items():
+            text, ping = _team_text(view, side, events)
+            told.append(await self.team_post(view, side, text, ping=ping))
+        return " ".join(told)
+
+    def split_private(self, out: Outcome) -> tuple[Outcome, tuple[Event, ...]]:
+        """An outcome without its team events, and those team events."""
+        private = tuple(e for e in out.events if "team" in e.data or e.kind in TEAM_KINDS)
+        public = tuple(e for e in out.events if e not in private)
+        return Outcome(public, out.game, out.applied), private
+
+    async def private_first(self, call: Awaitable[Outcome]) -> Outcome:
+        """Run a consultation request; post its team events privately and hand on only the public ones."""
+        out = await call
+        await self.tell_teams(out)
+        return self.split_private(out)[0]
+
+    async def ping_team(self, view: GameView) -> None:
+        """A new turn in a team match: the acting member's room hears it, mentioning the teammate."""
+        actor = view.to_act
+        if actor is None:
+            return
+        side = view.side_of(actor)
+        if side is None or len(view.sides[side]) < 2:
+            return
+        mates = [p for p in view.sides[side] if p != actor]
+        thread, _why = await self.team_thread(view, side, create=False)
+        if thread is None:
+            return  # no room: the acting member is already pinged in the match thread
+        text = (
+            f"{mention(actor)}: your team's turn in game #{view.id}. "
+            f"{' '.join(mention(p) for p in mates)}: talk it over here before the acting member plays."
+        )
+        await thread.send(clip(text), allowed_mentions=pings([actor], mates))
+
+    async def ask_acting(self, view: GameView, choosing: tuple[bool, bool]) -> None:
+        """Team choice: ask each team (of people) that may still choose, in its room, who acts for it in this game."""
+        for side, members in enumerate(view.sides):
+            if len(members) < 2 or not choosing[side] or not all(p.isdigit() for p in members):
+                continue  # a team of bot players chooses nothing
+            try:
+                await self.team_post(
+                    view, side, "", ping=members, components=functools.partial(acting_question, view, side)
+                )
+            except (Refused, discord.HTTPException) as exc:  # no room, and the server refuses direct messages
+                log.info("game %s: could not ask team %s who acts (%s)", view.id, side, exc)
+
+
+def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tuple[str, ...]]:
+    """A team's private events as one message, and who it mentions."""
+    acting = view.acting[side] if view.acting is not None else None
+    lines = texts(events).split("\n")
+    ping: list[str] = []
+    proposals = [e.data["proposal"] for e in events if e.kind == "proposal" and "proposal" in e.data]
+    if proposals and acting is not None:
+        lines[0] = f"{mention(acting)} {lines[0]}"
+        ping.append(acting)
+        lines.append(f"Play it with `/bg team adopt proposal:{proposals[-1]}`; `/bg team proposals` lists them all.")
+    if any(e.kind == "held" for e in events):
+        mates = [p for p in view.sides[side] if p != acting]
+        if mates:
+            lines[0] = f"{mention(mates[0])} {lines[0]}"
+            ping.append(mates[0])
+        lines.append("Agree with `/bg team approve`, or send it back with `/bg team approve agree:False`.")
+    return clip("\n".join(lines)), tuple(ping)
