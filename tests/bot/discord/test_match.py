@@ -18,7 +18,7 @@ from simcord import MemberActor, SetupError
 
 from bot.service import SYSTEM
 from engine.match import ActionError, move_from_text
-from tests.bot.discord_helpers import Driver, LoopMeter, game_thread, labels, live_message, reply, said, world
+from tests.bot.discord.helpers import Driver, LoopMeter, game_thread, labels, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
 

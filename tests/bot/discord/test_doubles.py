@@ -20,7 +20,7 @@ from simcord import SetupError
 
 from bot.discord.threads import Threads
 from bot.service import SYSTEM
-from tests.bot.discord_helpers import Driver, World, answer, components, labels, live_message, reply, said, world
+from tests.bot.discord.helpers import Driver, World, answer, components, labels, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
 

@@ -19,7 +19,7 @@ from engine.matchid import decode_match_id
 from engine.plugins import registry
 from engine.positionid import decode_position_id, encode_position_id
 from engine.ratings import FibsRatings, Rating
-from tests.bot.discord_helpers import Driver, World, reply, said, world
+from tests.bot.discord.helpers import Driver, World, reply, said, world
 
 FIBS = FibsRatings()
 ID_PAIR = re.compile(r"`([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})`")

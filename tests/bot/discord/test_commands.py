@@ -32,7 +32,7 @@ from bot.service import GameView
 from engine.controls import NOTHING, Allowed, allowed_actions
 from engine.match import Beaver, Double, MatchOptions, Move, OpeningRoll, apply, new_match
 from engine.plugins import get_variant
-from tests.bot.discord_helpers import (
+from tests.bot.discord.helpers import (
     Driver,
     FakeTime,
     ScriptedDice,
@@ -104,7 +104,7 @@ def test_the_bot_asks_for_no_privileged_intent() -> None:
 
 
 def test_the_readme_invite_link_asks_for_exactly_the_permissions_the_bot_needs() -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
     section = readme[readme.index("## Running on Discord") :]
     assert f"permissions={PERMISSIONS.value}" in section and f"`{PERMISSIONS.value}`" in section
     assert not (PERMISSIONS.administrator or PERMISSIONS.manage_guild or PERMISSIONS.manage_messages)

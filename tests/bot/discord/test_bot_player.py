@@ -10,7 +10,7 @@ import pytest
 
 from bot.service import Refused, Request
 from bot.storage import Scope
-from tests.bot.discord_helpers import Driver, game_thread, world
+from tests.bot.discord.helpers import Driver, game_thread, world
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,7 +60,7 @@ async def test_a_whole_3_point_match_against_the_bot_and_a_hint(tmp_path: Path, 
 
 
 async def test_a_spectator_is_mentioned_in_the_turn_updates_of_a_match_they_watch(tmp_path: Path) -> None:
-    from tests.bot.discord_helpers import live_message
+    from tests.bot.discord.helpers import live_message
 
     async with world(tmp_path) as w:
         gid, thread = await w.start(variant="backgammon", length=3)
@@ -75,7 +75,7 @@ async def test_a_spectator_is_mentioned_in_the_turn_updates_of_a_match_they_watc
 
 
 async def test_a_blitz_flag_falls_and_the_thread_announces_the_result(tmp_path: Path) -> None:
-    from tests.bot.discord_helpers import FakeTime
+    from tests.bot.discord.helpers import FakeTime
 
     now = FakeTime()
     async with world(tmp_path, clock=now) as w:

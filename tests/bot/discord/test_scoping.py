@@ -20,7 +20,7 @@ import simcord
 
 from bot.discord.cogs.stats import FORMER_PLAYER
 from bot.service import SYSTEM, Request
-from tests.bot.discord_helpers import Driver, World, answer, live_message, reply, said, world
+from tests.bot.discord.helpers import Driver, World, answer, live_message, reply, said, world
 
 pytestmark = pytest.mark.asyncio
 

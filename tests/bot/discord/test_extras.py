@@ -20,7 +20,7 @@ from bot.discord.threads import team_thread_name
 from bot.service import SYSTEM, Request
 from bot.storage import actions
 from engine.fairdice import verify_record
-from tests.bot.discord_helpers import Driver, World, answer, game_thread, reply, said, world
+from tests.bot.discord.helpers import Driver, World, answer, game_thread, reply, said, world
 
 pytestmark = pytest.mark.asyncio
 
