@@ -399,7 +399,12 @@ async def run_console(
     """Play from ``inp`` until it ends (or ``quit``); returns an exit status. ``settings``: the loaded config.toml
     (server defaults, rating system, limits and board themes; default: the built-in settings)."""
     settings = settings or Settings()
-    store = await Store.open(url)
+    store = await Store.open(
+        url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        pool_size=settings.pool_size,
+        settings_ttl=settings.settings_ttl,
+    )
     service = service_for(store, settings, dice=SeededDice(seed) if seed is not None else None)
     console = Console(service, out, boards=boards)
     interactive = inp.isatty()

@@ -202,7 +202,7 @@ class TeamsMixin(ServiceCore):
                 f"this match rotates the acting member; {view.name(current)} acts for {team} in game {state.game} "
                 "(the challenge decides: `acting: choose` lets teams pick before each game)"
             )
-        if state.moved[side] or state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE):
+        if not allowed_actions(state, side).choose_acting[side]:  # the engine says whether the choice is open
             raise Refused(
                 f"{team} has moved in game {state.game}: {view.name(current)} acts for {team} until it ends; "
                 "your team chooses again before its first move of the next game"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import match as m
 from engine.fairdice import FairDice
-from engine.match import Action, MatchState, Phase
+from engine.match import RESIGN_LEVELS, Action, MatchState, Phase
 from engine.turn import TurnError
 
 from .core import ServiceCore
@@ -134,13 +134,14 @@ class TurnsMixin(ServiceCore):
 
     async def resign(self, game_id: int, player: Request, level: int | str = 1) -> Outcome:
         """Offer to resign the game: single (1), gammon (2) or backgammon (3)."""
+        words = ", ".join(f"{name} ({n})" for n, name in sorted(RESIGN_LEVELS.items()))
         if isinstance(level, str):
             key = level.strip().lower()
             if key not in RESIGN_NAMES and not key.isdigit():
-                raise Refused("resign single, gammon or backgammon")
+                raise Refused(f"resign {words}")
             level = RESIGN_NAMES.get(key) or int(key)
-        if level not in (1, 2, 3):
-            raise Refused("resign single (1), gammon (2) or backgammon (3)")
+        if level not in RESIGN_LEVELS:
+            raise Refused(f"resign {words}")
         lvl = int(level)
         return await self._change(game_id, player, lambda _l, _s: [m.Resign(player.id, lvl)])
 
