@@ -16,6 +16,9 @@
   With 2 cores shared by the workers and the server, 1 worker is bound by X and 2 by X + Y on 2 cores, so 2 reach
   about 2X / (X + Y) times the throughput of 1; that prediction is printed too, since another load on the machine
   (its load average is printed) holds the measured ratio down.
+* Requests the service refused (another request got there first) or that the database could not serve in time
+  (``Unavailable``: a full pool, a statement timeout) are counted and printed, and retried; they are not actions.
+  A worker that fails anyway is reported (with its error) and its run left out, instead of ending the benchmark.
 Targets (issue 6): >= 200 actions/s on one core including rendering; 10,000 live games under 1 GiB.
 Targets (issue 10): 2 processes >= 1.4x the throughput of 1 on PostgreSQL.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import os
 import random
@@ -33,6 +37,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import SYSTEM, GameService, Refused, Request, SeededDice  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage import Store, Unavailable  # noqa: E402
 
 #: The server every benchmark match is played in.
 GUILD = "bench"
@@ -70,11 +75,44 @@ async def create_games(
     return sorted(await asyncio.gather(*(one(k) for k in range(n))), key=lambda g: g[0])
 
 
-async def one_action(svc: GameService, game_id: int, rng: random.Random, render: bool) -> bool | None:
+@dataclass
+class Tally:
+    """Requests that did not act: refused by the service (another request got there first), or not served
+    because the database did not answer in time (the store's ``Unavailable``, or a refusal made of one)."""
+
+    refused: int = 0
+    unavailable: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.refused} refused, {self.unavailable} unavailable"
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was caused by, the store's :class:`Unavailable`."""
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, Unavailable):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+async def one_action(
+    svc: GameService, game_id: int, rng: random.Random, render: bool, tally: Tally | None = None
+) -> bool | None:
     """Whoever must act in the game acts (a random legal play, takes, accepts), then the board is drawn
-    for the next player as a transport would; False when another request got there first, None when the
-    game is over."""
-    view = await svc.view(game_id, SYSTEM)
+    for the next player as a transport would; False when another request got there first or the database did
+    not answer in time (counted in ``tally``), None when the game is over."""
+    tally = tally or Tally()
+    try:
+        view = await svc.view(game_id, SYSTEM)
+    except (Refused, Unavailable) as exc:
+        if not database_unavailable(exc):
+            raise
+        tally.unavailable += 1
+        return False
     if view.status != "active":
         return None
     who = view.to_act or view.acting[0]  # type: ignore[index]
@@ -90,24 +128,37 @@ async def one_action(svc: GameService, game_id: int, rng: random.Random, render:
             out = await svc.answer_resignation(game_id, actor, True)
         if render and out.game.status == "active":
             await svc.board(game_id, actor, viewer=out.game.to_act or who)
-    except Refused:
+    except (Refused, Unavailable) as exc:
+        if database_unavailable(exc):
+            tally.unavailable += 1
+        else:
+            tally.refused += 1
         return False
     return True
 
 
 async def play_actions(
-    svc: GameService, game_ids: list[int], n_actions: int, rng: random.Random, render: bool
+    svc: GameService,
+    game_ids: list[int],
+    n_actions: int,
+    rng: random.Random,
+    render: bool,
+    tally: Tally | None = None,
 ) -> tuple[list[float], float, float]:
-    """Exactly ``n_actions`` actions, every game its own task (all at once); (latencies, seconds, CPU seconds)."""
+    """Exactly ``n_actions`` actions, every game its own task (all at once); (latencies, seconds, CPU seconds).
+
+    A request refused or not served (counted in ``tally``) is retried; fewer actions are made only if the database
+    keeps failing (more requests unavailable than actions asked for)."""
+    tally = tally if tally is not None else Tally()
     latencies: list[float] = []
     started = 0
 
     async def play(game_id: int) -> None:
         nonlocal started
-        while started < n_actions:
+        while started < n_actions and tally.unavailable <= n_actions:
             started += 1  # this task's turn is booked, so the count comes out exact
             t0 = time.perf_counter()
-            acted = await one_action(svc, game_id, rng, render)
+            acted = await one_action(svc, game_id, rng, render, tally)
             if acted:
                 latencies.append(time.perf_counter() - t0)
                 continue
@@ -136,13 +187,19 @@ async def throughput(url: str, n_games: int, n_actions: int, render: bool, warmu
     rng = random.Random(5)
     ids = [g[0] for g in games]
     await play_actions(svc, ids, warmup, rng, render)  # warm-up: connections, caches, statements
-    latencies, elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render)
+    tally = Tally()
+    latencies, elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render, tally)
+    if not latencies:
+        print(f"no action completed over {n_games} concurrent matches ({tally})")
+        await store.close()
+        return
     p50, p99 = percentiles(latencies)
     what = "with rendering" if render else "without rendering"
     print(
         f"{len(latencies)} actions over {n_games} concurrent matches {what} (after {warmup} warm-up actions): "
         f"{len(latencies) / elapsed:,.0f} actions/s, {cpu / len(latencies) * 1000:.2f} ms CPU per action, "
-        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (latency includes waiting for the other {n_games - 1} matches' work)"
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (latency includes waiting for the other {n_games - 1} matches' work); "
+        f"requests not acting: {tally}"
     )
     await store.close()
 
@@ -184,8 +241,18 @@ async def memory(url: str, n_live: int) -> None:
 async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, render: bool) -> None:
     """One worker process playing games first..last. Loads them and warms up, says READY, waits for GO on stdin,
     makes exactly n_actions actions, says DONE with its count, start and end (epoch seconds), CPU seconds, p50 and
-    p99; then waits for a line on stdin before closing (so its server connections are still there to be measured).
+    p99, and how many requests were refused and unavailable; then waits for a line on stdin before closing (so its
+    server connections are still there to be measured). Says FAILED and why, on one line, if it fails instead.
     """
+    try:
+        await _worker(url, first, last, n_actions, warmup, render)
+    except Exception as exc:
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        print(f"FAILED {reason}", flush=True)
+        raise
+
+
+async def _worker(url: str, first: int, last: int, n_actions: int, warmup: int, render: bool) -> None:
     pool = os.environ.get("BENCH_POOL_SIZE")
     store = await Store.open(url, pool_size=int(pool) if pool else None)
     if store.dialect == "postgresql":  # name this worker's server connections, so their CPU can be measured
@@ -205,6 +272,13 @@ async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, r
 
     async def load(game_id: int) -> None:
         async with gate:
+            for _ in range(100):  # the database may be too busy to answer in time: try again
+                try:
+                    await svc.view(game_id, SYSTEM)
+                    return
+                except (Refused, Unavailable) as exc:
+                    if not database_unavailable(exc):
+                        raise
             await svc.view(game_id, SYSTEM)
 
     await asyncio.gather(*(load(g) for g in ids))  # games in progress are held in memory, as in the bot
@@ -213,10 +287,11 @@ async def worker(url: str, first: int, last: int, n_actions: int, warmup: int, r
     print("READY", flush=True)
     sys.stdin.readline()
     start = time.time()
-    latencies, _elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render)
+    tally = Tally()
+    latencies, _elapsed, cpu = await play_actions(svc, ids, n_actions, rng, render, tally)
     end = time.time()
-    p50, p99 = percentiles(latencies)
-    print(f"DONE {len(latencies)} {start} {end} {cpu} {p50} {p99}", flush=True)
+    p50, p99 = percentiles(latencies) if latencies else (0.0, 0.0)
+    print(f"DONE {len(latencies)} {start} {end} {cpu} {p50} {p99} {tally.refused} {tally.unavailable}", flush=True)
     sys.stdin.readline()
     await store.close()
 
@@ -312,7 +387,10 @@ def postgres(
                     assert w.stdout is not None and w.stdin is not None
                     line = w.stdout.readline().strip()
                     if line != "READY":
-                        raise SystemExit(f"a worker failed to start: {line!r}")
+                        for other in workers:
+                            other.kill()
+                            other.wait()
+                        raise SystemExit(f"a worker failed to start: {line or 'it ended without a word'!r}")
                 backends = asyncio.run(
                     admin_rows(f"SELECT pid FROM pg_stat_activity WHERE application_name = '{APPLICATION}'")
                 )
@@ -320,11 +398,27 @@ def postgres(
                 for w in workers:
                     w.stdin.write("GO\n")  # type: ignore[union-attr]
                     w.stdin.flush()  # type: ignore[union-attr]
-                results = [w.stdout.readline().split() for w in workers]  # type: ignore[union-attr]
+                lines = [w.stdout.readline().strip() for w in workers]  # type: ignore[union-attr]
                 cpu1 = process_cpu(backends)
                 for w in workers:
-                    w.communicate("BYE\n")
+                    with contextlib.suppress(BrokenPipeError, ValueError):
+                        w.communicate("BYE\n")
+                failed = [line or "FAILED it ended without a word" for line in lines if not line.startswith("DONE ")]
+                if failed:
+                    for line in failed:
+                        print(f"  {procs} process(es), {n_games} games: a worker {line.removeprefix('FAILED ')}")
+                    print(f"  {procs} process(es), {n_games} games: no figure (a worker failed)")
+                    continue
+                results = [line.split() for line in lines]
                 total = sum(int(r[1]) for r in results)
+                refused = sum(int(r[7]) for r in results)
+                unavailable = sum(int(r[8]) for r in results)
+                if total == 0:
+                    print(
+                        f"  {procs} process(es), {n_games} games: no action completed "
+                        f"({refused} refused, {unavailable} unavailable)"
+                    )
+                    continue
                 wall = max(float(r[3]) for r in results) - min(float(r[2]) for r in results)
                 python_cpu = sum(float(r[4]) for r in results)
                 p50 = statistics.median(float(r[5]) for r in results)
@@ -338,7 +432,8 @@ def postgres(
                 print(
                     f"  {procs} process(es), {n_games} games: {total} actions in {wall:.1f} s = {rate:,.0f} actions/s, "
                     f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; CPU per action: Python {python_cpu / total * 1000:.2f} ms"
-                    f"{server}; load average {load:.1f}"
+                    f"{server}; load average {load:.1f}; requests not acting: {refused} refused, "
+                    f"{unavailable} unavailable"
                 )
             if 1 in rates and 2 in rates:
                 print(f"  2 processes / 1 process = {rates[2] / rates[1]:.2f}x  (target >= 1.4x)")

@@ -16,6 +16,12 @@ with the log and timer changes as data-modifying CTEs), a single round trip on t
 Connections are pooled (a burst queues for one rather than opening more), and players' and servers' settings,
 read by every action, are served from a short-lived cache.
 
+Every wait for the database is bounded (``Store.open``'s ``acquire_timeout`` and ``statement_timeout``): a call
+that gets no connection in time, whose statement runs or waits for a lock too long, or whose connection is lost,
+raises :class:`Unavailable` (its message is for the player: try again) instead of the driver's error. The
+connection is then rolled back, or discarded when its state is unknown, and the game update, one transaction, is
+applied whole or not at all.
+
 Many servers share one store. Every game lookup takes a :class:`Scope` (one server's games, a direct message's
 own games, or the system's all) and applies it in the query's ``WHERE``: a game outside the scope is
 :class:`NotFound`, exactly like a missing one. Ratings, vacations and results belong to a server.
@@ -27,8 +33,8 @@ of work), ``timers``, ``community`` (results, ratings, watchers, vacations, sett
 
 from __future__ import annotations
 
-from .dialects import Dialect, GameUpdate, PostgresDialect, SqliteDialect
-from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerRow, TimerSpec
+from .dialects import Dialect, GameUpdate, PostgresDialect, SqliteDialect, Timeouts
+from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerRow, TimerSpec, Unavailable
 from .schema import (
     MIGRATIONS,
     Migration,
@@ -53,6 +59,7 @@ from .store import Store, normalise_url
 __all__ = [
     "Conflict",
     "NotFound",
+    "Unavailable",
     "GameRow",
     "ActionRow",
     "TimerSpec",
@@ -67,6 +74,7 @@ __all__ = [
     "GameUpdate",
     "SqliteDialect",
     "PostgresDialect",
+    "Timeouts",
     # the tables, for tests and maintenance tools
     "actions",
     "game_players",

@@ -1,4 +1,4 @@
-"""What the store hands out and takes in: rows, timers, the scope of a lookup, and its two errors."""
+"""What the store hands out and takes in: rows, timers, the scope of a lookup, and its errors."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ __all__ = [
     "Scope",
     "TimerRow",
     "TimerSpec",
+    "Unavailable",
     "game_id_of",
     "id_in_range",
 ]
@@ -29,6 +30,19 @@ class Conflict(RuntimeError):
 
 class NotFound(LookupError):
     """No game with that id (or none that the asker may see: the two are not told apart)."""
+
+
+class Unavailable(RuntimeError):
+    """The database did not answer in time: no connection within the acquire timeout, a statement cut off by the
+    statement timeout, or the connection lost. The call changed nothing, unless the link was lost or stalled
+    after a write had reached the server: then that write (one transaction) was applied whole or not at all, and
+    a retry of a game update sees which (it applies, or meets :class:`Conflict`). ``str()`` is the message for
+    the player; the driver's error is its ``__cause__``."""
+
+    MESSAGE = "the game database is not answering right now; try again in a moment"
+
+    def __init__(self, message: str = MESSAGE) -> None:
+        super().__init__(message)
 
 
 @dataclass(frozen=True)

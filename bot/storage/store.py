@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .community import CommunityMixin
 from .consultation import ConsultationMixin
-from .dialects import GameUpdate, dialect_for
-from .parts import visible
-from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerSpec, dump, game_id_of, id_in_range, load
+from .dialects import GameUpdate, Timeouts, dialect_for
+from .parts import StoreBase, visible
+from .rows import (
+    ActionRow,
+    Conflict,
+    GameRow,
+    NotFound,
+    Scope,
+    TimerSpec,
+    Unavailable,
+    dump,
+    game_id_of,
+    id_in_range,
+    load,
+)
 from .schema import MIGRATIONS, Migration, actions, game_players, games, schema_version
 from .timers import TimersMixin
 
@@ -26,6 +40,41 @@ MIGRATION_LOCK = 7302915
 #: Game columns an update may set, and which of them hold JSON.
 _JSON_COLUMNS = frozenset({"setup", "snapshot", "draft", "clock"})
 _PLAIN_COLUMNS = frozenset({"status", "turn_player", "channel_id", "thread_id", "variant"})
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
+
+#: Store coroutines that are not requests: opening, closing and migrating fail with the driver's own error.
+_UNGUARDED = frozenset({"open", "close", "migrate"})
+
+
+def _guarded(method: _Method) -> _Method:
+    """``method``, raising :class:`Unavailable` for whatever the back end says means the database could not be
+    reached in time (a pool or statement timeout, a lost connection) instead of the driver's error."""
+
+    @functools.wraps(method)
+    async def guarded(self: StoreBase, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except Unavailable:
+            raise
+        except Exception as exc:
+            if self.backend.unreachable(exc):
+                raise Unavailable() from exc
+            raise
+
+    return guarded  # type: ignore[return-value]
+
+
+def _guard_requests(cls: type[StoreBase]) -> type[StoreBase]:
+    """Guard every public coroutine method of ``cls`` (its own and its mixins') with :func:`_guarded`."""
+    for name in dir(cls):
+        if name.startswith("_") or name in _UNGUARDED:
+            continue
+        method = inspect.getattr_static(cls, name)
+        if inspect.iscoroutinefunction(method):
+            setattr(cls, name, _guarded(method))
+    return cls
 
 
 def normalise_url(url: str) -> str:
@@ -41,7 +90,8 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
     """The game database. Create with :meth:`open`; every method is a coroutine.
 
     Every game lookup takes a :class:`Scope` (which server, or whose direct messages, asks): a game outside it is
-    :class:`NotFound`, exactly like a missing one.
+    :class:`NotFound`, exactly like a missing one. Every call (but opening, migrating and closing) raises
+    :class:`Unavailable` when the database cannot be reached in time (see :meth:`open`'s timeouts).
     """
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
@@ -57,6 +107,8 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         settings_ttl: float = 5.0,
         pool_size: int | None = None,
         migrations: Sequence[Migration] | None = None,
+        acquire_timeout: float = 2.0,
+        statement_timeout: float = 2.0,
     ) -> Store:
         """Connect, configure (SQLite: WAL, busy timeout) and migrate an empty or older database.
 
@@ -64,16 +116,29 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         that a busy moment queues for a connection instead of opening and closing extra ones (on PostgreSQL each is
         a server process to start, and the driver's set-up). ``migrations``: apply only these (default: all of
         ``MIGRATIONS``; tests build an older database with fewer).
+
+        The timeouts (seconds) bound how long a call waits for the database; past them it raises
+        :class:`Unavailable` (so that a request can answer "try again" in time) and leaves no connection in a bad
+        state, nor any write half-done. ``acquire_timeout``: waiting for a connection (a free one of the pool, a
+        new one to open; on a SQLite file also for its writer thread to take a game update up).
+        ``statement_timeout``: one statement, waits for locks included (PostgreSQL: the server's
+        ``statement_timeout``, with the driver giving up on a stalled link half a second later; SQLite: its busy
+        timeout). Migrations are not bounded by the statement timeout.
         """
+        timeouts = Timeouts(acquire=acquire_timeout, statement=statement_timeout)
         parsed = sa.engine.make_url(normalise_url(url))
         if "schema" in parsed.query:  # postgresql://host/db?schema=name: tables live in that schema
             schema = schema or str(parsed.query["schema"])
             parsed = parsed.difference_update_query(["schema"])
-        backend = dialect_for(parsed, sqlite_synchronous=sqlite_synchronous)
+        backend = dialect_for(parsed, sqlite_synchronous=sqlite_synchronous, timeouts=timeouts)
         engine = backend.create_engine(parsed, schema=schema, echo=echo, pool_size=pool_size)
         store = cls(engine, clock=clock, settings_ttl=settings_ttl, backend=backend)
-        await store.migrate(migrations)
-        await backend.start()
+        try:
+            await store.migrate(migrations)
+            await backend.start()
+        except BaseException:
+            await engine.dispose()
+            raise
         return store
 
     async def close(self) -> None:
@@ -81,17 +146,25 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         await self.engine.dispose()
 
     async def migrate(self, migrations: Sequence[Migration] | None = None) -> int:
-        """Apply the migrations this database lacks; returns the schema version now in force."""
+        """Apply the migrations this database lacks; returns the schema version now in force.
+
+        On a connection of its own, without the statement timeout: a migration may take long, and so may waiting
+        for another process that is migrating."""
         steps = MIGRATIONS if migrations is None else list(migrations)
-        async with self.engine.begin() as conn:
-            await self.backend.lock(conn, MIGRATION_LOCK)
-            await conn.run_sync(lambda c: schema_version.create(c, checkfirst=True))
-            current = (await conn.execute(sa.select(sa.func.max(schema_version.c.version)))).scalar() or 0
-            for number, step in enumerate(steps, 1):
-                if number > current:
-                    await conn.run_sync(step)
-                    await conn.execute(schema_version.insert().values(version=number))
-            return max(int(current), len(steps))
+        engine = self.backend.maintenance_engine()
+        try:
+            async with engine.begin() as conn:
+                await self.backend.lock(conn, MIGRATION_LOCK)
+                await conn.run_sync(lambda c: schema_version.create(c, checkfirst=True))
+                current = (await conn.execute(sa.select(sa.func.max(schema_version.c.version)))).scalar() or 0
+                for number, step in enumerate(steps, 1):
+                    if number > current:
+                        await conn.run_sync(step)
+                        await conn.execute(schema_version.insert().values(version=number))
+                return max(int(current), len(steps))
+        finally:
+            if engine is not self.engine:
+                await engine.dispose()
 
     async def run(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
         """Run ``fn(conn)`` in one transaction (for tests and maintenance tools)."""
@@ -303,6 +376,9 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         if exists is None:
             raise NotFound(f"there is no game #{game_id}")
         raise Conflict(f"game #{game_id} changed (version {exists[0]}, expected {expected_version})")
+
+
+_guard_requests(Store)
 
 
 def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .base import Dialect, GameUpdate
+from .base import Dialect, GameUpdate, Timeouts
 from .postgres import PostgresDialect
 from .sqlite import SqliteDialect
 
-__all__ = ["Dialect", "GameUpdate", "PostgresDialect", "SqliteDialect", "dialect_for"]
+__all__ = ["Dialect", "GameUpdate", "PostgresDialect", "SqliteDialect", "Timeouts", "dialect_for"]
 
 
-def dialect_for(url: sa.URL, *, sqlite_synchronous: str = "FULL") -> Dialect:
+def dialect_for(url: sa.URL, *, sqlite_synchronous: str = "FULL", timeouts: Timeouts | None = None) -> Dialect:
     """The dialect of a database URL (already normalised to its async driver)."""
     backend = url.get_backend_name()
     if backend == "sqlite":
-        return SqliteDialect(sqlite_synchronous)
+        return SqliteDialect(sqlite_synchronous, timeouts)
     if backend == "postgresql":
-        return PostgresDialect()
+        return PostgresDialect(timeouts)
     raise ValueError(f"unsupported database {backend!r}: use sqlite:/// or postgresql://")

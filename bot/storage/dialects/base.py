@@ -7,13 +7,48 @@ back end allows) is a method here, implemented once per back end in ``sqlite.py`
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
-__all__ = ["Dialect", "GameUpdate"]
+__all__ = ["Dialect", "GameUpdate", "Timeouts"]
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long a store call may wait for the database, in seconds (see :meth:`Store.open <bot.storage.Store.open>`).
+
+    ``acquire``: for a connection (a free one of the pool, or a new one to open). ``statement``: for one statement,
+    lock waits included.
+    """
+
+    acquire: float = 2.0
+    statement: float = 2.0
+
+    def __post_init__(self) -> None:
+        for name in ("acquire", "statement"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+                raise ValueError(f"the {name} timeout must be a positive number of seconds, not {value!r}")
+
+
+def causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc``, the driver's error it wraps, and what caused each (a few levels: wrappers wrap wrappers)."""
+    seen: list[BaseException] = []
+    todo: list[BaseException | None] = [exc]
+    while todo and len(seen) < 8:
+        e = todo.pop(0)
+        if e is None or any(e is s for s in seen):
+            continue
+        seen.append(e)
+        yield e
+        todo.extend([getattr(e, "orig", None) if isinstance(e, sa.exc.DBAPIError) else None, e.__cause__])
 
 
 @dataclass(frozen=True)
@@ -47,8 +82,12 @@ class Dialect:
     #: Connections a pool keeps by default.
     default_pool_size: ClassVar[int] = 5
 
-    def __init__(self) -> None:
+    def __init__(self, timeouts: Timeouts | None = None) -> None:
         self._engine: AsyncEngine | None = None
+        #: How long a call may wait for a connection and for a statement.
+        self.timeouts = timeouts or Timeouts()
+        #: How the bound engine was made (for :meth:`maintenance_engine`).
+        self._made: tuple[sa.URL, str | None, bool] | None = None
 
     # --- connecting ---------------------------------------------------------------------------------------------
     @property
@@ -60,8 +99,8 @@ class Dialect:
     def bind(self, engine: AsyncEngine) -> None:
         self._engine = engine
 
-    def connect_args(self, url: sa.URL, schema: str | None) -> dict[str, Any]:
-        """The driver's connect arguments."""
+    def connect_args(self, url: sa.URL, schema: str | None, *, bounded: bool = True) -> dict[str, Any]:
+        """The driver's connect arguments: with the statement timeouts when ``bounded``, else (migrations) without."""
         return {}
 
     def pooled(self, url: sa.URL) -> bool:
@@ -83,13 +122,77 @@ class Dialect:
         if self.pooled(url):
             kwargs["pool_size"] = pool_size or self.default_pool_size
             kwargs["max_overflow"] = 0
+            kwargs["pool_timeout"] = self.timeouts.acquire  # a full pool: wait this long, then TimeoutError
         engine = create_async_engine(url, **kwargs)
         self.configure(engine)
+        event.listen(engine.sync_engine, "handle_error", self._on_error)
         self.bind(engine)
+        self._made = (url, schema, echo)
         return engine
 
-    def configure(self, engine: AsyncEngine) -> None:
+    def maintenance_engine(self) -> AsyncEngine:
+        """An engine for migrations: one connection at a time, opened within the acquire timeout but without the
+        statement timeouts (a migration may rewrite a large table, or wait while another process migrates). The
+        caller disposes of it. The bound engine itself when there is no other way to the same database (SQLite in
+        memory, or an engine made elsewhere)."""
+        if self._made is None or not self.pooled(self._made[0]):
+            return self.engine
+        url, schema, echo = self._made
+        kwargs: dict[str, Any] = {"echo": echo, "poolclass": NullPool}
+        connect_args = self.connect_args(url, schema, bounded=False)
+        if connect_args:
+            kwargs["connect_args"] = connect_args
+        engine = create_async_engine(url, **kwargs)
+        self.configure(engine, bounded=False)
+        return engine
+
+    def configure(self, engine: AsyncEngine, *, bounded: bool = True) -> None:
         """Set each new connection up (SQLite: its pragmas)."""
+
+    # --- failures -----------------------------------------------------------------------------------------------
+    def unreachable(self, exc: BaseException) -> bool:
+        """Whether ``exc`` means the database could not be reached in time (the store then raises ``Unavailable``):
+        a pool or statement timeout, a connection that could not be opened or was lost. Not a refusal on the
+        merits (a constraint, a syntax error), which the caller must see as it is."""
+        for e in causes(exc):
+            if isinstance(e, (sa.exc.TimeoutError, TimeoutError, OSError)):
+                return True  # (builtin TimeoutError is asyncio's, and an OSError, like a refused connection)
+            if isinstance(e, sa.exc.DBAPIError) and e.connection_invalidated:
+                return True
+            if self.driver_unreachable(e):
+                return True
+        return False
+
+    def driver_unreachable(self, exc: BaseException) -> bool:
+        """Whether the driver's own error ``exc`` says the database could not be reached in time."""
+        return False
+
+    def timed_out(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is the driver giving up on an answer it waited for (a stalled link): that connection is
+        then in an unknown state, and is closed rather than reused (the others may be fine)."""
+        return isinstance(exc, TimeoutError)
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` says the connection was lost (the server ended it, the link dropped) although the
+        SQLAlchemy dialect may not see it so: it is closed rather than reused, and so are the pool's others."""
+        return False
+
+    def _on_error(self, context: sa.engine.ExceptionContext) -> None:
+        """A statement failed: a connection that stopped answering is discarded (alone: the others may be fine),
+        and so is one found lost (with the rest of the pool, as for any disconnection SQLAlchemy detects)."""
+        error = context.original_exception
+        if context.is_disconnect:
+            return
+        if self.timed_out(error):
+            context.is_disconnect = True
+            context.invalidate_pool_on_disconnect = False
+            self.abandon(context.connection)
+        elif self.lost(error):
+            context.is_disconnect = True
+            self.abandon(context.connection)
+
+    def abandon(self, conn: sa.Connection | None) -> None:
+        """Close a connection that stopped answering at once, without the goodbye that would wait for it."""
 
     async def start(self) -> None:
         """Open the fast paths, once the schema is current."""

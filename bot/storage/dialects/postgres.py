@@ -1,4 +1,11 @@
-"""PostgreSQL through asyncpg: row locks, ``SKIP LOCKED`` claims, and the game update as one statement."""
+"""PostgreSQL through asyncpg: row locks, ``SKIP LOCKED`` claims, and the game update as one statement.
+
+Waits are bounded on both sides. Each connection is opened with the server's ``statement_timeout`` set (so the
+server itself cancels a statement that runs, or waits for a lock, longer than the statement timeout, and the
+connection stays usable), and with the driver's ``command_timeout`` half a second longer (so a stalled link, whose
+server cannot answer at all, is given up on too; that connection is then closed, never reused). Opening a
+connection is bounded by the acquire timeout, as is waiting for a free one of the pool.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,25 @@ from typing import Any, ClassVar
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .base import Dialect, GameUpdate
+from .base import Dialect, GameUpdate, Timeouts
 
 __all__ = ["PostgresDialect"]
+
+#: How much longer than the server's statement timeout the driver waits for an answer before giving up on the link.
+CLIENT_GRACE = 0.5
+
+#: A statement the server cancelled (the statement timeout): the connection itself is fine.
+QUERY_CANCELED = "57014"
+
+#: SQLSTATEs (or their two-character classes) meaning the database could not be reached in time: a lost connection
+#: (08: connection exceptions; 57, but for a cancelled statement: the server shutting down or ending the session),
+#: a statement cancelled by the statement timeout, too many connections, a lock not available in time.
+_LOST_CLASSES = ("08", "57")
+_UNREACHABLE_STATES = (QUERY_CANCELED, "53300", "55P03")
+
+#: What the driver says of a connection it found lost, or whose protocol the server's farewell left mid-message
+#: (a connection the store uses alone is never in use by another operation unless that happened).
+_LOST_WORDS = ("connection is closed", "connection was closed", "another operation")
 
 
 def _postgres_error() -> type[Exception]:
@@ -25,14 +48,42 @@ class PostgresDialect(Dialect):
     name: ClassVar[str] = "postgresql"
     default_pool_size: ClassVar[int] = 10
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, timeouts: Timeouts | None = None) -> None:
+        super().__init__(timeouts)
         #: The one-statement text of the game update, by the game columns it sets.
         self._update_sql: dict[tuple[str, ...], str] = {}
 
-    def connect_args(self, url: sa.URL, schema: str | None) -> dict[str, Any]:
-        # postgresql://host/db?schema=name (or Store.open(schema=...)): the tables live in that schema.
-        return {"server_settings": {"search_path": schema}} if schema else {}
+    def connect_args(self, url: sa.URL, schema: str | None, *, bounded: bool = True) -> dict[str, Any]:
+        # Sent with the connection's start-up message: no round trip of their own.
+        settings: dict[str, str] = {}
+        if schema:  # postgresql://host/db?schema=name (or Store.open(schema=...)): the tables live in that schema
+            settings["search_path"] = schema
+        args: dict[str, Any] = {"timeout": self.timeouts.acquire}  # opening a connection
+        if bounded:
+            settings["statement_timeout"] = str(max(1, round(self.timeouts.statement * 1000)))  # milliseconds
+            args["command_timeout"] = self.timeouts.statement + CLIENT_GRACE
+        if settings:
+            args["server_settings"] = settings
+        return args
+
+    def driver_unreachable(self, exc: BaseException) -> bool:
+        return self.lost(exc) or _sqlstate(exc) in _UNREACHABLE_STATES
+
+    def lost(self, exc: BaseException) -> bool:
+        state = _sqlstate(exc)
+        if state is not None:
+            return state[:2] in _LOST_CLASSES and state != QUERY_CANCELED
+        # The driver's own errors (not its DataError: an argument it cannot encode is the caller's mistake).
+        return type(exc).__name__ in ("InterfaceError", "InternalClientError") and any(
+            w in str(exc) for w in _LOST_WORDS
+        )
+
+    def abandon(self, conn: sa.Connection | None) -> None:
+        with contextlib.suppress(Exception):
+            if conn is not None and not conn.invalidated:
+                pg = conn.connection.driver_connection
+                if pg is not None:
+                    pg.terminate()
 
     async def lock(self, conn: AsyncConnection, key: str | int) -> None:
         if isinstance(key, int):
@@ -114,14 +165,25 @@ class PostgresDialect(Dialect):
             try:
                 return await pg.fetchval(sql, *args)
             except _postgres_error() as exc:
-                # The statement failed and rolled back; the connection is fine unless the server ended the session
-                # (class 57: shut down, terminated; class 08: connection exceptions).
-                if str(getattr(exc, "sqlstate", "") or "")[:2] in ("57", "08"):
+                # The statement failed and rolled back (the statement timeout: the server cancelled it); the
+                # connection is fine unless the server ended the session (class 57: shut down, terminated; class 08:
+                # connection exceptions).
+                if self.lost(exc):
                     with contextlib.suppress(Exception):
                         await conn.invalidate()
                 raise
-            except BaseException:
-                # Cancelled or cut off mid-statement: the connection's state is unknown, so it is never reused.
+            except BaseException as exc:
+                # Cancelled, cut off, found lost or given up on (a stalled link) mid-statement: the connection's
+                # state is unknown, so it is never reused; one that stopped answering is closed without waiting.
+                if self.timed_out(exc) or self.lost(exc):
+                    with contextlib.suppress(Exception):
+                        pg.terminate()
                 with contextlib.suppress(Exception):
                     await conn.invalidate()
                 raise
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    """The SQLSTATE of a server's error (asyncpg's, or SQLAlchemy's adaptation of it), if it is one."""
+    state = getattr(exc, "sqlstate", None)
+    return state if isinstance(state, str) else None

@@ -1,23 +1,38 @@
-"""SQLite (a file, or memory for quick experiments): WAL, one writer at a time, and a writer thread of its own."""
+"""SQLite (a file, or memory for quick experiments): WAL, one writer at a time, and a writer thread of its own.
+
+Waits are bounded: a connection waits for another's write lock at most the statement timeout (SQLite's busy
+timeout), a call waits for a free connection of the pool, and a game update or settings read for the writer
+thread to take it up, at most the acquire timeout. A statement that then finds the database still locked fails
+with "database is locked", and its transaction is rolled back.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sqlite3
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .base import Dialect, GameUpdate
+from .base import Dialect, GameUpdate, Timeouts
 
 __all__ = ["SqliteDialect"]
 
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+#: Seconds a migration's connection waits for another's write lock (another process migrating, say).
+MAINTENANCE_BUSY_TIMEOUT = 30.0
+
+#: Words of SQLite's errors for a lock that was not released in time (SQLITE_BUSY, SQLITE_LOCKED).
+_LOCKED = ("database is locked", "database table is locked", "database schema is locked", "database is busy")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,8 +80,8 @@ class SqliteDialect(Dialect):
     name: ClassVar[str] = "sqlite"
     default_pool_size: ClassVar[int] = 5
 
-    def __init__(self, synchronous: str = "FULL") -> None:
-        super().__init__()
+    def __init__(self, synchronous: str = "FULL", timeouts: Timeouts | None = None) -> None:
+        super().__init__(timeouts)
         sync = synchronous.upper()
         if sync not in SYNCHRONOUS:
             raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
@@ -75,26 +90,33 @@ class SqliteDialect(Dialect):
         self.writer: _SqliteWriter | None = None
         self._update_sql: dict[tuple[str, ...], str] = {}
 
-    def connect_args(self, url: sa.URL, schema: str | None) -> dict[str, Any]:
-        return {"timeout": 30}
+    def busy_timeout(self, bounded: bool = True) -> float:
+        """Seconds a statement waits for another connection's write lock (SQLite's busy timeout)."""
+        return self.timeouts.statement if bounded else MAINTENANCE_BUSY_TIMEOUT
+
+    def connect_args(self, url: sa.URL, schema: str | None, *, bounded: bool = True) -> dict[str, Any]:
+        return {"timeout": self.busy_timeout(bounded)}
+
+    def driver_unreachable(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.OperationalError) and any(w in str(exc).lower() for w in _LOCKED)
 
     def pooled(self, url: sa.URL) -> bool:
         return not (url.database in (None, "", ":memory:") or "memory" in url.render_as_string())
 
-    def configure(self, engine: AsyncEngine) -> None:
-        sync = self.synchronous
+    def configure(self, engine: AsyncEngine, *, bounded: bool = True) -> None:
+        sync, busy = self.synchronous, self.busy_timeout(bounded)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
-            _set_pragmas(cur, sync)
+            _set_pragmas(cur, sync, busy)
             cur.close()
 
     async def start(self) -> None:
         url = self.engine.url
         database = url.database
         if database and database != ":memory:" and not database.startswith("file:") and not url.query:
-            self.writer = _SqliteWriter(database, self.synchronous)
+            self.writer = _SqliteWriter(database, self.synchronous, self.timeouts)
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -144,10 +166,10 @@ class SqliteDialect(Dialect):
         return await self.writer.fetchval(f"SELECT settings FROM {table.name} WHERE id = ?", (key,))
 
 
-def _set_pragmas(cur: Any, synchronous: str) -> None:
+def _set_pragmas(cur: Any, synchronous: str, busy_timeout: float) -> None:
+    cur.execute(f"PRAGMA busy_timeout={max(1, round(busy_timeout * 1000))}")  # first: WAL may wait for a lock
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute(f"PRAGMA synchronous={synchronous}")
-    cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
 
 
@@ -168,24 +190,55 @@ class _SqliteWriter:
     Settings are read here too (one hop). Nothing may wait for this thread while holding a write transaction on
     another connection of the store (the thread may be waiting for that lock): ``also`` callbacks and
     :meth:`Store.run` functions use the connection they are given.
+
+    A call waits for the thread to take its work up at most the acquire timeout (then it is withdrawn, never run,
+    and the call fails with TimeoutError), and the work waits for another connection's write lock at most the
+    statement timeout (SQLite's busy timeout; then "database is locked", and nothing was written).
     """
 
-    def __init__(self, path: str, synchronous: str) -> None:
+    def __init__(self, path: str, synchronous: str, timeouts: Timeouts) -> None:
         self._path = path
         self._synchronous = synchronous
+        self._timeouts = timeouts
         self._conn: sqlite3.Connection | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gammonbot-sqlite-writer")
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
-            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)  # transactions are explicit
-            _set_pragmas(conn, self._synchronous)
+            busy = self._timeouts.statement
+            conn = sqlite3.connect(self._path, timeout=busy, isolation_level=None)  # transactions are explicit
+            _set_pragmas(conn, self._synchronous, busy)
             self._conn = conn
         return self._conn
 
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the writer's thread; TimeoutError if the thread has not taken it up within the acquire
+        timeout (it is then withdrawn: it never runs). Once taken up, it runs to its end (bounded by the busy
+        timeout), even if the caller is cancelled meanwhile."""
+        loop = asyncio.get_running_loop()
+        job = self._thread.submit(fn, *args)
+        withdrawn = False
+
+        def expire() -> None:
+            nonlocal withdrawn
+            withdrawn = job.cancel()  # only while it waits in the queue
+
+        timer = loop.call_later(self._timeouts.acquire, expire)
+        try:
+            return await asyncio.wrap_future(job, loop=loop)
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            task = asyncio.current_task()
+            if withdrawn and (task is None or not task.cancelling()):
+                raise TimeoutError(
+                    f"the SQLite writer thread did not take the work up within {self._timeouts.acquire:g} s"
+                ) from None
+            raise
+        finally:
+            timer.cancel()
+
     async def run(self, plan: Generator[_Step, Any, bool]) -> bool:
         """Run a compare-and-swap in one transaction in the writer's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, plan)
+        return await self._call(self._run, plan)
 
     def _run(self, plan: Generator[_Step, Any, bool]) -> bool:
         conn = self._connection()
@@ -218,7 +271,7 @@ class _SqliteWriter:
             row = self._connection().execute(sql, params).fetchone()
             return None if row is None else row[0]
 
-        return await asyncio.get_running_loop().run_in_executor(self._thread, read)
+        return await self._call(read)
 
     async def close(self) -> None:
         def shut() -> None:
