@@ -88,6 +88,10 @@ class StorageSettings:
     pool_size: int | None = None
     #: Seconds a process may keep player and server settings it read (another process's change shows within it).
     settings_ttl: float = 5.0
+    #: Seconds a request may wait for a database connection before it is answered "try again".
+    acquire_timeout: float = 2.0
+    #: Seconds one statement may run (waits for locks included) before it is cancelled and answered "try again".
+    statement_timeout: float = 2.0
 
 
 #: Options of a match a configuration may set in ``[defaults]``: every field of MatchOptions but the length.
@@ -516,13 +520,19 @@ def _option_check(name: str, default: Any) -> Callable[[Any], Any]:
 
 
 def _storage(t: _Table) -> StorageSettings:
-    t.known(("url", "sqlite_synchronous", "pool_size", "settings_ttl"))
+    t.known(("url", "sqlite_synchronous", "pool_size", "settings_ttl", "acquire_timeout", "statement_timeout"))
     d = StorageSettings()
     return StorageSettings(
         url=t.get("url", _url, d.url),
         sqlite_synchronous=t.get("sqlite_synchronous", _choice(SQLITE_SYNCHRONOUS, upper=True), d.sqlite_synchronous),
         pool_size=t.get("pool_size", _whole(1, 1000), d.pool_size),
         settings_ttl=t.get("settings_ttl", _number(0, 3600, "a number of seconds from 0 to 3600"), d.settings_ttl),
+        acquire_timeout=t.get(
+            "acquire_timeout", _number(0.05, 600, "a number of seconds from 0.05 to 600"), d.acquire_timeout
+        ),
+        statement_timeout=t.get(
+            "statement_timeout", _number(0.05, 600, "a number of seconds from 0.05 to 600"), d.statement_timeout
+        ),
     )
 
 
@@ -559,7 +569,7 @@ def _limits(t: _Table) -> LimitSettings:
         max_open_challenges_per_server=t.get(
             "max_open_challenges_per_server", _whole(1, 100_000), d.max_open_challenges_per_server
         ),
-        max_play_length=t.get("max_play_length", _whole(20, 1000), d.max_play_length),
+        max_play_length=t.get("max_play_length", _whole(20, 200), d.max_play_length),
     )
 
 

@@ -404,6 +404,8 @@ async def run_console(
         sqlite_synchronous=settings.sqlite_synchronous,
         pool_size=settings.pool_size,
         settings_ttl=settings.settings_ttl,
+        acquire_timeout=settings.storage.acquire_timeout,
+        statement_timeout=settings.storage.statement_timeout,
     )
     service = service_for(store, settings, dice=SeededDice(seed) if seed is not None else None)
     console = Console(service, out, boards=boards)

@@ -7,12 +7,11 @@ Points are in the mover's own numbering; ``bar`` (or 25) and ``off`` (or 0) name
 sorted by source, then destination, highest first; one checker's consecutive submoves joined into one
 move, keeping the intermediate point only where it hit; identical moves counted as ``(n)``.
 :func:`format_plain` writes the ``.mat`` form (every submove on its own, ``25`` and ``0``).
-:func:`parse_play` reads either form, tolerantly.
+:func:`parse_play` reads either form, tolerantly, in time linear in the length of the text.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,54 +47,93 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-_POINT = re.compile(r"^(bar|b|off|o|\d{1,2})(\*?)$")
-_COUNT = re.compile(r"^(.*?)\((\d)\)$")
-_ROLL_PREFIX = re.compile(r"^\s*[1-6]-?[1-6]\s*:\s*")
+#: What a player may type for "no move" (only accepted when nothing can move).
+_PASS_WORDS = frozenset(("", "-", "pass", "no move", "no play", "dance", "fan", "cannot move"))
+_POINT_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+_DIE_FACES = frozenset("123456")
+#: Longest piece of the player's text quoted back in a message.
+_SHOWN = 40
+
+
+def _cut(text: str) -> str:
+    """``text`` as quoted in a message: cut short when it is long."""
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "\u2026"
+
+
+def _without_roll_prefix(text: str) -> str:
+    """``text`` less a leading roll such as ``61:`` or ``6-1 :`` (the text is already stripped)."""
+    n = len(text)
+    i = 0
+    if i < n and text[i] in _DIE_FACES:
+        i += 1
+        if i < n and text[i] == "-":
+            i += 1
+        if i < n and text[i] in _DIE_FACES:
+            i += 1
+            while i < n and text[i].isspace():
+                i += 1
+            if i < n and text[i] == ":":
+                i += 1
+                while i < n and text[i].isspace():
+                    i += 1
+                return text[i:]
+    return text
 
 
 def parse_play(text: str) -> list[Segment]:
-    """Read move notation into segments; raise :class:`NotationError` naming what is wrong."""
-    text = _ROLL_PREFIX.sub("", text.strip().lower())
-    if text in ("", "-", "pass", "no move", "no play", "dance", "fan", "cannot move"):
+    """Read move notation into segments; raise :class:`NotationError` naming what is wrong.
+
+    One pass over the text splits it into written moves at whitespace, commas and semicolons; each move is
+    then read on its own, so the work is linear in the length of the text (no pattern over the whole text).
+    """
+    text = _without_roll_prefix(text.strip().lower())
+    if text in _PASS_WORDS:
         return []
     segments: list[Segment] = []
-    for token in re.split(r"[\s,;]+", text):
-        if not token:
-            continue
-        count = 1
-        m = _COUNT.match(token)
-        if m:
-            token, count = m.group(1), int(m.group(2))
-            if not 1 <= count <= 4:
-                raise NotationError(f"a move can be repeated 1 to 4 times, not {count}")
-        parts = token.split("/")
-        if len(parts) < 2:
-            raise NotationError(f"cannot read {token!r}: write a move as FROM/TO, for example 13/7 or bar/22")
-        points: list[int] = []
-        hits: list[bool] = []
-        for part in parts:
-            pm = _POINT.match(part)
-            if not pm:
-                raise NotationError(f"cannot read {part!r} in {token!r}: a point is 1..24, bar or off")
-            name = pm.group(1)
-            if name in ("bar", "b"):
-                point = BAR
-            elif name in ("off", "o"):
-                point = OFF
-            else:
-                point = int(name)
-                if point > BAR:
-                    raise NotationError(f"there is no point {point}: points are 1..24 (25 = bar, 0 = off)")
-            points.append(point)
-            hits.append(bool(pm.group(2)))
-        for i in range(1, len(points)):
-            if points[i] >= points[i - 1]:
-                raise NotationError(
-                    f"{token}: checkers move from higher to lower points in your own numbering "
-                    f"({point_name(points[i - 1])} to {point_name(points[i])} goes the wrong way)"
-                )
-        segments.append(Segment(tuple(points), tuple(hits), count))
+    start = -1
+    for i, ch in enumerate(text):
+        if ch.isspace() or ch == "," or ch == ";":
+            if start >= 0:
+                segments.append(_segment(text[start:i]))
+                start = -1
+        elif start < 0:
+            start = i
+    if start >= 0:
+        segments.append(_segment(text[start:]))
     return segments
+
+
+def _segment(token: str) -> Segment:
+    """One written move: ``FROM/TO``, ``FROM/VIA*/TO``, with ``*`` hit marks and an optional ``(n)``."""
+    count = 1
+    if len(token) >= 3 and token[-1] == ")" and token[-3] == "(" and token[-2].isdecimal():
+        token, count = token[:-3], int(token[-2])
+        if not 1 <= count <= 4:
+            raise NotationError(f"a move can be repeated 1 to 4 times, not {count}")
+    parts = token.split("/")
+    if len(parts) < 2:
+        raise NotationError(f"cannot read {_cut(token)!r}: write a move as FROM/TO, for example 13/7 or bar/22")
+    points: list[int] = []
+    hits: list[bool] = []
+    for part in parts:
+        hit = part.endswith("*")
+        name = part[:-1] if hit else part
+        point = _POINT_WORDS.get(name)
+        if point is None:
+            if not (1 <= len(name) <= 2 and name.isdecimal()):
+                raise NotationError(f"cannot read {_cut(part)!r} in {_cut(token)!r}: a point is 1..24, bar or off")
+            point = int(name)
+            if point > BAR:
+                raise NotationError(f"there is no point {point}: points are 1..24 (25 = bar, 0 = off)")
+        points.append(point)
+        hits.append(hit)
+    for i in range(1, len(points)):
+        if points[i] >= points[i - 1]:
+            raise NotationError(
+                f"{_cut(token)}: checkers move from higher to lower points in your own numbering "
+                f"({point_name(points[i - 1])} to {point_name(points[i])} goes the wrong way)"
+            )
+    return Segment(tuple(points), tuple(hits), count)
 
 
 def _merge(moves: Sequence[Submove]) -> list[tuple[list[int], list[bool]]]:

@@ -4,11 +4,24 @@ A play typed by a player is accepted when its moves can be made one die at a tim
 in the position reached so far, and the result is one of the legal plays (rules.md §1.5 "Engine API
 note"). Moves may be written in any order that is legal; a move written through an intermediate point
 (``24/21/20``) is made in exactly that order, while ``24/20`` may use the dice either way.
+
+Judging takes time linear in the length of the text, and little of it, whatever the text (Discord lets a
+string option carry 6,000 characters):
+
+* a text longer than :data:`MAX_PLAY_CHARS` is refused before it is read;
+* the text is read once (:func:`~engine.notation.parse_play`, one pass) into written moves;
+* every written move (a hop between two written points, each ``(n)`` repeat and each leg of a
+  ``8/7/6`` chain counting) uses at least one die, so more of them than the roll has dice (two, or four
+  for a doublet) is refused before anything is searched;
+* the at most four written hops are then made one die at a time, in every order the dice and the written
+  chains allow, and each resulting position is matched against the legal plays. That search has at most
+  341 steps (:data:`MAX_SEARCH_STEPS` is a safety ceiling never reached); a failure is only recorded
+  during it, and the one message chosen is written once at the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,7 +32,16 @@ from .position import BAR, OFF, Position
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
 
-__all__ = ["IllegalPlay", "check_play"]
+__all__ = ["IllegalPlay", "MAX_PLAY_CHARS", "MAX_SEARCH_STEPS", "check_play", "written_hops"]
+
+#: The longest typed play that is read. The longest legal play of any rule set, even written one submove
+#: at a time with a roll prefix and commas (``6-6: 25/19*, 25/19*, 25/19*, 25/19*``), is under 50.
+MAX_PLAY_CHARS = 200
+#: A ceiling on the steps of one search, never reached. A step makes one submove with one of the remaining
+#: dice (a doublet's equal dice count once) for one of the at most four written hops, so a doublet's search
+#: has at most 1 + 4 + 16 + 64 + 256 = 341 steps (four hops that each need two dice, so none finishes) and
+#: two different dice at most 1 + 4 + 8 = 13.
+MAX_SEARCH_STEPS = 1000
 
 
 class IllegalPlay(ValueError):
@@ -39,6 +61,11 @@ def _dice_text(dice: tuple[int, int]) -> str:
     return f"{dice[0]}-{dice[1]}"
 
 
+def written_hops(segments: Sequence[Segment]) -> int:
+    """How many dice the written moves need at the least: one per hop, ``(n)`` repeats counted."""
+    return sum(max(s.count, 0) * (len(s.points) - 1) for s in segments)
+
+
 def check_play(
     variant: Variant,
     pos: Position,
@@ -48,14 +75,21 @@ def check_play(
     plays: PlaySet | None = None,
 ) -> Play:
     """Return the legal play ``text`` describes, or raise :class:`IllegalPlay` with the reason."""
-    if plays is None:
-        plays = variant.legal_plays(pos, dice, first_move)
-    try:
-        segments = parse_play(text) if isinstance(text, str) else list(text)
-    except NotationError as exc:
-        raise IllegalPlay(str(exc)) from None
+    if isinstance(text, str):
+        if len(text) > MAX_PLAY_CHARS:
+            raise IllegalPlay(
+                f"that play is {len(text):,} characters long; a play is at most {MAX_PLAY_CHARS} characters"
+            )
+        try:
+            segments = parse_play(text)
+        except NotationError as exc:
+            raise IllegalPlay(str(exc)) from None
+    else:
+        segments = list(text)
 
     if not segments:
+        if plays is None:
+            plays = variant.legal_plays(pos, dice, first_move)
         if plays.no_move:
             return plays[0]
         example = plays[0].notation
@@ -64,12 +98,16 @@ def check_play(
     if not variant.geometry.has_bar and any(BAR in s.points for s in segments):
         raise IllegalPlay(f"{variant.display_name} has no bar")
 
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    n_hops = written_hops(segments)
+    if n_hops > len(pool):
+        raise IllegalPlay(f"a roll of {_dice_text(dice)} makes at most {len(pool)} moves, one per die, not {n_hops:,}")
+
     hops: list[_Hop] = []
-    for chain_no, seg in enumerate(s for s in segments for _ in range(s.count)):
+    for chain_no, seg in enumerate(s for s in segments if len(s.points) > 1 for _ in range(s.count)):
         for k in range(len(seg.points) - 1):
             hops.append(_Hop(seg.points[k], seg.points[k + 1], chain_no, k, seg.hits[k + 1]))
 
-    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     sums = _subset_sums(pool)
     for hop in hops:
         need = hop.src - hop.dst
@@ -79,17 +117,18 @@ def check_play(
                 f"{_dice_text(dice)} cannot make"
             )
 
+    if plays is None:
+        plays = variant.legal_plays(pos, dice, first_move)
     search = _Search(variant, pos, dice, hops, plays, first_move)
     search.run()
     if search.accepted:
         return search.best()
+    reason = search.reason()
     if plays.no_move:
-        raise IllegalPlay(
-            f"no legal play with {_dice_text(dice)}: {search.reason or 'nothing can move'}; the turn passes"
-        )
+        raise IllegalPlay(f"no legal play with {_dice_text(dice)}: {reason or 'nothing can move'}; the turn passes")
     if search.complete:
         raise IllegalPlay(_maximal_usage_reason(plays, dice, search.complete))
-    raise IllegalPlay(search.reason or "that play cannot be made with these dice")
+    raise IllegalPlay(reason or "that play cannot be made with these dice")
 
 
 def _subset_sums(pool: list[int]) -> set[int]:
@@ -113,8 +152,29 @@ def _maximal_usage_reason(plays: PlaySet, dice: tuple[int, int], made: list[tupl
     return f"that play breaks a rule of the game; legal plays include {example}"
 
 
+def _no_dice_left(hop: _Hop, dice: tuple[int, int]) -> str:
+    return f"{point_name(hop.src)}/{point_name(hop.dst)}: no dice left for it (you rolled {_dice_text(dice)})"
+
+
+def _broken_rule(at: int, to: int, die: int, error: str) -> str:
+    return f"{point_name(at)}/{point_name(max(to, OFF))} with a {die}: {error}"
+
+
+def _short_of_pips(hop: _Hop, at: int, remaining: list[int]) -> str:
+    dice_left = ", ".join(map(str, remaining))
+    return (
+        f"{point_name(hop.src)}/{point_name(hop.dst)}: {at - hop.dst} pips cannot be made "
+        f"with the dice left ({dice_left})"
+    )
+
+
 class _Search:
-    """Depth-first search for an order of the written moves and a die for each submove."""
+    """Depth-first search for an order of the written moves and a die for each submove.
+
+    There are at most four written hops (``check_play`` refuses more than the dice), so the search is small.
+    A failure is kept as the function that would write it and its arguments; only the one finally chosen
+    is written (:meth:`reason`).
+    """
 
     def __init__(
         self, variant: Variant, pos: Position, dice: tuple[int, int], hops: list[_Hop], plays: PlaySet, first_move: bool
@@ -131,8 +191,8 @@ class _Search:
         self.path: list[Submove] = []
         self.accepted: list[tuple[int, Play]] = []  # (mismatched hit marks, play)
         self.complete: list[tuple[int, int]] = []  # (dice used, pips) of complete but non-maximal plays
-        self.reason: str | None = None
-        self.reason_depth = -1
+        self.failure: tuple[Callable[..., str], tuple[object, ...]] | None = None
+        self.failure_rank = -1
         self.steps = 0
 
     def run(self) -> None:
@@ -143,18 +203,25 @@ class _Search:
         self.accepted.sort(key=lambda item: item[0])
         return self.accepted[0][1]
 
-    def _fail(self, reason: str, depth: int, rule: bool = False) -> None:
+    def reason(self) -> str | None:
+        """The most telling failure met, written out (None when there was none)."""
+        if self.failure is None:
+            return None
+        write, args = self.failure
+        return write(*args)
+
+    def _fail(self, depth: int, rule: bool, write: Callable[..., str], *args: object) -> None:
         """Remember the most telling failure: a broken rule beats dice arithmetic, then the deepest wins."""
         rank = (2 * depth + 1) if rule else 2 * depth
         rank += 100 if rule else 0
-        if rank > self.reason_depth:
-            self.reason = reason
-            self.reason_depth = rank
+        if rank > self.failure_rank:
+            self.failure = (write, args)
+            self.failure_rank = rank
 
     def _next(self, remaining: list[int], made: int, pips: int) -> None:
         """Make one more submove: any unfinished written move may advance by any remaining die."""
         self.steps += 1
-        if self.steps > 20000 or len(self.accepted) >= 4:
+        if self.steps > MAX_SEARCH_STEPS or len(self.accepted) >= 4:
             return
         if all(self.done):
             self._finish(made, pips)
@@ -164,9 +231,8 @@ class _Search:
             if self.done[i] or (hop.index and not self.done[i - 1]):
                 continue  # finished, or the earlier part of its written chain comes first
             at = self.at[i]
-            move_text = f"{point_name(hop.src)}/{point_name(hop.dst)}"
             if not remaining:
-                self._fail(f"{move_text}: no dice left for it (you rolled {_dice_text(self.dice)})", made)
+                self._fail(made, False, _no_dice_left, hop, self.dice)
                 continue
             stepped = False
             for k, d in enumerate(remaining):
@@ -178,7 +244,7 @@ class _Search:
                 stepped = True
                 error = self.variant.submove_error(b, at, d, self.rules)
                 if error:
-                    self._fail(f"{point_name(at)}/{point_name(max(to, OFF))} with a {d}: {error}", made, rule=True)
+                    self._fail(made, True, _broken_rule, at, to, d, error)
                     continue
                 dst = to if to > 0 else OFF
                 before_dst = b[dst]
@@ -201,8 +267,7 @@ class _Search:
                 b[dst] = before_dst
                 b[at] += 1
             if not stepped:
-                dice_left = ", ".join(map(str, remaining))
-                self._fail(f"{move_text}: {at - hop.dst} pips cannot be made with the dice left ({dice_left})", made)
+                self._fail(made, False, _short_of_pips, hop, at, remaining)
 
     def _finish(self, made: int, pips: int) -> None:
         b = self.b

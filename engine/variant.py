@@ -127,7 +127,11 @@ class Variant:
     def check_play(
         self, pos: Position, dice: tuple[int, int], play: str, first_move: bool = False, plays: PlaySet | None = None
     ) -> Play:
-        """The legal play the notation describes, or :class:`~engine.validate.IllegalPlay` naming the rule."""
+        """The legal play the notation describes, or :class:`~engine.validate.IllegalPlay` naming the rule.
+
+        Any text is judged quickly: one longer than ``engine.validate.MAX_PLAY_CHARS`` is refused unread, and
+        one writing more moves than the dice is refused before any search (:mod:`engine.validate`).
+        """
         from .validate import check_play
 
         return check_play(self, pos, dice, play, first_move, plays)

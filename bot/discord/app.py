@@ -112,6 +112,8 @@ class GammonBot(commands.Bot):
             sqlite_synchronous=self.settings.sqlite_synchronous,
             pool_size=self.settings.pool_size,
             settings_ttl=self.settings.settings_ttl,
+            acquire_timeout=self.settings.storage.acquire_timeout,
+            statement_timeout=self.settings.storage.statement_timeout,
         )
         # config.toml's [defaults], [ratings], [limits] and [render] reach the service here (a test may hand in
         # its own renderer configuration as ``theme``).

@@ -7,10 +7,31 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 POSTGRES_ENV = "GAMMONBOT_TEST_POSTGRES_URL"
+
+#: The database timeouts of every store a test opens without naming them. In production they are 2 seconds, so
+#: that a player hears "try again" within Discord's window; a test is about what the bot does, not about how
+#: fast a loaded CI machine is, so it waits far longer (the tests of the timeouts themselves name small ones).
+PATIENT_SECONDS = 300.0
+
+
+@pytest.fixture(autouse=True)
+def _patient_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.storage import Store
+
+    original = Store.open.__func__  # type: ignore[attr-defined]
+
+    async def open_patiently(cls: type[Store], url: str, **options: Any) -> Store:
+        options.setdefault("acquire_timeout", PATIENT_SECONDS)
+        options.setdefault("statement_timeout", PATIENT_SECONDS)
+        store: Store = await original(cls, url, **options)
+        return store
+
+    monkeypatch.setattr(Store, "open", classmethod(open_patiently))
 
 
 def postgres_url() -> str | None:

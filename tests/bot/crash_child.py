@@ -39,7 +39,7 @@ def digest(actions: list[dict[str, Any]]) -> str:
 
 
 async def main(url: str, seed: int, played: int | None, idle: int | None) -> None:
-    store = await Store.open(url)
+    store = await Store.open(url, acquire_timeout=300, statement_timeout=300)  # correctness, not speed
     svc = GameService(store)  # committed dice: the test verifies every roll afterwards
     rng = random.Random(seed)
     if played is not None and idle is not None:

@@ -70,7 +70,7 @@ class Worker(GameService):
 async def play(
     url: str, worker: str, played: list[int], stalled: list[int], idle: list[int], seconds: float, seed: int
 ) -> None:
-    store = await Store.open(url)
+    store = await Store.open(url, acquire_timeout=300, statement_timeout=300)  # correctness, not speed
     stats = {"acks": 0, "refused": 0, "conflicts": 0}
     update_game = store.update_game
 
@@ -153,7 +153,7 @@ async def play(
 
 
 async def tick(url: str, offset: float) -> None:
-    store = await Store.open(url)
+    store = await Store.open(url, acquire_timeout=300, statement_timeout=300)  # correctness, not speed
     clock = lambda: time.time() + offset  # noqa: E731
     svc = GameService(store, clock=clock)
     fired = await Scheduler(store, svc, clock=clock, batch=7).tick()

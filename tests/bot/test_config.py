@@ -309,7 +309,7 @@ def test_the_flat_keywords_of_earlier_versions_still_build_settings() -> None:
         ("[storage]\nurl = 5\n", "[storage] url must be a database URL"),
         ("[storage]\npool = 5\n", "[storage] has no setting 'pool' (did you mean pool_size?)"),
         ('[ratings]\nsystem = "elo"\n', "[ratings] system must be a registered rating system (fibs), not 'elo'"),
-        ("[limits]\nmax_play_length = 5\n", "[limits] max_play_length must be a whole number from 20 to 1000, not 5"),
+        ("[limits]\nmax_play_length = 5\n", "[limits] max_play_length must be a whole number from 20 to 200, not 5"),
         ("[limits]\nmax_open_challenges_per_player = 0\n", "[limits] max_open_challenges_per_player must be"),
         ('[logging]\nlevel = "loud"\n', "[logging] level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
         ('[discord]\nguild_id = "my server"\n', "[discord] guild_id must be a Discord server id"),
