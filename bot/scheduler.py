@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 
 from .service import GameService, Outcome, Refused
-from .storage import Store
+from .storage import Store, Unavailable
 
 __all__ = ["Scheduler"]
 
@@ -65,6 +65,15 @@ class Scheduler:
                 except Refused as exc:
                     log.info("timer %s (%s, game %s) no longer applies: %s", timer.id, timer.kind, timer.game_id, exc)
                     outcome = None
+                except Unavailable:
+                    # The database did not answer in time: the timer stays claimed and fires again after its lease.
+                    log.warning(
+                        "timer %s (%s, game %s): the database did not answer; it fires again later",
+                        timer.id,
+                        timer.kind,
+                        timer.game_id,
+                    )
+                    continue
                 except Exception:  # one broken game must not stop every other deadline
                     log.exception("timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id)
                     continue

@@ -4,19 +4,23 @@ It owns permissions, turn order, persistence and automatic plays, and answers ev
 :class:`Outcome`: the events that happened (each with a sentence a transport can post as is) and a
 :class:`GameView` of the game afterwards. It knows no discord types.
 
-Every change to a game goes through :meth:`GameService._change`: load the game (replaying its action log,
-checked against the stored snapshot), decide the action against that state, apply it, and write the
-result as one compare-and-swap on the game's version. If another click or process changed the game first,
+Every change to a game goes through :meth:`GameService._change`: load the game (the state stored with its
+last change: no replay), decide the action against that state, apply it, and write the result, with the new
+state, as one compare-and-swap on the game's version. If another click or process changed the game first,
 the write fails, the game is reloaded and the request is judged again against the new state, so a double
 click is refused with the reason ("you have already rolled") instead of applying twice.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from ..config import Settings
-from ..storage import Store
+from ..storage import Store, Unavailable
 from .bots import BotsMixin
 from .challenges import ChallengesMixin
 from .clocks import ClocksMixin
@@ -71,6 +75,8 @@ from .types import _System as _System
 from .types import log as log
 from .types import scope_of as scope_of
 
+T = TypeVar("T")
+
 __all__ = [
     "Refused",
     "PlayerRef",
@@ -89,6 +95,45 @@ __all__ = [
 ]
 
 
+#: Whether a service call is under way in this task: only the outermost call turns Unavailable into a refusal.
+_calling: ContextVar[bool] = ContextVar("gammonbot_service_call", default=False)
+
+
+def _answering_try_again(cls: type[T]) -> type[T]:
+    """Every public call of the service answers a database that does not answer in time (storage's
+    :class:`~bot.storage.Unavailable`) as a refusal saying so ("try again in a moment"), which every transport
+    shows the player; nothing was changed. Only the outermost call does (a call the service makes of itself
+    lets it through), and the scheduler's :meth:`fire_timer` never does, so a timer that met a silent database
+    stays due and fires again instead of being taken as done."""
+    members: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        members.update(vars(base))
+    for name, member in members.items():
+        if name.startswith("_") or not inspect.iscoroutinefunction(member):
+            continue
+
+        def wrap(method: Callable[..., Awaitable[Any]], convert: bool) -> Callable[..., Awaitable[Any]]:
+            @functools.wraps(method)
+            async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+                if _calling.get():
+                    return await method(self, *args, **kwargs)
+                token = _calling.set(True)
+                try:
+                    return await method(self, *args, **kwargs)
+                except Unavailable as exc:
+                    if not convert:
+                        raise
+                    raise Refused(str(exc)) from exc
+                finally:
+                    _calling.reset(token)
+
+            return call
+
+        setattr(cls, name, wrap(member, convert=name != "fire_timer"))
+    return cls
+
+
+@_answering_try_again
 class GameService(
     SettingsMixin,
     ChallengesMixin,
