@@ -5,8 +5,9 @@ Everything here is presentation; the game service (``bot/service``) decides ever
 
 - ``app.py`` — ``GammonBot``: start-up (``setup_hook``), the cogs it loads, the scheduler loop.
 - ``tree.py`` — the one top-level command ``/bg``, ``BgCog`` (a cog whose commands join ``/bg``), the error handler.
-- ``context.py`` — who asks (``requester``) and which game they mean (``find_game``, ``game_choices``).
-- ``errors.py`` — the one refusal reply (``@refusals``, ``refuse``).
+- ``context.py`` — who asks (``requester``), which game they mean (``find_game``, ``game_choices``), and their games
+  listed with bounded work (``game_rows``, ``games_page``: a player may have hundreds).
+- ``errors.py`` — answering first and the one refusal reply (``@refusals``, ``answer_first``, ``reply``, ``refuse``).
 - ``text.py`` — headings, names and mentions (``safe``: a name never pings; ``pings``: exactly whom a message calls).
 - ``options.py`` — typed option values and suggestions (rule sets, clocks, plays).
 - ``components.py`` — the buttons and selects (``DynamicItem``s) and the one press check, ``may_press``.
@@ -17,8 +18,13 @@ Everything here is presentation; the game service (``bot/service``) decides ever
   ``games``, ``hint``, ``watch``, ``export``, ``ids``), ``teams`` (``/bg team``), ``dice``, ``stats``, ``info``,
   ``admin`` and ``me``.
 
+Every interaction is answered first: its first Discord call is its answer (a deferral, usually), before any thread
+is opened or message posted; and what a game needs (its next turn posted) never depends on that answer succeeding.
+``tests/bot/discord`` checks the order of the REST calls of every interaction it makes.
+
 Adding a command: write it in the cog of its feature, as ``@app_commands.command`` (``/bg <name>``) or
-``@<group>.command`` (``/bg <group> <name>``), decorated with ``@refusals``; find its game with ``find_game`` and
-call the service with ``requester(interaction)``. A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending
-with ``async def setup(bot)``) named in ``app.EXTENSIONS``. The first line of the docstring is what players see.
+``@<group>.command`` (``/bg <group> <name>``), decorated with ``@refusals`` (which defers it before it runs) and
+answering with ``reply``; find its game with ``find_game`` and call the service with ``requester(interaction)``.
+A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending with ``async def setup(bot)``) named in
+``app.EXTENSIONS``. The first line of the docstring is what players see.
 """

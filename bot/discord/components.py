@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from ..service import GameView
-from .errors import SORRY, refuse
-from .text import safe, sides_text
+from .context import GamesPage, games_page
+from .errors import SORRY, answer_first, refuse
+from .text import lines_within, safe, sides_text
 
 if TYPE_CHECKING:
     from .table import Table
@@ -30,6 +31,8 @@ __all__ = [
     "PlaySelect",
     "SubmoveSelect",
     "ActingSelect",
+    "GamesPageButton",
+    "games_message",
     "DYNAMIC_ITEMS",
     "may_press",
     "custom_id",
@@ -351,6 +354,67 @@ class ActingSelect(
         )
 
 
+class GamesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:games:page:(?P<page>[0-9]+)",
+):
+    """Previous / Next under ``/bg games``: show another page of the presser's games (in the same private message).
+
+    The list is always the presser's own (the message is ephemeral, so only its owner can press anyway)."""
+
+    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or f"Page {page}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id("games", "page", page),
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GamesPageButton:
+        return cls(int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(interaction, _show_games_page(interaction, self.page))
+
+
+async def _show_games_page(interaction: discord.Interaction[Any], page: int) -> None:
+    await answer_first(interaction)
+    content, embed, ui = games_message(await games_page(interaction, page))
+    try:
+        await interaction.edit_original_response(content=content, embed=embed, view=ui)
+    finally:
+        if ui is not None:
+            ui.stop()
+
+
+#: Discord's limit on an embed's description.
+MAX_DESCRIPTION = 4096
+
+
+def games_message(shown: GamesPage) -> tuple[str, discord.Embed, discord.ui.View | None]:
+    """A page of ``/bg games`` as a message: a heading, the games (in an embed, which holds twenty long lines), and
+    Previous / Next buttons when there is more than one page."""
+    content = f"Your games and challenges, those waiting for you first: {shown.total} in all. " + (
+        f"Page {shown.page} of {shown.pages} (`/bg games page:<number>` shows any page)."
+        if shown.pages > 1
+        else f"Page {shown.page} of {shown.pages}."
+    )
+    embed = discord.Embed(description=lines_within(list(shown.lines), MAX_DESCRIPTION))
+    embed.set_footer(text=f"Page {shown.page} of {shown.pages} · {shown.total} games and challenges")
+    if shown.pages == 1:
+        return content, embed, None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(GamesPageButton(max(shown.page - 1, 0), "Previous", disabled=shown.page <= 1))
+    ui.add_item(GamesPageButton(shown.page + 1, "Next", disabled=shown.page >= shown.pages))
+    return content, embed, ui
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignButton,
     SubmoveButton,
@@ -358,4 +422,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     SubmoveSelect,
     ActionButton,
     ActingSelect,
+    GamesPageButton,
 )

@@ -7,17 +7,26 @@ game of another server (or, in a direct message, a game the asker does not play 
 :func:`find_game` is how a command finds the game it is about: the ``game`` option, else the game of the thread it
 is used in (a match thread or a team's private thread, found by the id stored with the game, or by the name the bot
 gave the thread), else the asker's only running game (or the only one waiting for them).
+
+A player may have very many games and challenges (hundreds of challenges from others), and a suggestion is asked for
+at every keystroke. So the asker's games are listed as stored rows (:func:`game_rows`: one query, no match loaded),
+and a lookup loads the games (``GameService.view``) of at most :data:`VIEW_BUDGET` of them: suggestions, finding the
+game of a thread, finding the asker's only game, and ``/bg games``, one page of :data:`PAGE_SIZE` at a time.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 
-from ..service import GameService, GameView, PlayerRef, Refused, Request
+from ..service import GameService, GameView, PlayerRef, Refused, Request, may_wait_for
+from ..storage import GameRow
 from .text import callers, describe, safe
 
 if TYPE_CHECKING:
@@ -33,11 +42,21 @@ __all__ = [
     "game_number",
     "thread_game",
     "game_choices",
+    "game_rows",
+    "views_of",
+    "games_page",
+    "GamesPage",
     "MAX_CHOICES",
+    "VIEW_BUDGET",
+    "PAGE_SIZE",
 ]
 
 #: Discord lists at most 25 suggestions.
 MAX_CHOICES = 25
+#: How many of the asker's games one lookup loads at most (each view may read a game from the database).
+VIEW_BUDGET = 50
+#: Games listed on one page of ``/bg games``.
+PAGE_SIZE = 20
 #: The number in the names the bot gives threads: ``#7 Backgammon: alice vs bob``, ``#7 team alice & carol``.
 THREAD_NUMBER = re.compile(r"^#(\d+)\b")
 #: Team threads opened by earlier versions were named ``Team alice & carol — game 7``.
@@ -107,11 +126,13 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
         if view.thread_id == here or number == remembered or here in (await service.team_threads(view.id)).values():
             return view
     # A thread renamed since (or found after a restart): the asker's games know their threads by id.
-    for view in await service.my_games(asker):
-        if view.thread_id == here:
-            return view
-        if any(len(side) > 1 for side in view.sides) and here in (await service.team_threads(view.id)).values():
-            return view
+    for row in await game_rows(interaction, asker):
+        rooms = (row.setup.get("team_threads") or {}).values() if row.status == "active" else ()
+        if row.thread_id == here or here in {str(r) for r in rooms}:
+            try:
+                return await service.view(row.id, asker)
+            except Refused:
+                continue
     return None
 
 
@@ -130,15 +151,17 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
         return view
     if not mine:
         raise Refused(f"Say which game with the `game` option, or use `/bg {what}` inside the match's thread.")
-    running = [v for v in await service.my_games(asker) if v.status == "active"]
+    running = [row for row in await game_rows(interaction, asker) if row.status == "active"]
     if not running:
         raise Refused("You have no game running. Start one with `/bg play`, or give the game number.")
     if len(running) == 1:
-        return running[0]
-    waiting = [v for v in running if asker.id in callers(v)]
+        return await service.view(running[0].id, asker)
+    # Only a game whose turn is the asker's, or nobody's in particular (an opening roll), may be waiting for them.
+    maybe = [row for row in running if may_wait_for(row, asker.id)]
+    waiting = [v for v in await views_of(interaction, maybe[:VIEW_BUDGET], asker) if asker.id in callers(v)]
     if len(waiting) == 1:
         return waiting[0]
-    numbers = ", ".join(f"#{v.id}" for v in running[:10])
+    numbers = ", ".join(f"#{row.id}" for row in running[:10])
     raise Refused(
         f"You have {len(running)} games running ({numbers}): say which with the `game` option, "
         f"or use `/bg {what}` in the game's thread."
@@ -168,23 +191,82 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
     )
 
 
+async def game_rows(interaction: discord.Interaction[Any], asker: Request | None = None) -> list[GameRow]:
+    """The asker's challenges and running games here (in a direct message: everywhere), as stored: one query, no
+    game loaded. Those that may be waiting for the asker (their turn, a challenge to them, an opening roll) come
+    first, then the rest, most recently changed first within each."""
+    return await _service(interaction).game_list(asker or requester(interaction))
+
+
+async def views_of(
+    interaction: discord.Interaction[Any], rows: Iterable[GameRow], asker: Request | None = None
+) -> list[GameView]:
+    """The games of these rows as the asker sees them (one that can no longer be shown is left out)."""
+    asker = asker or requester(interaction)
+    service = _service(interaction)
+    out = []
+    for row in rows:
+        try:
+            out.append(await service.view(row.id, asker))
+        except Refused:
+            continue
+    return out
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    """One page of ``/bg games``: its lines, which page of how many, and how many games in all."""
+
+    lines: tuple[str, ...]
+    page: int
+    pages: int
+    total: int
+
+
+async def games_page(interaction: discord.Interaction[Any], page: int) -> GamesPage:
+    """Page ``page`` (from 1; past the last: the last) of the asker's games, :data:`PAGE_SIZE` lines a page."""
+    asker = requester(interaction)
+    rows = await game_rows(interaction, asker)
+    pages = max(1, math.ceil(len(rows) / PAGE_SIZE))
+    page = min(max(1, page), pages)
+    shown = rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    views = {v.id: v for v in await views_of(interaction, shown, asker)}
+    lines = []
+    for row in shown:
+        view = views.get(row.id)
+        if view is None:
+            lines.append(f"#{row.id} ({row.status}; it cannot be shown now)")
+            continue
+        waiting = " — **your turn**" if asker.id in callers(view) else ""
+        where = f" in <#{view.thread_id}>" if view.thread_id else ""
+        lines.append(f"{describe(view)}{where}{waiting}")
+    return GamesPage(tuple(lines), page, pages, len(rows))
+
+
 async def game_choices(
     interaction: discord.Interaction[Any], current: str, *, finished: bool = False
 ) -> list[app_commands.Choice[int]]:
     """Suggestions for a ``game`` option: the asker's challenges and running games here (and, with ``finished``,
-    their finished matches), matching what is typed."""
+    their finished matches), matching what is typed. Bounded work per keystroke: typed digits pick the games whose
+    number has them first, and at most :data:`VIEW_BUDGET` games are looked at."""
     asker = requester(interaction)
     service = _service(interaction)
     key = current.strip().lstrip("#").lower()
+    rows = await game_rows(interaction, asker)
+    if key.isdigit():
+        rows = sorted(rows, key=lambda row: key not in str(row.id))
     out: dict[int, str] = {}
-    for v in await service.my_games(asker):
-        out[v.id] = describe(v)
-    if finished:
+    for row in rows[:VIEW_BUDGET]:
+        if len(out) >= MAX_CHOICES:
+            break
+        for view in await views_of(interaction, (row,), asker):
+            label = describe(view)
+            if not key or key in label.lower():
+                out[view.id] = label
+    if finished and len(out) < MAX_CHOICES:
         for line in await service.history(asker, player_id=asker.id, limit=MAX_CHOICES):
             sides = " vs ".join(safe(str(s)) for s in line.get("sides") or [])
-            out.setdefault(int(line["game_id"]), f"#{line['game_id']} {line['display_name']}: {sides}")
-    return [
-        app_commands.Choice(name=label[:100], value=gid)
-        for gid, label in out.items()
-        if not key or key in label.lower()
-    ][:MAX_CHOICES]
+            label = f"#{line['game_id']} {line['display_name']}: {sides}"
+            if not key or key in label.lower():
+                out.setdefault(int(line["game_id"]), label)
+    return [app_commands.Choice(name=label[:100], value=gid) for gid, label in out.items()][:MAX_CHOICES]

@@ -4,8 +4,13 @@ Every press of a game component and every slash command that acts on a game goes
 the request, and the table shows what happened. One message per change of who must act (it mentions, and pings,
 exactly them); while the same player keeps acting (roll, then play; checker by checker) their message is edited in
 place, so a turn costs one or two messages, not one per click. The components come from :mod:`.controls` (what the
-engine allows); threads and team rooms from :mod:`.threads`. Boards are rendered by the service in a worker thread;
-component presses are deferred before any work, so Discord's 3-second limit never bites.
+engine allows); threads and team rooms from :mod:`.threads`. Boards are rendered by the service in a worker thread.
+
+Every interaction is answered first (:func:`.errors.answer_first`): component presses and slash commands acting on a
+game are deferred before any other work, so Discord's 3-second limit never bites. And what the game needs never
+depends on that answer: the next turn is posted in the game's thread as the bot's own message (not as a reply to the
+interaction), and a pressed message that can no longer be edited through its interaction is edited as the bot's own
+message, or replaced by a fresh one. A play that was made is always shown, even if Discord rejected the answer.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, 
 from .components import may_press
 from .context import requester
 from .controls import MAX_SELECT, acting_question, resign_chooser, turn_controls
-from .errors import refuse
+from .errors import answer_first, refuse, reply
 from .text import NO_PINGS, callers, clip, describe, mention, pings, safe, team_name, texts
 from .threads import MAX_LOCKS, Threads, is_team_game
 
@@ -173,7 +178,7 @@ class Table:
         or an outsider is refused, with the reason); the service judges the choice itself.
         """
         me = requester(interaction)
-        await interaction.response.defer()
+        await answer_first(interaction)
         async with self._lock(game_id):
             try:
                 view = await self.service.view(game_id, me)
@@ -193,9 +198,8 @@ class Table:
                 return
             content, ui = acting_question(out.game, side, f"{safe(me.name)} chose. ")
             try:
-                await interaction.edit_original_response(content=content, view=ui, allowed_mentions=NO_PINGS)
-            except discord.HTTPException as exc:  # the question is gone (a deleted DM, say): the choice stands
-                log.info("game %s: could not update the acting question (%s)", game_id, exc)
+                # If the question is gone (a deleted DM, say), the choice stands all the same.
+                await self._edit_pressed(interaction, content=content, view=ui, allowed_mentions=NO_PINGS)
             finally:
                 ui.stop()
             # Public: who acts is no secret; the match thread gets a fresh call mentioning the acting members.
@@ -218,7 +222,7 @@ class Table:
         *,
         version: int | None = None,
     ) -> None:
-        await interaction.response.defer()
+        await answer_first(interaction)
         async with self._lock(game_id):
             try:
                 if version is not None and (await self.service.view(game_id, me)).version != version:
@@ -233,7 +237,7 @@ class Table:
             await self.show(out, me, interaction=interaction)
 
     async def _accept(self, interaction: discord.Interaction[Any], game_id: int, me: Request) -> None:
-        await interaction.response.defer()
+        await answer_first(interaction)
         async with self._lock(game_id):
             try:
                 # The accepting click's id is the players' share of the dice (committed to with the challenge).
@@ -243,16 +247,19 @@ class Table:
                 return
             message = interaction.message
             old = message.content if message is not None else ""
-            await interaction.edit_original_response(
-                content=clip(f"{old}\n{texts(out.events)}"), view=None, allowed_mentions=NO_PINGS
+            await self._edit_pressed(
+                interaction, content=clip(f"{old}\n{texts(out.events)}"), view=None, allowed_mentions=NO_PINGS
             )
             thread = await self.threads.open_match_thread(out.game, message, interaction.channel)
             await self._begin(out.game.id, thread)
 
-    async def start_match(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """A match that started at once (against the bot): open its thread from the challenge and post the turn."""
+    async def start_match(
+        self, interaction: discord.Interaction[Any], game_id: int, challenge: discord.Message | None
+    ) -> None:
+        """A match that started at once (against the bot): open its thread from the ``challenge`` message (or, if
+        that could not be posted, in the channel) and post the turn."""
         view = await self.service.view(game_id, SYSTEM)
-        thread = await self.threads.open_match_thread(view, await interaction.original_response(), None)
+        thread = await self.threads.open_match_thread(view, challenge, None if challenge else interaction.channel)
         await self._begin(game_id, thread)
 
     async def _begin(self, game_id: int, thread: discord.Thread | None) -> None:
@@ -266,8 +273,13 @@ class Table:
     async def command_action(
         self, interaction: discord.Interaction[Any], game_id: int, call: Callable[[], Awaitable[Outcome]]
     ) -> None:
-        """Run a game action typed as a slash command; show it in the game's thread."""
+        """Run a game action typed as a slash command; show it in the game's thread.
+
+        The interaction is deferred (privately) first: the action may take long (bot players answer at once, boards
+        are drawn, team rooms told). The next turn is posted in the game's thread; the asker is told privately.
+        """
         me = requester(interaction)
+        await answer_first(interaction)
         async with self._lock(game_id):
             try:
                 out = await call()
@@ -343,10 +355,8 @@ class Table:
                 out = Outcome(out.events, fresh, out.applied)
         if private and not out.events:
             # Only team business happened (a play held for the teammate's approval): nothing public to show.
-            if interaction is not None and not interaction.response.is_done():
-                await interaction.response.send_message(clip(texts(private)), ephemeral=True)
-            elif interaction is not None:
-                await interaction.followup.send(clip(texts(private)), ephemeral=True)
+            if interaction is not None:
+                await self._tell_asker(interaction, texts(private))
             return
         view = out.game
         message = interaction.message if interaction is not None and interaction.message is not None else None
@@ -354,40 +364,35 @@ class Table:
         ephemeral_source = message is not None and message.flags.ephemeral
         if view.status == "declined":
             if component and message is not None:
-                await interaction.edit_original_response(  # type: ignore[union-attr]
-                    content=clip(f"{message.content}\n{texts(out.events)}"), view=None
+                assert interaction is not None
+                await self._edit_pressed(
+                    interaction, content=clip(f"{message.content}\n{texts(out.events)}"), view=None
                 )
             elif interaction is not None:
-                await interaction.response.send_message(texts(out.events))
+                await self._tell_asker(interaction, texts(out.events))
             return
         target = await self.threads.channel_of(view)
         if component and message is not None and not ephemeral_source and me is not None and callers(view) == (me.id,):
+            # The same player acts again: their message is edited in place (or, if it cannot be, posted afresh).
             assert interaction is not None
             content, file, ui, allowed = await self._turn(view, out.events, _told(message.content))
-            await interaction.edit_original_response(
-                content=content, attachments=[file], view=ui, allowed_mentions=allowed
-            )
-            ui.stop()
-            self.turn_messages[view.id] = (message.channel.id, message.id)
-            return
-        send: Callable[..., Awaitable[Any]] = target.send
-        if interaction is not None and not component:
-            # A slash command: answer it with the next post when typed in the game's thread.
-            if interaction.channel_id == getattr(target, "id", None):  # noqa: B009
-                await interaction.response.defer(thinking=True)
-                send = _followup_sender(interaction)
-            else:
-                where = getattr(target, "mention", "the game's thread")
-                await interaction.response.send_message(
-                    clip(f"{texts(out.events)}\nThe game goes on in {where}."), ephemeral=True
+            try:
+                edited = await self._edit_pressed(
+                    interaction, content=content, attachments=[file], view=ui, allowed_mentions=allowed
                 )
-        # The next message first: if it cannot be posted, the old buttons stay for another try.
+            finally:
+                ui.stop()
+            if edited:
+                self.turn_messages[view.id] = (message.channel.id, message.id)
+                return
+        # The next message first, as the bot's own post in the game's thread (whatever became of the answer to the
+        # interaction): if it cannot be posted, the old buttons stay for another try.
         previous = self.turn_messages.pop(view.id, None)
         try:
             if view.status == "finished":
-                await self._post_end(target, view, out.events, send=send)
+                await self._post_end(target, view, out.events)
             else:
-                await self._post_turn(target, view, out.events, send=send)
+                await self._post_turn(target, view, out.events)
         except BaseException:
             if previous is not None:
                 self.turn_messages.setdefault(view.id, previous)
@@ -395,11 +400,42 @@ class Table:
         if component and message is not None:
             assert interaction is not None
             if ephemeral_source:
-                await interaction.edit_original_response(content=clip(texts(out.events) or "Done."), view=None)
+                await self._edit_pressed(interaction, content=clip(texts(out.events) or "Done."), view=None)
             else:
-                await interaction.edit_original_response(view=None)
+                await self._edit_pressed(interaction, view=None)
+        elif interaction is not None:
+            # A slash command: the asker is told what happened, and where the game goes on.
+            here = interaction.channel_id == getattr(target, "id", None)  # noqa: B009
+            where = "" if here else f"\nThe game goes on in {getattr(target, 'mention', 'the game’s thread')}."
+            await self._tell_asker(interaction, clip(f"{texts(out.events) or 'Done.'}{where}"))
         if previous is not None and (message is None or previous[1] != message.id):
             await self._retire(view.id, previous)
+
+    async def _tell_asker(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """Tell the asker privately what their request did (best effort: the game has been shown already)."""
+        try:
+            await reply(interaction, clip(text), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:  # the interaction expired: the game's thread shows it all
+            log.info("interaction %s: could not tell the asker (%s)", interaction.id, exc)
+
+    async def _edit_pressed(self, interaction: discord.Interaction[Any], **fields: Any) -> bool:
+        """Edit the message whose component was pressed: through the interaction, or else (Discord no longer knows
+        the interaction) as the bot's own message. False if neither could (it is ephemeral, or gone)."""
+        try:
+            await interaction.edit_original_response(**fields)
+            return True
+        except discord.HTTPException as exc:
+            log.info("interaction %s: could not edit the pressed message through it (%s)", interaction.id, exc)
+        message = interaction.message
+        channel = message.channel if message is not None else None
+        if message is None or message.flags.ephemeral or channel is None or isinstance(channel, discord.GroupChannel):
+            return False
+        try:
+            await channel.get_partial_message(message.id).edit(**fields)
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s (%s)", message.id, exc)
+            return False
+        return True
 
     async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
         """Remove the buttons from a game's previous turn message (best effort: it may be gone)."""
@@ -411,31 +447,18 @@ class Table:
         except discord.HTTPException as exc:
             log.info("game %s: could not retire message %s (%s)", game_id, where[1], exc)
 
-    async def _post_turn(
-        self,
-        target: discord.abc.Messageable,
-        view: GameView,
-        events: Sequence[Event],
-        *,
-        send: Callable[..., Awaitable[Any]] | None = None,
-    ) -> None:
+    async def _post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
         content, file, ui, allowed = await self._turn(view, events)
-        sent = await (send or target.send)(content=content, file=file, view=ui, allowed_mentions=allowed)
-        ui.stop()
-        if sent is not None:
-            self.turn_messages[view.id] = (sent.channel.id, sent.id)
-        link = f" {sent.jump_url}" if sent is not None else ""
+        try:
+            sent = await target.send(content=content, file=file, view=ui, allowed_mentions=allowed)
+        finally:
+            ui.stop()
+        self.turn_messages[view.id] = (sent.channel.id, sent.id)
+        link = f" {sent.jump_url}"
         for player in callers(view):
             await self.direct(player, f"Your turn in game #{view.id} ({view.display_name}).{link}")
 
-    async def _post_end(
-        self,
-        target: discord.abc.Messageable,
-        view: GameView,
-        events: Sequence[Event],
-        *,
-        send: Callable[..., Awaitable[Any]] | None = None,
-    ) -> None:
+    async def _post_end(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
         rendered = await self.service.board(view.id, SYSTEM)
         mat = await self.service.export(view.id, SYSTEM)
         content = clip(
@@ -445,7 +468,7 @@ class Table:
             discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}-final.png", description=rendered.alt_text),
             discord.File(io.BytesIO(mat.encode()), filename=f"game{view.id}.mat"),
         ]
-        await (send or target.send)(content=content, files=files, allowed_mentions=NO_PINGS)
+        await target.send(content=content, files=files, allowed_mentions=NO_PINGS)
         # Post-match analysis for players who asked for it: computed off the event loop, posted when ready.
         task = asyncio.create_task(self._post_analysis(target, view.id))
         self._background.add(task)
@@ -499,10 +522,3 @@ def _told(content: str) -> list[str]:
     """The event lines of one of our turn messages: everything between the heading and the prompt."""
     lines = content.split("\n")
     return lines[1:-1] if len(lines) > 2 and lines[0].startswith("**#") else []
-
-
-def _followup_sender(interaction: discord.Interaction[Any]) -> Callable[..., Awaitable[Any]]:
-    async def send(**kwargs: Any) -> Any:
-        return await interaction.followup.send(wait=True, **kwargs)
-
-    return send

@@ -122,12 +122,16 @@ class Threads:
 
     async def tell(self, view: GameView, text: str) -> None:
         """Post a line (pinging nobody) in a match's thread; a thread that is gone or closed is skipped (logged)."""
+        await self.tell_in(view.id, view.thread_id, text)
+
+    async def tell_in(self, game_id: int, thread_id: str | None, text: str) -> None:
+        """:meth:`tell`, knowing only the game's number and thread (no need to load the game)."""
         try:
-            channel = await self._channel(view.thread_id)
+            channel = await self._channel(thread_id)
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(clip(text))
         except discord.HTTPException:
-            log.warning("could not post in the thread of game #%s", view.id, exc_info=True)
+            log.warning("could not post in the thread of game #%s", game_id, exc_info=True)
 
     # --- match threads ----------------------------------------------------------------------------------
     async def open_match_thread(

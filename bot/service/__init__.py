@@ -48,7 +48,7 @@ from .helpers import _timed_length as _timed_length
 from .helpers import _to_act as _to_act
 from .helpers import json_dumps as json_dumps
 from .records import RecordsMixin
-from .results import ResultsMixin
+from .results import ResultsMixin, may_wait_for
 from .settings import SettingsMixin
 from .teams import TeamsMixin
 from .turns import TurnsMixin
@@ -92,6 +92,7 @@ __all__ = [
     "SeededDice",
     "PLAYER_DEFAULTS",
     "service_for",
+    "may_wait_for",
 ]
 
 

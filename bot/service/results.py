@@ -181,6 +181,13 @@ class ResultsMixin(ServiceCore):
         self._cache.clear()
         return changed
 
+    async def game_list(self, who: Request) -> list[GameRow]:
+        """The asker's challenges and running games in this server (in a direct message: everywhere) as stored: one
+        query, no game loaded (transports page through them and load only what they show). Those that may wait for
+        the asker (their turn, a challenge to them, an opening roll) come first, then the rest, newest first."""
+        rows = await self.store.games_of(who.id, scope=scope_of(who))
+        return sorted(rows, key=lambda row: not may_wait_for(row, who.id))  # stable: newest first within each
+
     async def my_games(self, who: Request) -> list[GameView]:
         """The asker's challenges and running games in this server (in a direct message: in every server), those
         waiting for them first, then the rest."""
@@ -203,3 +210,11 @@ class ResultsMixin(ServiceCore):
         return sorted(
             views, key=lambda v: (waiting(v), v.deadline if v.deadline is not None else float("inf"), -v.version)
         )
+
+
+def may_wait_for(row: GameRow, player_id: str) -> bool:
+    """Whether a stored game may wait for the player: their turn, a challenge to them, or nobody's turn in
+    particular (an opening roll, which each side throws)."""
+    if row.status == "challenge":
+        return player_id in (row.setup.get("invited") or ())
+    return row.turn_player in (None, player_id)

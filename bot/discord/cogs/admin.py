@@ -13,7 +13,7 @@ from discord import app_commands
 
 from ...service import Refused
 from ..context import requester, require_server
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..options import clock_choices, clock_preset, show, variant_choices
 from ..text import NO_PINGS
 from ..tree import BgCog
@@ -79,7 +79,7 @@ class Admin(BgCog):
         current = await self.service.guild_settings(asker, **changes)
         head = "Saved. " if changes else ""
         text = ", ".join(f"{k} = {show(v, k)}" for k, v in current.items())
-        await interaction.response.send_message(f"{head}Server settings: {text}.", ephemeral=True)
+        await reply(interaction, f"{head}Server settings: {text}.")
 
     @config.autocomplete("default_clock")
     async def _config_clock(
@@ -103,10 +103,10 @@ class Admin(BgCog):
         if not asker.admin:
             raise Refused("Only members with the Manage Server permission can remove a player's data.")
         changed = await self.service.forget(asker, str(player.id))
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             f"Removed the personal data of <@{player.id}> in this server ({changed} records changed). "
             f"Their finished matches stay in their opponents' records, shown as “{FORMER_PLAYER}”.",
-            ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
 

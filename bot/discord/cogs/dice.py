@@ -16,7 +16,7 @@ from discord import app_commands
 
 from ...service import Refused
 from ..context import game_choices, game_number, requester
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..text import capital, clip, describe, safe
 from ..tree import BgCog
 
@@ -56,7 +56,6 @@ class Dice(BgCog):
             if view.status in ("challenge", "declined", "expired"):
                 raise Refused(f"Game #{view.id} never started, so it has no dice to check.")
             title = describe(view)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             report = await self.service.verify(game_id, asker)
             record = await self.service.record(game_id, asker) if report.ok else None
@@ -66,7 +65,7 @@ class Dice(BgCog):
             raise Refused(f"The stored record of game #{game_id} cannot be checked: {exc}") from None
         text = f"**{title}** — dice {capital(report.message)}"
         if record is None:
-            await interaction.followup.send(clip(text), ephemeral=True)
+            await reply(interaction, clip(text))
             return
         filename = f"game{game_id}-record.json"
         text += (
@@ -74,9 +73,7 @@ class Dice(BgCog):
             f"(commitment `{record['dice']['commitment']}`)."
         )
         data = json.dumps(record, indent=1, sort_keys=True).encode()
-        await interaction.followup.send(
-            clip(text), file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True
-        )
+        await reply(interaction, clip(text), file=discord.File(io.BytesIO(data), filename=filename))
 
     @verify.autocomplete("game")
     async def _verify_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
@@ -96,9 +93,8 @@ class Dice(BgCog):
         stats = await self.service.dice_stats(requester(interaction), str(who.id))
         name = safe(who.display_name)
         if not stats.rolls:
-            await interaction.response.send_message(
-                f"{name} has no rolls in {where} yet (opening throws, one die each, are not counted).",
-                ephemeral=True,
+            await reply(
+                interaction, f"{name} has no rolls in {where} yet (opening throws, one die each, are not counted)."
             )
             return
         verdict = (
@@ -113,7 +109,7 @@ class Dice(BgCog):
             f"Chi-square of the numbers {stats.face_chi_square:.2f} with 5 degrees of freedom, "
             f"p = {stats.face_p_value:.2f}: {verdict}."
         )
-        await interaction.response.send_message(clip(text), ephemeral=True)
+        await reply(interaction, clip(text))
 
 
 async def setup(bot: GammonBot) -> None:

@@ -3,11 +3,15 @@
 Each command finds its game through :func:`..context.find_game` (the ``game`` option, the thread it is used in, or
 the asker's only running game) and asks the service; a refusal reaches the asker through the command tree's one
 error handler. The first line of each command's docstring is its description in Discord's command picker.
+
+Every command but ``/bg play`` is deferred before it runs (``@refusals``) and answers with ``reply``; ``/bg play``
+answers with the public challenge itself, its first Discord call.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -16,9 +20,10 @@ from discord import app_commands
 from engine.plugins import UnknownVariant, registry
 
 from ...service import Refused
-from ..context import MAX_CHOICES, find_game, game_choices, player_of, requester, require_server
+from ..components import games_message
+from ..context import MAX_CHOICES, find_game, game_choices, games_page, player_of, requester, require_server
 from ..controls import challenge_controls
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..options import clock_choices, match_plays, variant_choices
 from ..text import callers, clip, describe, mention, pings, texts
 from ..tree import BgCog
@@ -27,6 +32,8 @@ if TYPE_CHECKING:
     from ..app import GammonBot
 
 __all__ = ["Games", "setup"]
+
+log = logging.getLogger("gammonbot.discord")
 
 
 class Games(BgCog):
@@ -49,7 +56,7 @@ class Games(BgCog):
         consult="Backgammon Doubles: free (the acting member decides) or agree (the teammate approves each play)",
         acting="Backgammon Doubles: rotate (the acting member changes each game) or choose (teams pick each game)",
     )
-    @refusals
+    @refusals(defer=False)
     async def play(
         self,
         interaction: discord.Interaction[Any],
@@ -109,8 +116,8 @@ class Games(BgCog):
         view = out.game
         if bot is not None:
             # The bot accepted at once: the match starts now, in a thread of its own.
-            await interaction.response.send_message(clip(texts(out.events)))
-            await self.table.start_match(interaction, view.id)
+            sent = await self._post_challenge(interaction, content=clip(texts(out.events)))
+            await self.table.start_match(interaction, view.id, sent)
             return
         ui = challenge_controls(view)
         said = texts(out.events)
@@ -118,11 +125,31 @@ class Games(BgCog):
             said += "\nBefore each game, each team chooses its acting member (in its private team thread)."
         who = " ".join(mention(p) for p in view.invited)
         call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
-        await interaction.response.send_message(clip(f"{said}\n{call}"), view=ui, allowed_mentions=pings(view.invited))
-        ui.stop()
-        # Remembered, so an expiry can take the buttons off the challenge.
-        sent = await interaction.original_response()
-        self.table.turn_messages[view.id] = (sent.channel.id, sent.id)
+        try:
+            sent = await self._post_challenge(
+                interaction, content=clip(f"{said}\n{call}"), view=ui, allowed_mentions=pings(view.invited)
+            )
+        finally:
+            ui.stop()
+        if sent is not None:  # remembered, so an expiry can take the buttons off the challenge
+            self.table.turn_messages[view.id] = (sent.channel.id, sent.id)
+
+    async def _post_challenge(self, interaction: discord.Interaction[Any], **message: Any) -> discord.Message | None:
+        """Answer ``/bg play`` with the challenge (public); if Discord rejects the answer (the interaction expired),
+        post it in the channel as the bot's own message: the challenge exists, and needs its buttons."""
+        try:
+            await interaction.response.send_message(**message)
+        except discord.HTTPException as exc:
+            log.warning("interaction %s: could not answer /bg play (%s); posting the challenge", interaction.id, exc)
+            channel = interaction.channel
+            if not isinstance(channel, discord.abc.Messageable):
+                return None
+            return await channel.send(**message)
+        try:
+            return await interaction.original_response()
+        except discord.HTTPException as exc:
+            log.info("interaction %s: the challenge posted cannot be read back (%s)", interaction.id, exc)
+            return None
 
     @play.autocomplete("bot")
     async def _play_bot(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -189,7 +216,6 @@ class Games(BgCog):
     async def hint(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """The best plays (or cube action) for your decision now, only for you; not in rated matches."""
         view = await find_game(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         advice = await self.service.hint(view.id, requester(interaction), 3)
         if advice.kind == "play":
             dice = f" {view.dice[0]}-{view.dice[1]}" if view.dice else ""
@@ -199,7 +225,7 @@ class Games(BgCog):
         else:
             head = "Take or pass"
         body = "\n".join(advice.lines())
-        await interaction.followup.send(clip(f"**{describe(view)}**\n{head}:\n```\n{body}\n```"), ephemeral=True)
+        await reply(interaction, clip(f"**{describe(view)}**\n{head}:\n```\n{body}\n```"))
 
     # --- looking --------------------------------------------------------------------------------------------
     @app_commands.command(name="board")
@@ -212,7 +238,6 @@ class Games(BgCog):
             raise Refused(f"Game #{view.id} has not started: it is waiting for the challenge to be accepted.")
         if view.status in ("declined", "expired"):
             raise Refused(f"Game #{view.id} was {view.status}, so it has no board. Start a new one with `/bg play`.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
         me = str(interaction.user.id)
         rendered = await self.service.board(view.id, requester(interaction))
         file = discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text)
@@ -223,29 +248,28 @@ class Games(BgCog):
         if view.status == "active" and me in callers(view):
             # Your turn: your buttons come with your board (also a way back if a turn message went missing).
             ui, prompt = await self.table.controls(view)
-            await interaction.followup.send(
-                clip(f"**{describe(view)}**{plays}\n{prompt}"), file=file, view=ui, ephemeral=True
-            )
-            ui.stop()
+            try:
+                await reply(interaction, clip(f"**{describe(view)}**{plays}\n{prompt}"), file=file, view=ui)
+            finally:
+                ui.stop()
             return
-        await interaction.followup.send(clip(f"**{describe(view)}**{plays}"), file=file, ephemeral=True)
+        await reply(interaction, clip(f"**{describe(view)}**{plays}"), file=file)
 
     @app_commands.command(name="games")
+    @app_commands.describe(page="Which page of the list (20 games a page; default: the first)")
     @refusals
-    async def games(self, interaction: discord.Interaction[Any]) -> None:
-        """List your challenges and games, those waiting for you first."""
-        me = str(interaction.user.id)
-        views = await self.service.my_games(requester(interaction))
-        if not views:
-            await interaction.response.send_message("You have no games. Start one with `/bg play`.", ephemeral=True)
+    async def games(self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1] = 1) -> None:
+        """List your challenges and games, those waiting for you first (20 a page)."""
+        shown = await games_page(interaction, page)
+        if not shown.total:
+            await reply(interaction, "You have no games. Start one with `/bg play`.")
             return
-        lines = []
-        for v in views[:20]:
-            waiting = " — **your turn**" if me in callers(v) else ""
-            where = f" in <#{v.thread_id}>" if v.thread_id else ""
-            lines.append(f"{describe(v)}{where}{waiting}")
-        more = f"\n…and {len(views) - 20} more." if len(views) > 20 else ""
-        await interaction.response.send_message(clip("\n".join(lines) + more), ephemeral=True)
+        content, embed, ui = games_message(shown)
+        try:
+            await reply(interaction, content, embed=embed, **({"view": ui} if ui is not None else {}))
+        finally:
+            if ui is not None:
+                ui.stop()
 
     @app_commands.command(name="watch")
     @app_commands.describe(game="Game number (default: this thread's game)", off="Stop following it")
@@ -265,7 +289,7 @@ class Games(BgCog):
             text = f"You no longer follow **{describe(view)}**."
         else:
             text = f"You follow **{describe(view)}**: its turn updates will mention you.{where}"
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, text)
 
     # --- records ----------------------------------------------------------------------------------------------
     @app_commands.command(name="export")
@@ -276,7 +300,7 @@ class Games(BgCog):
         view = await find_game(interaction, game)
         text = await self.service.export(view.id, requester(interaction))
         file = discord.File(io.BytesIO(text.encode()), filename=f"game{view.id}.mat")
-        await interaction.response.send_message(f"**{describe(view)}**", file=file, ephemeral=True)
+        await reply(interaction, f"**{describe(view)}**", file=file)
 
     @app_commands.command(name="ids")
     @app_commands.describe(
@@ -296,10 +320,10 @@ class Games(BgCog):
             raise Refused(f"Game #{view.id} never started, so it has no positions.")
         position_id, match_id = await self.service.ids_at(view.id, requester(interaction), after)
         when = "now" if after is None else f"after {after} actions"
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             f"**{describe(view)}**, {when}:\n`{position_id}:{match_id}`\n"
             f"Position ID `{position_id}` · Match ID `{match_id}`",
-            ephemeral=True,
         )
 
     # --- game suggestions ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from ..context import requester
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..options import variant_choices
 from ..text import lines_within
 from ..tree import BgCog
@@ -25,7 +25,7 @@ class Info(BgCog):
     info = app_commands.Group(name="info", description="The rule sets, their rules and the time controls")
 
     @info.command(name="variants")
-    @refusals
+    @refusals(defer=False)  # nothing to look up: answered at once
     async def variants(self, interaction: discord.Interaction[Any]) -> None:
         """List the rule sets you can play."""
         lines = []
@@ -33,15 +33,15 @@ class Info(BgCog):
             aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
             team = " — teams of two" if cls.team_size > 1 else ""
             lines.append(f"**{cls.display_name}** `{cls.name}`{aliases}{team}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await reply(interaction, "\n".join(lines))
 
     @info.command(name="rules")
     @app_commands.describe(variant="The rule set to explain")
-    @refusals
+    @refusals(defer=False)  # nothing to look up: answered at once
     async def rules(self, interaction: discord.Interaction[Any], variant: str = "backgammon") -> None:
         """Read the rules of a rule set."""
         text = self.service.rules(variant)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await reply(interaction, text[:2000])
 
     @rules.autocomplete("variant")
     async def _rules_variant(
@@ -62,11 +62,11 @@ class Info(BgCog):
             summary = f"\n  {tc.summary}" if tc.summary else ""
             lines.append(f"**{tc.display_name}** `{tc.name}`: {tc.describe()}{mark}{summary}")
         if not lines:
-            await interaction.response.send_message("No time controls are registered.", ephemeral=True)
+            await reply(interaction, "No time controls are registered.")
             return
         if default is None:
             lines.append("Matches here have no clock unless the challenge names one.")
-        await interaction.response.send_message(lines_within(lines, 2000), ephemeral=True)
+        await reply(interaction, lines_within(lines, 2000))
 
 
 async def setup(bot: GammonBot) -> None:

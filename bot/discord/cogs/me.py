@@ -13,10 +13,10 @@ import discord
 from discord import app_commands
 
 from ...service import Refused
-from ..context import bot_of, requester, require_server
-from ..errors import refusals, refuse
+from ..context import bot_of, game_rows, requester, require_server
+from ..errors import answer_first, refusals, refuse, reply
 from ..options import show
-from ..text import NO_PINGS, safe
+from ..text import NO_PINGS, clip, safe
 from ..tree import BgCog
 from .stats import FORMER_PLAYER
 
@@ -31,16 +31,14 @@ CONFIRM_SECONDS = 300.0
 
 
 async def forget_me(interaction: discord.Interaction[Any]) -> None:
-    """Erase the user's own data everywhere and say so (only to them)."""
+    """Erase the user's own data everywhere and say so (only to them). Answered first: it touches many records."""
+    await answer_first(interaction)
     changed = await bot_of(interaction).service.forget_me(requester(interaction))
     text = (
         f"Done: your personal data is gone from every server ({changed} records changed). Your finished matches stay "
         f"in your opponents' records, shown as “{FORMER_PLAYER}”."
     )
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await reply(interaction, text)
 
 
 class ForgetMe(discord.ui.View):
@@ -108,7 +106,7 @@ class Me(BgCog):
         current = await self.service.player_settings(requester(interaction), **changes)
         head = "Saved. " if changes else ""
         text = ", ".join(f"{k} = {show(v, k)}" for k, v in current.items())
-        await interaction.response.send_message(f"{head}Your settings: {text}.", ephemeral=True)
+        await reply(interaction, f"{head}Your settings: {text}.")
 
     @me.command(name="vacation")
     @app_commands.describe(days="How many days you will be away (part days allowed, like 1.5)")
@@ -120,17 +118,21 @@ class Me(BgCog):
         require_server(interaction)
         me = requester(interaction)
         ends = int(await self.service.vacation(me, days))
-        running = [v for v in await self.service.my_games(me) if v.status == "active" and v.thread_id]
-        told = f" Your opponents are told in {', '.join(f'<#{v.thread_id}>' for v in running)}." if running else ""
-        await interaction.response.send_message(
-            f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); "
-            f"your clocks stand still until then.{told}",
-            ephemeral=True,
+        running = [row for row in await game_rows(interaction, me) if row.status == "active" and row.thread_id]
+        told = f" Your opponents are told in {', '.join(f'<#{r.thread_id}>' for r in running)}." if running else ""
+        await reply(
+            interaction,
+            clip(
+                f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); "
+                f"your clocks stand still until then.{told}"
+            ),
         )
         # Opponents see it: a line in each running match's thread (no ping).
-        for view in running:
-            await self.threads.tell(
-                view, f"{safe(me.name)} is on vacation until <t:{ends}:F>: their clock stands still until then."
+        for row in running:
+            await self.threads.tell_in(
+                row.id,
+                row.thread_id,
+                f"{safe(me.name)} is on vacation until <t:{ends}:F>: their clock stands still until then.",
             )
 
     @me.command(name="forget")
@@ -141,12 +143,11 @@ class Me(BgCog):
         if confirm:
             await forget_me(interaction)
             return
-        ui = ForgetMe(interaction.user.id)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             "This erases your name, settings, vacations, watching and ratings in every server where you played. "
             f"Your finished matches stay in your opponents' records, shown as “{FORMER_PLAYER}”. It cannot be undone.",
-            view=ui,
-            ephemeral=True,
+            view=ForgetMe(interaction.user.id),
             allowed_mentions=NO_PINGS,
         )
 

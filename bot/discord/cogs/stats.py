@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from ..context import requester, require_server
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..options import RuleSet
 from ..text import lines_within, safe
 from ..tree import BgCog
@@ -103,15 +103,15 @@ class Stats(BgCog):
         shown = next((cls.display_name for cls in self.service.variants() if cls.name == variant), variant)
         if not rows:
             least = f" with at least {min_matches} rated matches" if min_matches > 1 else ""
-            await interaction.response.send_message(
+            await reply(
+                interaction,
                 f"No {shown} players here{least} yet: a finished match (not money play) puts both players on it.",
-                ephemeral=True,
             )
             return
         embed = discord.Embed(title=f"{shown} leaderboard", description=leaderboard_table(rows)[:MAX_EMBED])
         least = "1 rated match" if min_matches == 1 else f"{min_matches} rated matches"
         embed.set_footer(text=f"{self.service.ratings.display_name}; players with at least {least} in it.")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
     @stats.command(name="profile")
     @app_commands.describe(player="Whose profile (default: yours)")
@@ -140,7 +140,7 @@ class Stats(BgCog):
             embed.add_field(name="Recent matches", value=lines_within(recent, 1024), inline=False)
         if not data["ratings"] and not recent:
             embed.description = "No finished matches yet. `/bg play` starts one."
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
     @stats.command(name="history")
     @app_commands.describe(player="Only this player's matches (default: everyone's)")
@@ -151,11 +151,11 @@ class Stats(BgCog):
         lines = await self.service.history(requester(interaction), player_id=str(player.id) if player else None)
         if not lines:
             whose = f"{safe(player.display_name)} has" if player else "This server has"
-            await interaction.response.send_message(f"{whose} no finished matches yet.", ephemeral=True)
+            await reply(interaction, f"{whose} no finished matches yet.")
             return
         title = f"{player.display_name}'s matches" if player else "Finished matches"
         embed = discord.Embed(title=title, description=lines_within([result_line(x) for x in lines], MAX_EMBED))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
 
 async def setup(bot: GammonBot) -> None:

@@ -16,7 +16,7 @@ from engine.controls import ProposalKind, allowed_actions
 
 from ...service import SYSTEM, Refused
 from ..context import MAX_CHOICES, find_game, game_choices, requester
-from ..errors import refusals
+from ..errors import refusals, reply
 from ..options import match_plays
 from ..text import NO_PINGS, clip, safe
 from ..tree import BgCog
@@ -42,12 +42,10 @@ class Teams(BgCog):
         """Backgammon Doubles: suggest a play or cube decision to your team (only your teammate sees it)."""
         view = await find_game(interaction, game)
         out = await self.service.propose(view.id, requester(interaction), text)
-        # Opening the team's room takes a few calls to Discord: answer within its 3 seconds first.
-        await interaction.response.defer(ephemeral=True, thinking=True)
         where = await self.threads.tell_teams(out)
         pid = next((e.data.get("proposal") for e in out.events if e.kind == "proposal"), None)
         shown = f" (proposal #{pid})" if pid is not None else ""
-        await interaction.followup.send(clip(f"Proposed to your team{shown}. {where}".strip()), ephemeral=True)
+        await reply(interaction, clip(f"Proposed to your team{shown}. {where}".strip()))
 
     @propose.autocomplete("text")
     async def _propose_text(
@@ -76,9 +74,8 @@ class Teams(BgCog):
         view = await find_game(interaction, game)
         rows = await self.service.proposals(view.id, requester(interaction))
         if not rows:
-            await interaction.response.send_message(
-                f"Your team has no open proposals in game #{view.id}. Suggest one with `/bg team propose`.",
-                ephemeral=True,
+            await reply(
+                interaction, f"Your team has no open proposals in game #{view.id}. Suggest one with `/bg team propose`."
             )
             return
         lines = [f"**Your team's proposals in game #{view.id}:**"]
@@ -88,7 +85,7 @@ class Teams(BgCog):
         lines.append(
             f"{safe(view.name(acting))}, the acting member, plays one with `/bg team adopt proposal:<number>`."
         )
-        await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True, allowed_mentions=NO_PINGS)
+        await reply(interaction, clip("\n".join(lines)), allowed_mentions=NO_PINGS)
 
     @team.command(name="adopt")
     @app_commands.describe(
@@ -139,11 +136,8 @@ class Teams(BgCog):
             )
             return
         out = await self.service.approve(view.id, me, False)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         where = await self.threads.tell_teams(out)
-        await interaction.followup.send(
-            clip(f"You do not agree: your teammate chooses again. {where}".strip()), ephemeral=True
-        )
+        await reply(interaction, clip(f"You do not agree: your teammate chooses again. {where}".strip()))
 
     @propose.autocomplete("game")
     @proposals.autocomplete("game")

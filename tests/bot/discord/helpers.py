@@ -208,6 +208,8 @@ class World:
     clock: Callable[[], float] = time.time
     #: Exceptions discord.py logged from component callbacks (simcord does not see dynamic items' errors).
     ui_errors: list[logging.LogRecord] = field(default_factory=list)
+    #: The REST calls the bot made while each interaction of :meth:`do` was handled (until the bot settled).
+    calls: list[tuple[simcord.InteractionResult, list[simcord.HttpLogEntry]]] = field(default_factory=list)
 
     def by_id(self, player_id: str) -> simcord.MemberActor:
         for actor in self.people.values():
@@ -216,9 +218,11 @@ class World:
         raise KeyError(player_id)
 
     async def do(self, action: Awaitable[simcord.InteractionResult]) -> simcord.InteractionResult:
-        """Run one interaction and keep its result."""
+        """Run one interaction and keep its result, with the REST calls the bot made for it."""
+        start = len(self.env.http_requests)
         result = await action
         self.results.append(result)
+        self.calls.append((result, list(self.env.http_requests[start:])))
         return result
 
     async def restart(self, seed: int = 1) -> None:
@@ -276,6 +280,29 @@ async def world(
         assert not w.ui_errors, "component callbacks failed: " + "; ".join(r.getMessage() for r in w.ui_errors)
         unanswered = [r for r in w.results if not r.acknowledged]
         assert not unanswered, f"interactions left unanswered: {unanswered}"
+        late = late_answers(w)
+        assert not late, "interactions answered after other Discord calls:\n" + "\n".join(late)
+
+
+CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
+
+
+def late_answers(w: World) -> list[str]:
+    """Every interaction of :meth:`World.do` whose first REST call was not its own answer (the interaction
+    callback: a reply, a deferral, an update, a modal): one line each, with the calls made before the answer."""
+    out = []
+    for result, calls in w.calls:
+        if not calls:
+            continue  # no answer at all: reported as unanswered
+        first = CALLBACK.match(calls[0].path)
+        if first is None or calls[0].method != "POST":
+            before = []
+            for call in calls:
+                if CALLBACK.match(call.path):
+                    break
+                before.append(f"{call.method} {call.path}")
+            out.append(f"{result!r}: {len(before)} call(s) before the answer: {', '.join(before[:6])}")
+    return out
 
 
 def reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:

@@ -315,11 +315,13 @@ async def test_typed_moves_get_suggestions_and_are_shown_in_the_thread(tmp_path:
         all_choices = await mover.autocomplete(thread, "bg move", "play", "")
         assert [c["value"] for c in all_choices] == list(view.plays[:25])
 
-        # Typed in the thread: the answer is the next turn's board, calling the opponent.
+        # Typed in the thread: the next turn's board, calling the opponent, is posted there; the mover alone is told
+        # what they did (the command is answered at once, privately, before the play is made and shown).
         old = live_message(thread)
         r = await w.do(mover.slash(thread, "bg move", play=expected[0]))
-        assert r.acknowledged and r.response is not None and not r.response.ephemeral
-        post = r.response
+        assert r.acknowledged and r.ephemeral and f"played {expected[0]}" in said(r), r
+        post = thread.history()[-1]
+        assert live_message(thread).id == post.id and post.id != old.id
         after = await d.view()
         assert after.to_act != view.to_act and f"<@{after.to_act}>" in post.content
         assert f"played {expected[0]}" in post.content and post.attachments
@@ -349,7 +351,9 @@ async def test_board_and_export_are_private_files(tmp_path: Path) -> None:
         text = (await reply(r).attachments[0].read()).decode()
         assert "Hypergammon" in text or "3 point match" in text
         r = await w.do(w.people["alice"].slash(w.channel, "bg games"))
-        assert f"#{game_id}" in said(r) and thread.mention in said(r)
+        (listing,) = reply(r).embeds
+        assert r.ephemeral and "1 in all" in said(r) and listing.description is not None
+        assert f"#{game_id}" in listing.description and thread.mention in listing.description
         choices = await w.people["alice"].autocomplete(w.channel, "bg board", "game", "")
         assert [c["value"] for c in choices] == [game_id] and choices[0]["name"].startswith(f"#{game_id} Sprintgammon")
         assert await w.people["eve"].autocomplete(w.channel, "bg board", "game", "") == []
@@ -458,10 +462,11 @@ async def test_a_typed_resignation_is_answered_with_buttons_in_the_thread(tmp_pa
         r = await w.do(other.slash(thread, "bg resign", level="gammon"))
         assert r.ephemeral and "own turn" in said(r)  # not on roll: the rule is named
         r = await w.do(resigner.slash(thread, "bg resign", level="gammon"))
-        assert r.response is not None and not r.response.ephemeral
-        assert "offers to resign a gammon" in said(r)
-        assert labels(r.response) == ["Accept resignation", "Reject resignation"]
-        await w.do(other.click(reply(r), label="Accept resignation"))
+        assert r.ephemeral and "offers to resign a gammon" in said(r)
+        offer = live_message(thread)  # posted in the thread, for the opponent to answer
+        assert "offers to resign a gammon" in offer.content
+        assert labels(offer) == ["Accept resignation", "Reject resignation"]
+        await w.do(other.click(offer, label="Accept resignation"))
         after = await d.view()
         assert after.game == 2 and sorted(after.score) == [0, 2]
 

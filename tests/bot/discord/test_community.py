@@ -42,7 +42,8 @@ async def win(w: World, winner: str, loser: str, variant: str, length: int) -> i
             return gid
         if v.phase == "roll" and v.to_act == str(lose.id):
             r = await w.do(lose.slash(thread, "bg resign", level="backgammon"))
-            assert r.acknowledged and not r.ephemeral, said(r)
+            assert r.acknowledged and "offers to resign" in said(r), said(r)  # told privately; shown in the thread
+            assert "offers to resign" in thread.history()[-1].content
         else:
             await d.step()
     raise AssertionError(f"match #{gid} did not end")
