@@ -6,9 +6,16 @@
 * Throughput and latency: ``--games`` matches run at once (one asyncio task each); every action is a real
   service call (roll, typed move, cube answers) stored with its compare-and-swap, followed by rendering the
   board for the next player, as a transport would. After ``--warmup`` untimed actions, exactly ``--actions`` are
-  timed; prints actions/s, CPU per action and p50/p99 latency per action.
-* Memory: ``--live`` games are held by one service (their states cached, as for games in progress);
-  prints the resident memory per live game.
+  timed; prints actions/s, CPU per action and p50/p99 latency per action. That latency is queueing: every match
+  is a client sending its next action as soon as the last returns, so each waits behind the others' work; it is
+  not one player's wait. One player's wait is printed after it (one game, one action at a time, nothing else
+  running; under other users' load: benchmarks/stall.py).
+* Board: the CPU (this thread) of drawing and encoding boards of the benchmark's games, with the text masks cached
+  as the run left them and with them cleared before every board (``render.sprites.text_mask``, ``text_length``):
+  names, pip counts and scores vary from game to game, so a busy bot draws much of its text afresh.
+* Memory: ``--live`` games are held by one service (their states cached, as for games in progress), games 3
+  actions old; then ``--live-long`` games with ``--long-actions`` logged actions (histories self-played and
+  written as the service writes a change: benchmarks/stall.py); prints the memory per live game of each.
 * ``--postgres``: a fresh schema on the PostgreSQL server (default: $GAMMONBOT_TEST_POSTGRES_URL); for each
   number of games and process count, that many worker processes share an identically made set of matches; they
   load them and warm up, start together, and the total throughput (all actions over the time from the first start
@@ -198,10 +205,54 @@ async def throughput(url: str, n_games: int, n_actions: int, render: bool, warmu
     print(
         f"{len(latencies)} actions over {n_games} concurrent matches {what} (after {warmup} warm-up actions): "
         f"{len(latencies) / elapsed:,.0f} actions/s, {cpu / len(latencies) * 1000:.2f} ms CPU per action, "
-        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (latency includes waiting for the other {n_games - 1} matches' work); "
-        f"requests not acting: {tally}"
+        f"queueing latency p50 {p50:.1f} ms, p99 {p99:.1f} ms (each action waits behind the other {n_games - 1} "
+        f"simultaneous clients' work: not one player's wait); requests not acting: {tally}"
     )
+    # One player's wait: one game, one action at a time, nothing else running (the other games stay held).
+    alone: list[float] = []
+    for _ in range(300):
+        start = time.perf_counter()
+        acted = await one_action(svc, ids[0], rng, render)
+        if acted is None:
+            break
+        if acted:
+            alone.append(time.perf_counter() - start)
+    if alone:
+        p50, p99 = percentiles(alone)
+        print(
+            f"one player's action latency, one at a time with nothing else running ({n_games} games held, "
+            f"{what}): p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(alone)} actions"
+        )
+    if render:
+        await board_cpu(svc, ids[:200])
     await store.close()
+
+
+async def board_cpu(svc: GameService, game_ids: list[int]) -> None:
+    """CPU of drawing and encoding one board (this thread), text masks as cached by the run and cleared each time."""
+    from engine.match import board_snapshot
+    from render import render_board, sprites
+
+    cfg = svc.render_config
+    snapshots = [board_snapshot(await svc.state(g, SYSTEM), 0) for g in game_ids]
+
+    def draw(cold: bool) -> list[float]:
+        spent = []
+        for snap in snapshots:
+            if cold:
+                sprites.text_mask.cache_clear()
+                sprites.text_length.cache_clear()
+            start = time.thread_time()
+            render_board(snap, cfg.theme(), compress_level=cfg.compress_level, palette_colors=cfg.palette_colors)
+            spent.append(time.thread_time() - start)
+        return spent
+
+    warm, cold = draw(False), draw(True)
+    print(
+        f"a board ({len(snapshots)} of the benchmark's games, CPU of the drawing thread): text masks cached "
+        f"median {statistics.median(warm) * 1000:.2f} ms; cleared before every board median "
+        f"{statistics.median(cold) * 1000:.2f} ms, worst {max(cold) * 1000:.2f} ms"
+    )
 
 
 async def memory(url: str, n_live: int) -> None:
@@ -231,9 +282,33 @@ async def memory(url: str, n_live: int) -> None:
     after = rss_mb()
     per_game_kb = traced / 1024 / n_live
     print(
-        f"{n_live} live games held in one service: {traced / 2**20:.1f} MB of Python objects "
+        f"{n_live} live games 3 actions old held in one service: {traced / 2**20:.1f} MB of Python objects "
         f"({per_game_kb:.1f} KB per game, {per_game_kb * 10000 / 1024:.0f} MB per 10,000); "
         f"resident memory grew {after - before:.0f} MB"
+    )
+    await store.close()
+
+
+async def memory_long(url: str, n_live: int, n_actions: int) -> None:
+    """Memory per live game for games with ``n_actions`` logged actions (the figure above is for new games)."""
+    from stall import long_games  # benchmarks/stall.py: histories written as the service writes a change
+
+    store = await Store.open(url, sqlite_synchronous="OFF" if "sqlite" in url else "FULL", acquire_timeout=60.0)
+    games = await long_games(GameService(store, dice=SeededDice(2)), n_live, n_actions, "ml")
+    await GameService(store).view(games[0].id, SYSTEM)  # warm-up: statements compiled, modules imported
+    gc.collect()
+    tracemalloc.start()
+    fresh = GameService(store, cache_size=n_live + 10)
+    for g in games:
+        await fresh.view(g.id, SYSTEM)
+    gc.collect()
+    traced, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    mean = statistics.mean(g.actions for g in games)
+    per_game_kb = traced / 1024 / n_live
+    print(
+        f"{n_live} live games with {mean:,.0f} logged actions held in one service: {traced / 2**20:.1f} MB of Python "
+        f"objects ({per_game_kb:.1f} KB per game, {per_game_kb * 10000 / 1024:.0f} MB per 10,000)"
     )
     await store.close()
 
@@ -431,7 +506,8 @@ def postgres(
                 server = f", PostgreSQL {server_cpu / total * 1000:.2f} ms ({len(cpu1)} connections)" if cpu1 else ""
                 print(
                     f"  {procs} process(es), {n_games} games: {total} actions in {wall:.1f} s = {rate:,.0f} actions/s, "
-                    f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; CPU per action: Python {python_cpu / total * 1000:.2f} ms"
+                    f"queueing p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
+                    f"CPU per action: Python {python_cpu / total * 1000:.2f} ms"
                     f"{server}; load average {load:.1f}; requests not acting: {refused} refused, "
                     f"{unavailable} unavailable"
                 )
@@ -455,6 +531,8 @@ def main() -> None:
     )
     parser.add_argument("--warmup", type=int, default=300, help="untimed actions first (per process)")
     parser.add_argument("--live", type=int, default=10000)
+    parser.add_argument("--live-long", type=int, default=500, help="live games with --long-actions logged actions")
+    parser.add_argument("--long-actions", type=int, default=1000)
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--postgres", nargs="?", const=os.environ.get("GAMMONBOT_TEST_POSTGRES_URL", ""), default=None)
@@ -484,6 +562,8 @@ def main() -> None:
         url = args.db or f"sqlite:///{tmp}/live.sqlite3"
         if args.live:
             asyncio.run(memory(url, args.live))
+        if args.live_long:
+            asyncio.run(memory_long(args.db or f"sqlite:///{tmp}/long.sqlite3", args.live_long, args.long_actions))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1258 @@
+"""The event loop and one player under adversarial load, memory and load time against log length, timers on long games.
+
+    python benchmarks/stall.py [--full] [--db URL | --postgres [URL]] [--sections memory,load,judge,stall,timers]
+
+Figures, each printed beside its target (2 cores) as met or MISSED; nothing is asserted:
+
+* ``stall``: the service holds ``--live`` games (``--long`` of them with at least ``--long-actions`` actions,
+  timed correspondence money sessions; the rest mostly short). For ``--duration`` seconds, after a warm-up,
+  other users load it at a steady rate, each request arriving on its own (Poisson arrivals, not a closed loop
+  of simultaneous clients; the rates are printed): ordinary players acting in random live games, each action
+  followed by a board for the next player; 6,000-character plays and plays of adversarial text at the length
+  cap; 6,000-character and capped adversarial proposals in Doubles games; a player challenging until refused,
+  then withdrawing; ``my_games`` of a player seated in ``--hoard`` long games; loads of long games not in the
+  cache (the game dropped first, as the scheduler does for every timer); exports of 10,000-action and long
+  games; matches against a bot player; board renders; reminders falling due and fired by the running
+  scheduler. Meanwhile one measured player plays a long game alone (one request at a time, ``--think``
+  seconds between actions) and each action's latency (call to return) is recorded; a request answered "try
+  again" counts with its wait. For the slowest actions the wall time spent in each store method is printed.
+  ``--crowd`` and ``--rate-scale`` set the rates. Requests refused or failed are counted per kind; the bot's
+  logged warnings and errors are counted instead of printed.
+
+  The loop is watched two ways: every callback the loop runs is timed by the CPU time of the loop's thread
+  (``time.thread_time``; a wrapper around ``asyncio.Handle._run``, as tests/bot/discord/helpers.py LoopMeter
+  does), which other processes on the machine cannot inflate, and a task sleeping 1 ms records how late it
+  wakes (wall clock: it includes waiting for the GIL held by worker threads and for the machine's other
+  processes). The garbage collector's pauses are timed too (``gc.callbacks``); they run inside callbacks.
+* ``memory``: ``tracemalloc`` around a fresh service loading ``--memory-games`` games of each log length of
+  ``--memory-sizes`` into its cache (each viewed, as a live game is); per game = traced growth / games.
+* ``load``: the CPU time (``time.process_time``: the loop and the database driver's threads) of a fresh
+  service loading one game (state, then state and view), against its log length (``--load-sizes``).
+* ``judge``: the worst CPU time (``time.thread_time``) the engine takes to judge adversarial plays
+  (``Variant.check_play``; 6,000 characters, the engine's own bound and the service's cap) in positions of
+  long games, for every roll; and the service refusing a 6,000-character play.
+* ``timers``: ``--timers`` timed games with at least ``--timer-actions`` actions each; the fake clock moves
+  past their first reminders, then past their timeouts; the scheduler's tick that fires them is timed (wall
+  and process CPU). A timeout is a game change (the game ends, the next one starts, timers are replaced).
+
+How the long games are made: every game is created through the service (challenge, accept). Its history is
+then self-played by the engine (``engine.selfplay.RandomPlayer``: random legal plays, doubles, takes, passes,
+resignations; a forced play is made at once, as the service's ``autoplay`` does, so every record ends where a
+request could have left it) and written through the Store API in one compare-and-swap, exactly as the service
+writes a change: the action log (``engine.record.action_to_data``), the snapshot ``{"v": 2, "state":
+state_to_data(state), "counters": log_counters(actions)}``, the player to act, the cleared draft, and for timed
+games the clock advanced action by action (``bot.clock.advance``) and the timers the service computes
+(``_timers_for``), all at one instant. Histories are taken from ``--templates`` self-played sessions (player
+ids replaced); the first game written from each template is read back, its log replayed and checked equal to
+its stored state and counters. The dice of later rolls come from the service's seeded dice, as in the other benchmarks.
+
+The database is a fresh SQLite file (built with ``synchronous=OFF``, then reopened with the bot's default
+``FULL``), or a fresh schema on PostgreSQL (``--postgres``, default $GAMMONBOT_TEST_POSTGRES_URL), or ``--db``.
+The service is set up from config.toml (``[limits]``, ``[render]``), as the bot is. ``--full`` sets the sizes of
+the targets (10,000 live games, 1,000 of them with 1,000 actions; 1,000 timers); the defaults are smaller.
+
+Targets (issue: stalls and honest figures): longest event-loop stall under the adversarial load <= 25 ms; one
+player's action p99 <= 100 ms with 10,000 live games of which 1,000 have at least 1,000 actions; loading a
+10,000-action game <= 5 ms of CPU; 1,000 due timers on long games fire in <= 1 s; memory per live game <= 20 KB
+whatever its log length; judging a play of any length <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import gc
+import inspect
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.clock import Clock, advance, start_clock  # noqa: E402
+from bot.config import load_settings  # noqa: E402
+from bot.scheduler import Scheduler  # noqa: E402
+from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice, service_for  # noqa: E402
+from bot.service.helpers import SNAPSHOT_VERSION, _time_control, _to_act  # noqa: E402
+from bot.storage import Scope, Store, TimerSpec, Unavailable  # noqa: E402
+from engine.dice import RandomDice  # noqa: E402
+from engine.match import Action, MatchSetup, MatchState, Move, Phase, apply, replay  # noqa: E402
+from engine.record import (  # noqa: E402
+    action_to_data,
+    advance_counters,
+    log_counters,
+    setup_from_data,
+    state_from_data,
+    state_to_data,
+)
+from engine.selfplay import RandomPlayer  # noqa: E402
+from engine.validate import IllegalPlay  # noqa: E402
+
+GUILD = "bench"
+TIME_CONTROL = "correspondence"
+#: The issue's reproduction: a 6,000-character play (Discord's limit for a string option).
+LONG_PLAY = "8/7*(4) " * 700
+#: Units of adversarial text (each repeated to the wanted length).
+ADVERSARIAL_UNITS = {
+    "repro 8/7*(4)": "8/7*(4) ",
+    "hops 24/23": "24/23 ",
+    "hits 8/7*": "8/7* ",
+    "chain 24/../off": "/".join(str(p) for p in range(24, 0, -1)) + "/off ",
+    "bar chain": "bar/24*/23*/22*/21*/20* ",
+    "repeat 6/off(4)": "6/off(4) ",
+    "digits": "8",
+    "slash digits": "8/",
+    "parens (4)": "(4)",
+    "unicode digits": "\u0668/\u0667 ",
+    "mixed garbage": "8/7*(4)//**((bar/off 13/x 7/13 30/20 ",
+}
+
+
+def fill(unit: str, length: int) -> str:
+    return (unit * (length // len(unit) + 1))[:length]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th quantile (0..1) of ``values`` (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+
+
+class Verdicts:
+    """Every figure with a target, printed beside it and again at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, bool]] = []
+
+    def check(self, what: str, value: float, limit: float, unit: str, shown: str | None = None) -> str:
+        ok = value <= limit
+        text = f"{shown or f'{value:.1f} {unit}'} (target <= {limit:g} {unit}: {'met' if ok else 'MISSED'})"
+        self.rows.append((what, text, ok))
+        return text
+
+
+VERDICTS = Verdicts()
+
+
+class LogCount(logging.Handler):
+    """Counts the bot's warnings and errors (by logger and first line) instead of printing their tracebacks."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen: dict[str, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        key = f"{record.name} {record.levelname}: {record.getMessage().splitlines()[0][:120]}"
+        if record.exc_info and record.exc_info[1] is not None:
+            key += f" ({type(record.exc_info[1]).__name__})"
+        self.seen[key] = self.seen.get(key, 0) + 1
+
+    def report(self, indent: str = "  ") -> None:
+        if self.seen:
+            print(f"{indent}the bot's log, warnings and errors:")
+            for key, n in sorted(self.seen.items(), key=lambda kv: -kv[1]):
+                print(f"{indent}  {n:5d} x {key}")
+        self.seen.clear()
+
+
+LOG = LogCount()
+
+
+class BenchClock:
+    """The time the service, the store and the scheduler see: real time plus an offset the timer section moves."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+# --- building games ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """A benchmark game: its id, the requests of its two players, its log length and whether it is timed."""
+
+    id: int
+    players: tuple[Request, Request]
+    actions: int = 0
+    timed: bool = False
+
+
+@dataclass
+class Want:
+    """A game whose history is to be written: ``length`` actions (at least) from template ``template``."""
+
+    game: Game
+    template: int
+    length: int
+
+
+@dataclass
+class Cut:
+    """A template's record cut at a request boundary: what the service stores for that prefix."""
+
+    length: int
+    state_data: dict[str, Any]
+    counters: dict[str, int]
+    clock: Clock
+
+
+class Templates:
+    """Self-played money sessions whose prefixes become the games' histories (player ids replaced)."""
+
+    X, Y = "template-x", "template-y"
+
+    def __init__(self, setup: MatchSetup, count: int, tc: Any, now: float, seed: int = 1) -> None:
+        self.setup = dataclasses.replace(setup, sides=((self.X,), (self.Y,)), names=None)
+        self.count = count
+        self.tc = tc
+        self.now = now
+        self.seed = seed
+        self.actions: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+        self.cuts: list[dict[int, Cut]] = [{} for _ in range(count)]
+
+    def build(self, wants: list[Want]) -> None:
+        """Self-play each template far enough for every prefix wanted, keeping the cuts at request boundaries."""
+        need: dict[int, set[int]] = {}
+        for w in wants:
+            need.setdefault(w.template, set()).add(w.length)
+        for t, lengths in need.items():
+            self._play(t, sorted(lengths))
+
+    def _play(self, t: int, lengths: list[int]) -> None:
+        state = replay(self.setup, [])
+        clock = start_clock(self.tc, state, self.now)
+        rng = random.Random(f"template-{self.seed}-{t}")
+        dice = RandomDice(rng.randrange(2**32))
+        player = RandomPlayer(rng)
+        acts: list[Action] = []
+        counters = log_counters([])
+        cuts = self.cuts[t]
+        wanted = list(lengths)
+        while wanted:
+            if len(acts) >= wanted[0] and not self._forced(state):
+                cut = Cut(len(acts), state_to_data(state), dict(counters), clock)
+                while wanted and wanted[0] <= len(acts):
+                    cuts[wanted.pop(0)] = cut
+                continue
+            if self._forced(state):  # the service plays a forced play at once (player setting autoplay)
+                assert state.roller is not None
+                action: Action = Move(state.acting_member(state.roller), state.legal_plays()[0].moves)
+            else:
+                action = player.choose(state, dice)
+            state = apply(state, action)
+            acts.append(action)
+            counters = advance_counters(counters, [action])
+            clock = advance(self.tc, clock, state, self.now, {})
+        self.actions[t] = [action_to_data(a) for a in acts]
+
+    @staticmethod
+    def _forced(state: MatchState) -> bool:
+        return state.phase is Phase.MOVE and len(state.legal_plays()) == 1
+
+    def log_for(self, want: Want) -> tuple[Cut, list[dict[str, Any]]]:
+        """The cut and the action log (with this game's player ids) for a wanted game."""
+        cut = self.cuts[want.template][want.length]
+        ids = {self.X: want.game.players[0].id, self.Y: want.game.players[1].id}
+        log = [{**a, "by": ids[a["by"]]} if "by" in a else a for a in self.actions[want.template][: cut.length]]
+        return cut, log
+
+
+async def create_games(
+    svc: GameService, pairs: list[tuple[Request, Request]], *, timed: bool, concurrency: int = 32
+) -> list[Game]:
+    """Money sessions through the service (challenge, accept), ``concurrency`` at a time; the games of a player
+    seated in many are made one at a time (the open-challenge cap)."""
+    gate = asyncio.Semaphore(concurrency)
+    locks: dict[str, asyncio.Lock] = {}
+
+    async def one(a: Request, b: Request) -> Game:
+        async with gate, locks.setdefault(a.id, asyncio.Lock()):
+            out = await svc.challenge(a, b, length=0, time_control=TIME_CONTROL if timed else None)
+            out = await svc.accept(out.game.id, b)
+        return Game(out.game.id, (a, b), 0, timed)
+
+    return list(await asyncio.gather(*(one(a, b) for a, b in pairs)))
+
+
+async def write_histories(svc: GameService, templates: Templates, wants: list[Want], verify: bool = True) -> None:
+    """Write each wanted game's history as the service's compare-and-swap would (see the module docstring)."""
+    store = svc.store
+    guild = await svc.server_settings(GUILD)
+    checked: set[int] = set()
+    gate = asyncio.Semaphore(4)
+
+    async def one(w: Want) -> None:
+        async with gate:
+            cut, log = templates.log_for(w)
+            row = await store.load_game(w.game.id, scope=Scope.system())
+            setup = setup_from_data(row.setup["match"])
+            state = state_from_data(setup, cut.state_data)
+            tc = _time_control(row.setup.get("time_control"))
+            extra: dict[str, Any] = {}
+            if tc is not None:
+                extra["clock"] = cut.clock.to_data()
+                extra["timers"] = svc._timers_for(state, tc, cut.clock, templates.now, {}, guild, cut.counters["timed"])
+            snapshot = {"v": SNAPSHOT_VERSION, "state": cut.state_data, "counters": cut.counters}
+            await store.update_game(
+                w.game.id,
+                row.version,
+                new_actions=log,
+                log_length=0,
+                snapshot=snapshot,
+                status="active",
+                turn_player=_to_act(state),
+                draft=None,
+                **extra,
+            )
+            w.game.actions = cut.length
+            if verify and w.template not in checked:
+                checked.add(w.template)
+                stored = await svc._log(w.game.id)
+                assert len(stored) == cut.length and replay(setup, stored) == state, "a written game does not replay"
+                assert log_counters(stored) == cut.counters
+
+    await asyncio.gather(*(one(w) for w in wants))
+
+
+async def long_games(
+    svc: GameService, n: int, n_actions: int, tag: str, *, timed: bool = False, templates: int = 16
+) -> list[Game]:
+    """``n`` money sessions created through the service, each given a history of at least ``n_actions`` actions
+    written as the service writes a change (see the module docstring); for other benchmarks too."""
+    games = await create_games(svc, [people(tag, k) for k in range(n)], timed=timed)
+    row = await svc.store.load_game(games[0].id, scope=Scope.system())
+    made = Templates(setup_from_data(row.setup["match"]), templates, _time_control(TIME_CONTROL), svc.clock())
+    wants = [Want(g, i % templates, n_actions) for i, g in enumerate(games)]
+    made.build(wants)
+    await write_histories(svc, made, wants)
+    return games
+
+
+@dataclass
+class World:
+    """The games the sections use."""
+
+    live: list[Game] = field(default_factory=list)  # held by the service during the stall section
+    long: list[Game] = field(default_factory=list)  # >= --long-actions, timed
+    medium: list[Game] = field(default_factory=list)  # >= --timer-actions, timed (timer filler)
+    huge: list[Game] = field(default_factory=list)  # the largest --load-sizes, for exports and loads
+    short: list[Game] = field(default_factory=list)
+    measured: Game | None = None
+    hoarder: Request | None = None
+    adversary_games: list[tuple[int, Request]] = field(default_factory=list)  # (game, the player to move)
+    doubles: list[tuple[int, list[Request]]] = field(default_factory=list)
+    memory: dict[int, list[Game]] = field(default_factory=dict)
+    load: dict[int, list[Game]] = field(default_factory=dict)
+
+
+def people(tag: str, k: int) -> tuple[Request, Request]:
+    return Request(f"{tag}a{k}", f"{tag.upper()} A{k}", GUILD), Request(f"{tag}b{k}", f"{tag.upper()} B{k}", GUILD)
+
+
+async def roll_to_move(svc: GameService, game_id: int) -> None:
+    """Roll through the service until the player on roll must choose a play."""
+    for _ in range(40):
+        view = await svc.view(game_id, SYSTEM)
+        if view.phase == "move":
+            return
+        who = view.to_act or view.acting[0]  # type: ignore[index]
+        await svc.roll(game_id, Request(who, view.name(who), GUILD))
+    raise RuntimeError(f"game {game_id} never reached a play")
+
+
+async def build(svc: GameService, args: argparse.Namespace, clock: BenchClock) -> World:
+    world = World()
+    rng = random.Random(11)
+    t0 = time.perf_counter()
+    n_timed = max(args.long, args.timers)
+    hoarder = Request("hoarder", "Hoarder", GUILD)
+    world.hoarder = hoarder
+    # Timed long and medium games; the hoarder sits in the first --hoard of them.
+    pairs = []
+    for k in range(n_timed + 1):
+        a, b = people("l", k)
+        pairs.append((hoarder if 1 <= k <= args.hoard else a, b))
+    pairs[0] = (Request("you", "You", GUILD), Request("friend", "Friend", GUILD))
+    timed = await create_games(svc, pairs, timed=True)
+    world.measured = timed[0]
+    world.long = timed[1 : args.long + 1]
+    world.medium = timed[args.long + 1 :]
+    huge_n = max(args.load_sizes)
+    world.huge = await create_games(svc, [people("h", k) for k in range(args.huge)], timed=False)
+    n_short = max(0, args.live - len(timed) - len(world.huge))
+    world.short = await create_games(svc, [people("s", k) for k in range(n_short)], timed=False)
+    for n in args.memory_sizes:
+        count = args.memory_games if n < 10_000 else max(1, args.memory_games // 10)
+        world.memory[n] = await create_games(svc, [people(f"m{n}_", k) for k in range(count)], timed=False)
+    reuse_huge = len(world.huge) >= args.load_games
+    for n in args.load_sizes:
+        if n == huge_n and reuse_huge:
+            world.load[n] = world.huge[: args.load_games]
+        else:
+            world.load[n] = await create_games(svc, [people(f"t{n}_", k) for k in range(args.load_games)], timed=False)
+    # Games the adversaries use, brought to a play through the service itself.
+    adv = await create_games(
+        svc, [(Request(f"adv{k}", f"Adversary {k}", GUILD), people("x", k)[1]) for k in range(8)], timed=False
+    )
+    for g in adv:
+        await roll_to_move(svc, g.id)
+        view = await svc.view(g.id, SYSTEM)
+        mover = next(p for p in g.players if p.id == view.to_act)
+        world.adversary_games.append((g.id, mover))
+    for k in range(4):
+        team = [Request(f"d{k}{c}", f"D{k}{c}", GUILD) for c in "abcd"]
+        out = await svc.challenge(
+            team[0], team[2], variant="doubles", length=0, teammate=team[1], opponent_teammate=team[3]
+        )
+        out = await svc.accept(out.game.id, team[2])
+        await roll_to_move(svc, out.game.id)
+        world.doubles.append((out.game.id, team))
+    n_games = len(timed) + len(world.huge) + len(world.short) + sum(map(len, world.memory.values()))
+    n_games += sum(len(v) for n, v in world.load.items() if not (n == huge_n and reuse_huge)) + len(adv) + 4
+    print(f"  created {n_games:,} games through the service in {time.perf_counter() - t0:.0f} s")
+
+    # Histories, self-played and written through the Store as the service writes a change.
+    t1 = time.perf_counter()
+    setup = setup_from_data(
+        (await svc.store.load_game(world.long[0].id if world.long else timed[0].id, scope=Scope.system())).setup[
+            "match"
+        ]
+    )
+    tc = _time_control(TIME_CONTROL)
+    templates = Templates(setup, args.templates, tc, clock())
+    wants: list[Want] = []
+
+    def want(games: list[Game], length: Callable[[int], int]) -> None:
+        for i, g in enumerate(games):
+            n = length(i)
+            if n > 0:
+                wants.append(Want(g, i % args.templates, n))
+
+    jitter = max(1, args.long_actions // 10)
+    want([world.measured], lambda i: args.long_actions)
+    want(world.long, lambda i: args.long_actions + rng.randrange(jitter))
+    want(world.medium, lambda i: args.timer_actions + rng.randrange(max(1, args.timer_actions // 10)))
+    want(world.huge, lambda i: huge_n)
+    want(world.short, lambda i: rng.randrange(0, 61))
+    for n, games in world.memory.items():
+        want(games, lambda i, n=n: n)
+    for n, games in world.load.items():
+        if not (n == huge_n and reuse_huge):
+            want(games, lambda i, n=n: n)
+    templates.build(wants)
+    t2 = time.perf_counter()
+    await write_histories(svc, templates, wants)
+    total = sum(w.game.actions for w in wants)
+    print(
+        f"  self-played {args.templates} template sessions in {t2 - t1:.0f} s; wrote {len(wants):,} histories "
+        f"({total:,} actions) through the Store in {time.perf_counter() - t2:.0f} s"
+    )
+    world.live = [world.measured, *world.long, *world.medium, *world.huge, *world.short]
+    lengths = sorted(g.actions for g in world.long)
+    if lengths:
+        print(f"  {len(world.long)} long games: {lengths[0]:,} to {lengths[-1]:,} actions")
+    return world
+
+
+# --- memory and load time ----------------------------------------------------------------------------------------
+
+
+async def memory_section(store: Store, world: World, make: Callable[..., GameService]) -> None:
+    print("memory per live game (tracemalloc: a fresh service loading and viewing the games into its cache)")
+    warm = make(cache_size=100)
+    for games in world.memory.values():
+        await warm.view(games[0].id, SYSTEM)
+    del warm
+    for n, games in sorted(world.memory.items()):
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        svc = make(cache_size=len(games) + 10)
+        for g in games:
+            await svc.view(g.id, SYSTEM)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        per = (after - before) / len(games) / 1024
+        mean = statistics.mean(g.actions for g in games)
+        text = VERDICTS.check(f"memory per live game, {n:,} actions", per, 20, "KB")
+        print(f"  {n:>6,} logged actions ({len(games)} games, mean {mean:,.0f}): {text}")
+        del svc
+
+
+async def load_section(store: Store, world: World, make: Callable[..., GameService], repeats: int) -> None:
+    print("loading a game by a fresh service (CPU: time.process_time, all threads; median of games x repeats)")
+    for n, games in sorted(world.load.items()):
+        state_cpu, view_cpu, walls = [], [], []
+        for _ in range(repeats):
+            svc = make(cache_size=100)
+            for g in games:
+                w0, c0 = time.perf_counter(), time.process_time()
+                await svc.state(g.id, SYSTEM)
+                c1 = time.process_time()
+                walls.append(time.perf_counter() - w0)
+                svc._forget(g.id)
+                c2 = time.process_time()
+                await svc.view(g.id, SYSTEM)
+                view_cpu.append(time.process_time() - c2)
+                state_cpu.append(c1 - c0)
+        med = statistics.median(state_cpu)
+        text = VERDICTS.check(f"load a {n:,}-action game (CPU)", med * 1000, 5, "ms")
+        print(
+            f"  {n:>6,} actions: state {text}; worst {ms(max(state_cpu))}; "
+            f"state + view (legal plays listed) median {ms(statistics.median(view_cpu))}; wall median "
+            f"{ms(statistics.median(walls))}"
+        )
+
+
+# --- judging -----------------------------------------------------------------------------------------------------
+
+
+async def judge_section(svc: GameService, world: World) -> None:
+    print("judging adversarial plays (CPU of the judging thread, time.thread_time)")
+    states: list[MatchState] = []
+    for g in [*world.long[:6], *world.huge[:2]]:
+        states.append(await svc.state(g.id, SYSTEM))
+    variant = states[0].variant if states else None
+    if variant is None:
+        print("  no games to take positions from")
+        return
+    positions = [(variant.start_position(), True)] + [
+        (s.position, False) for s in states if s.position is not None and s.phase in (Phase.ROLL, Phase.MOVE)
+    ]
+    cap = svc.limits.max_play_length
+    from engine.validate import MAX_PLAY_CHARS
+
+    lengths = sorted({6000, MAX_PLAY_CHARS, MAX_PLAY_CHARS - 1, cap})
+    worst: dict[int, tuple[float, str]] = {n: (0.0, "") for n in lengths}
+    times: dict[int, list[float]] = {n: [] for n in lengths}
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for pos, first in positions:
+        for roll in rolls:
+            plays = variant.legal_plays(pos, roll, first)
+            for kind, unit in ADVERSARIAL_UNITS.items():
+                for n in lengths:
+                    text = fill(unit, n)
+                    t0 = time.thread_time()
+                    with contextlib.suppress(IllegalPlay):
+                        variant.check_play(pos, roll, text, first, plays)
+                    spent = time.thread_time() - t0
+                    times[n].append(spent)
+                    if spent > worst[n][0]:
+                        worst[n] = (spent, f"{kind} with {roll[0]}-{roll[1]}")
+    everything = max(worst.values())
+    for n in lengths:
+        what = {6000: "Discord's limit", MAX_PLAY_CHARS: "the engine's bound", cap: "the service's cap"}.get(n, "")
+        print(
+            f"  {n:>5} characters{f' ({what})' if what else ''}: worst {ms(worst[n][0])} ({worst[n][1]}), "
+            f"median {ms(statistics.median(times[n]))}, {len(times[n])} judgments"
+        )
+    print(f"  worst of all: {VERDICTS.check('judging a play of any length', everything[0] * 1000, 5, 'ms')}")
+    gid, mover = world.adversary_games[0]
+    spent = []
+    for _ in range(50):
+        t0 = time.thread_time()
+        with contextlib.suppress(Refused):
+            await svc.move(gid, mover, LONG_PLAY)
+        spent.append(time.thread_time() - t0)
+    print(f"  the service refusing a 6,000-character play (svc.move): worst {ms(max(spent))}")
+
+
+# --- the loop under load -----------------------------------------------------------------------------------------
+
+
+def _chain(handle: asyncio.Handle) -> list[tuple[str, str, int]] | None:
+    """Where the task a callback resumes stands: its coroutines from the outermost in, as (file, name, line)."""
+    task = getattr(getattr(handle, "_callback", None), "__self__", None)
+    if not isinstance(task, asyncio.Task):
+        return None
+    coro: Any = task.get_coro()
+    chain = []
+    while coro is not None and len(chain) < 40:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is None:
+            break
+        chain.append((frame.f_code.co_filename, frame.f_code.co_qualname, frame.f_lineno))
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return chain
+
+
+def _describe(chain: list[tuple[str, str, int]] | None) -> str:
+    """The project's frames of a chain (the innermost few), or the innermost frame if none is the project's."""
+    if not chain:
+        return ""
+    ours = [(f, n, line) for f, n, line in chain if f.startswith(str(ROOT)) and "/.venv/" not in f]
+    shown = (ours or chain[-1:])[-5:]
+    return " > ".join(f"{n}:{line}" for _f, n, line in shown)
+
+
+class LoopWatch:
+    """The longest callback (CPU of the loop's thread), a 1 ms ticker's lateness, and garbage-collector pauses.
+
+    A costly callback is named by the task it resumed: where the task stood before (resumed at) and after (went on
+    to wait at), so the work between those two points, all on the loop, is what took the time."""
+
+    def __init__(self) -> None:
+        self.worst: list[tuple[float, float, str]] = []  # (cpu, wall, what), the 8 costliest by CPU
+        self.worst_wall = (0.0, "")
+        self.callbacks = 0
+        self.over: list[float] = []  # CPU of every callback over 10 ms
+        self.lateness: list[float] = []
+        self.gc_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.gc_total = 0.0  # seconds of garbage collection on the loop's thread so far
+        self._gc_start = 0.0
+        self._undo: list[Callable[[], None]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._thread = threading.current_thread()
+
+    async def _tick(self) -> None:
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.lateness.append(time.perf_counter() - t0 - 0.001)
+
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if threading.current_thread() is not self._thread:
+            return
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._gc_start
+            self.gc_pauses[info["generation"]].append(pause)
+            self.gc_total += pause
+
+    def start(self) -> None:
+        self._thread = threading.current_thread()
+        original = asyncio.events.Handle._run
+        watch = self
+
+        def timed_run(handle: asyncio.Handle) -> None:
+            if threading.current_thread() is not watch._thread:
+                original(handle)
+                return
+            before = _chain(handle)
+            c0, w0, g0 = time.thread_time(), time.perf_counter(), watch.gc_total
+            try:
+                original(handle)
+            finally:
+                cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
+                collecting = watch.gc_total - g0
+                watch.callbacks += 1
+                if cpu > 0.010:
+                    watch.over.append(cpu)
+                if len(watch.worst) < 8 or cpu > watch.worst[-1][0] or wall > watch.worst_wall[0]:
+                    after = _describe(_chain(handle)) if before is not None else ""
+                    what = f"resumed at {_describe(before)}; went on to wait at {after}" if before else repr(handle)
+                    if collecting > 0.001:
+                        what = f"[{ms(collecting)} of it garbage collection] {what}"
+                    if len(watch.worst) < 8 or cpu > watch.worst[-1][0]:
+                        watch.worst.append((cpu, wall, what[:400]))
+                        watch.worst.sort(key=lambda x: -x[0])
+                        del watch.worst[8:]
+                    if wall > watch.worst_wall[0]:
+                        watch.worst_wall = (wall, what[:400])
+
+        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
+        self._undo = [
+            lambda: setattr(asyncio.events.Handle, "_run", original),
+            lambda: gc.callbacks.remove(self._gc),
+        ]
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        for undo in self._undo:
+            undo()
+
+
+#: While set (in the measured player's task), the store calls it makes add their wall time here, by method.
+SPANS: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar("SPANS", default=None)
+
+
+def instrument(store: Store) -> Callable[[], None]:
+    """Time the store's public coroutine methods when called with :data:`SPANS` set; returns the undo."""
+    names = [n for n, f in inspect.getmembers(type(store)) if not n.startswith("_") and inspect.iscoroutinefunction(f)]
+
+    def wrap(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(original)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            spans = SPANS.get()
+            if spans is None:
+                return await original(*args, **kwargs)
+            t0 = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                spans[name] = spans.get(name, 0.0) + time.perf_counter() - t0
+
+        return timed
+
+    for name in names:
+        setattr(store, name, wrap(name, getattr(store, name)))
+    return lambda: [store.__dict__.pop(name, None) for name in names] and None
+
+
+@dataclass
+class Kind:
+    """One kind of request of the load: how often it arrives, and what came of it."""
+
+    name: str
+    rate: float
+    done: int = 0
+    refused: int = 0
+    errors: int = 0
+    skipped: int = 0
+    first_error: str = ""
+    latencies: list[float] = field(default_factory=list)
+
+
+async def arrivals(
+    kind: Kind, stop: asyncio.Event, make: Callable[[], Coroutine[Any, Any, Any] | None], cap: int = 50
+) -> None:
+    """Requests of ``kind`` arriving at random (Poisson, ``kind.rate`` per second), each in its own task: nobody
+    waits for an earlier request to finish, as users do not. ``make`` returns None when it has nothing to do."""
+    if kind.rate <= 0:
+        return
+    rng = random.Random(kind.name)
+    pending: set[asyncio.Task[None]] = set()
+
+    async def run(coro: Coroutine[Any, Any, Any]) -> None:
+        t0 = time.perf_counter()
+        try:
+            await coro
+            kind.done += 1
+        except Refused:
+            kind.refused += 1
+        except Exception as exc:  # reported, never stops the load
+            kind.errors += 1
+            kind.first_error = kind.first_error or f"{type(exc).__name__}: {exc}"[:200]
+        kind.latencies.append(time.perf_counter() - t0)
+
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), rng.expovariate(kind.rate))
+        if stop.is_set():
+            break
+        if len(pending) >= cap:
+            kind.skipped += 1
+            continue
+        coro = make()
+        if coro is None:
+            kind.skipped += 1
+            continue
+        task = asyncio.create_task(run(coro))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+    if pending:
+        await asyncio.wait(pending, timeout=30)
+
+
+async def act(svc: GameService, game_id: int, rng: random.Random) -> tuple[Outcome, str] | None:
+    """Whoever must act in the game acts (a random legal play, takes, accepts); None when the game is not active."""
+    view = await svc.view(game_id, SYSTEM)
+    if view.status != "active":
+        return None
+    who = view.to_act or view.acting[0]  # type: ignore[index]
+    actor = Request(who, view.name(who), view.guild_id)
+    if view.phase in ("opening", "roll"):
+        out = await svc.roll(game_id, actor)
+    elif view.phase == "move":
+        out = await svc.move(game_id, actor, rng.choice(view.plays) if view.plays else "")
+    elif view.phase == "doubled":
+        out = await svc.take(game_id, actor)
+    else:
+        out = await svc.answer_resignation(game_id, actor, True)
+    return out, who
+
+
+async def stall_section(svc: GameService, store: Store, world: World, args: argparse.Namespace) -> None:
+    rng = random.Random(3)
+    t0 = time.perf_counter()
+    gc.collect()
+    tracked = len(gc.get_objects())
+    for g in world.live:  # every live game held in memory, as in the bot
+        await svc.view(g.id, SYSTEM)
+    gc.collect()
+    now_tracked = len(gc.get_objects())
+    c0 = time.thread_time()
+    gc.collect()
+    full_collection = time.thread_time() - c0
+    n_long = sum(1 for g in world.live if g.actions >= args.long_actions)
+    print(
+        f"  {len(world.live):,} live games held by the service ({n_long:,} with >= {args.long_actions:,} actions, "
+        f"{len(world.huge)} with {max(args.load_sizes):,}), loaded in {time.perf_counter() - t0:.0f} s; the garbage "
+        f"collector tracks {now_tracked:,} objects, {now_tracked - tracked:,} of them the live games' (a full "
+        f"collection now: {ms(full_collection)} of CPU)"
+    )
+    assert world.measured is not None and world.hoarder is not None
+    measured = world.measured
+    crowd_games = [g.id for g in world.live if g is not measured]
+    long_ids = [g.id for g in [*world.long, *world.medium] if g is not measured]
+    busy: set[int] = set()
+    s = args.rate_scale
+    kinds = {
+        name: Kind(name, rate * s)
+        for name, rate in [
+            ("ordinary actions (+ a board)", args.crowd),
+            ("6,000-character plays", 2),
+            ("adversarial plays at the cap", 2),
+            ("6,000-char / capped proposals", 2),
+            ("challenges until refused", 5),
+            ("my_games, player in many games", 1),
+            ("loads of long games not cached", 5),
+            ("exports of long games", 1),
+            ("actions in bot matches", 2),
+            ("board renders", 5),
+            ("reminders falling due", 10),
+        ]
+    }
+
+    def crowd() -> Coroutine[Any, Any, Any] | None:
+        for _ in range(10):
+            gid = rng.choice(crowd_games)
+            if gid not in busy:
+                break
+        else:
+            return None
+
+        async def go() -> None:
+            busy.add(gid)
+            try:
+                done = await act(svc, gid, rng)
+                if done is not None and done[0].game.status == "active":
+                    out, who = done
+                    await svc.board(gid, SYSTEM, viewer=out.game.to_act or who)
+            finally:
+                busy.discard(gid)
+
+        return go()
+
+    adv_cycle = iter(range(10**9))
+
+    async def adversarial_play(text: str) -> None:
+        gid, mover = rng.choice(world.adversary_games)
+        await svc.move(gid, mover, text)
+
+    def capped_text() -> str:
+        unit = list(ADVERSARIAL_UNITS.values())[next(adv_cycle) % len(ADVERSARIAL_UNITS)]
+        return fill(unit, svc.limits.max_play_length)
+
+    async def proposal() -> None:
+        gid, team = rng.choice(world.doubles)
+        state = await svc.state(gid, SYSTEM)
+        assert state.turn is not None
+        acting = state.acting_member(state.turn)
+        proposer = next(p for p in team if p.id in state.setup.sides[state.turn] and p.id != acting)
+        text = LONG_PLAY if next(adv_cycle) % 2 else capped_text()
+        await svc.propose(gid, proposer, text)
+
+    spam: list[int] = []
+    spammer, victim = Request("spammer", "Spammer", GUILD), Request("victim", "Victim", GUILD)
+    spam_full = [False]
+
+    async def challenge() -> None:
+        if spam_full[0]:
+            if not spam:
+                spam_full[0] = False
+                return
+            await svc.decline(spam.pop(), spammer)
+            return
+        try:
+            out = await svc.challenge(spammer, victim, length=1)
+            spam.append(out.game.id)
+        except Refused:
+            spam_full[0] = True
+            raise
+
+    async def cold_load() -> None:
+        pool = [g.id for g in world.huge] + long_ids
+        gid = rng.choice(pool)
+        svc._forget(gid)
+        await svc.view(gid, SYSTEM)
+
+    async def export() -> None:
+        pool = [g.id for g in world.huge] if rng.random() < 0.5 else long_ids
+        await svc.export(rng.choice(pool), SYSTEM)
+
+    bot_users = [Request(f"botfan{k}", f"Bot fan {k}", GUILD) for k in range(4)]
+    bot_games: dict[str, int | None] = {u.id: None for u in bot_users}
+    bot_busy: set[str] = set()
+
+    def bot_action() -> Coroutine[Any, Any, Any] | None:
+        free = [u for u in bot_users if u.id not in bot_busy]
+        if not free:
+            return None
+        user = rng.choice(free)
+
+        async def go() -> None:
+            bot_busy.add(user.id)
+            try:
+                gid = bot_games[user.id]
+                if gid is not None:
+                    view = await svc.view(gid, SYSTEM)
+                    if view.status != "active":
+                        gid = None
+                if gid is None:
+                    out = await svc.challenge(user, None, bot=args.bot, length=3)
+                    bot_games[user.id] = out.game.id
+                    return
+                await act(svc, gid, rng)
+            finally:
+                bot_busy.discard(user.id)
+
+        return go()
+
+    themes = svc.theme_names
+
+    async def board() -> None:
+        gid = rng.choice(crowd_games)
+        await svc.board(gid, SYSTEM, viewer=None, theme=rng.choice(themes))
+
+    async def reminder() -> None:
+        gid = rng.choice(long_ids)
+        loaded = await svc._load(gid, SYSTEM)
+        await store.add_timers(
+            gid, [TimerSpec("reminder", svc.clock(), {"side": 0, "share": 0.5, "actions": loaded.timed})]
+        )
+
+    makers: dict[str, Callable[[], Coroutine[Any, Any, Any] | None]] = {
+        "ordinary actions (+ a board)": crowd,
+        "6,000-character plays": lambda: adversarial_play(LONG_PLAY),
+        "adversarial plays at the cap": lambda: adversarial_play(capped_text()),
+        "6,000-char / capped proposals": proposal,
+        "challenges until refused": challenge,
+        "my_games, player in many games": lambda: svc.my_games(world.hoarder),  # type: ignore[arg-type]
+        "loads of long games not cached": cold_load,
+        "exports of long games": export,
+        "actions in bot matches": bot_action,
+        "board renders": board,
+        "reminders falling due": reminder,
+    }
+    total_rate = sum(k.rate for k in kinds.values())
+    print(f"  the load: {total_rate:.0f} requests/s in all, each arriving on its own (Poisson):")
+    for k in kinds.values():
+        print(f"    {k.rate:5.1f}/s  {k.name}")
+    hoarded = len(await store.games_of(world.hoarder.id, scope=Scope.system()))
+    print(f"  bot matches against {args.bot!r}; the player in many games sits in {hoarded}")
+
+    stop = asyncio.Event()
+    sched_stop = asyncio.Event()
+    sched = Scheduler(store, svc, clock=svc.clock)
+    sched_task = asyncio.create_task(sched.run(sched_stop, interval=1.0))
+    loaders = [asyncio.create_task(arrivals(kinds[name], stop, makers[name])) for name in kinds]
+
+    latencies: list[float] = []
+    with_board: list[float] = []
+    breakdown: list[tuple[float, str, dict[str, float]]] = []  # (latency, action, store time by method)
+    failures: list[str] = []
+    measuring = [False]
+    me_rng = random.Random(99)
+    undo_instrument = instrument(store)
+
+    async def measured_player() -> None:
+        while not stop.is_set():
+            await asyncio.sleep(args.think)
+            view = await svc.view(measured.id, SYSTEM)
+            who = view.to_act or view.acting[0]  # type: ignore[index]
+            actor = Request(who, view.name(who), GUILD)
+            spans: dict[str, float] = {}
+            token = SPANS.set(spans)
+            t0 = time.perf_counter()
+            failed = ""
+            try:
+                if view.phase in ("opening", "roll"):
+                    out = await svc.roll(measured.id, actor)
+                elif view.phase == "move":
+                    out = await svc.move(measured.id, actor, me_rng.choice(view.plays) if view.plays else "")
+                elif view.phase == "doubled":
+                    out = await svc.take(measured.id, actor)
+                else:
+                    out = await svc.answer_resignation(measured.id, actor, True)
+            except (Refused, Unavailable) as exc:  # the player is told to try again: counted, the wait included
+                failed = f"{type(exc).__name__}: {exc}"
+            t1 = time.perf_counter()
+            SPANS.reset(token)
+            if measuring[0]:
+                latencies.append(t1 - t0)
+                breakdown.append((t1 - t0, str(view.phase) + (f", {failed}" if failed else ""), spans))
+                if failed:
+                    failures.append(failed)
+            if failed:
+                continue
+            with contextlib.suppress(Refused, Unavailable):
+                await svc.board(measured.id, actor, viewer=out.game.to_act or who)
+            if measuring[0]:
+                with_board.append(time.perf_counter() - t0)
+
+    player = asyncio.create_task(measured_player())
+    await asyncio.sleep(args.warmup)
+    for k in kinds.values():
+        k.done = k.refused = k.errors = k.skipped = 0
+        k.latencies.clear()
+    watch = LoopWatch()
+    load0 = os.getloadavg()[0]
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    watch.start()
+    measuring[0] = True
+    await asyncio.sleep(args.duration)
+    measuring[0] = False
+    await watch.stop()
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    stop.set()
+    await asyncio.gather(*loaders)
+    player.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await player
+    sched_stop.set()
+    await sched_task
+    undo_instrument()
+
+    print(
+        f"  measured {wall:.0f} s after a {args.warmup:.0f} s warm-up: this process used {cpu / wall * 100:.0f}% of a "
+        f"core; load average {load0:.1f} -> {os.getloadavg()[0]:.1f} (the machine's other work included)"
+    )
+    for k in kinds.values():
+        lat = k.latencies
+        extra = f", first error: {k.first_error}" if k.first_error else ""
+        print(
+            f"    {k.name:32s} {k.done:5d} done {k.refused:5d} refused {k.errors:3d} errors {k.skipped:4d} skipped; "
+            f"latency p50 {ms(pct(lat, 0.5))} max {ms(max(lat) if lat else float('nan'))}{extra}"
+        )
+    cpu_worst, wall_of_worst, what = watch.worst[0] if watch.worst else (0.0, 0.0, "")
+    print(
+        f"  event loop: {watch.callbacks:,} callbacks, {len(watch.over)} over 10 ms of CPU; the costliest by CPU of "
+        "the loop's thread (garbage collection inside a callback counts in it):"
+    )
+    for c, w, r in watch.worst:
+        print(f"    {ms(c):>9} CPU ({ms(w)} wall)  {r}")
+    print(f"    longest by wall clock: {ms(watch.worst_wall[0])}  {watch.worst_wall[1]}")
+    print(
+        f"  longest callback (CPU): "
+        f"{VERDICTS.check('longest event-loop stall, CPU of one callback', cpu_worst * 1000, 25, 'ms')}"
+    )
+    late = watch.lateness
+    print(
+        f"  1 ms ticker, {len(late):,} wake-ups: lateness p50 {ms(pct(late, 0.5))}, p99 {ms(pct(late, 0.99))}, "
+        f"longest {VERDICTS.check('longest event-loop stall, wall clock (1 ms ticker)', max(late) * 1000, 25, 'ms')}; "
+        f"{sum(1 for x in late if x > 0.025)} wake-ups over 25 ms"
+    )
+    gcs = ", ".join(f"gen {g}: {len(p)} pauses, longest {ms(max(p)) if p else '-'}" for g, p in watch.gc_pauses.items())
+    print(f"  garbage collector (on the loop's thread): {gcs}")
+    LOG.report()
+    if latencies:
+        p50, p99 = pct(latencies, 0.5), pct(latencies, 0.99)
+        text = VERDICTS.check(
+            f"one player's action p99 ({len(world.live):,} live games, {n_long:,} long)", p99 * 1000, 100, "ms"
+        )
+        print(
+            f"  one player's action latency ({len(latencies)} actions on a {measured.actions:,}-action game, one at a "
+            f"time, {args.think * 1000:.0f} ms apart): p50 {ms(p50)}, p99 {text}, max {ms(max(latencies))}; "
+            f"with the board for the next player: p50 {ms(pct(with_board, 0.5))}, p99 {ms(pct(with_board, 0.99))}"
+        )
+        if failures:
+            print(f"  {len(failures)} of the measured player's actions failed (latency counted): {failures[0]}")
+        print("  the measured player's slowest actions: wall time in store calls (by method), the rest on the loop")
+        for lat, phase, spans in sorted(breakdown, key=lambda b: -b[0])[: max(3, len(breakdown) // 100)]:
+            parts = ", ".join(f"{n} {ms(t)}" for n, t in sorted(spans.items(), key=lambda x: -x[1]))
+            print(f"    {ms(lat):>9} ({phase}): {parts}; the rest {ms(lat - sum(spans.values()))}")
+
+
+# --- timers ------------------------------------------------------------------------------------------------------
+
+
+async def timers_section(svc: GameService, store: Store, world: World, clock: BenchClock, n: int) -> None:
+    games = {g.id: g for g in [*world.long, *world.medium][:n]}
+    if not games:
+        return
+    # Only these games' timers fall due: every other timed game's timers are dropped first.
+    others = [g.id for g in [world.measured, *world.long, *world.medium] if g is not None and g.id not in games]
+    pending = [t for t in await store.pending_timers() if t.game_id in games]
+    for gid in others:
+        await store.update_game(gid, (await store.load_game(gid, scope=Scope.system())).version, timers=[])
+    svc._cache.clear()
+    reminders = sorted(t.due_at for t in pending if t.kind == "reminder" and t.payload.get("share") == 0.5)
+    later = sorted(t.due_at for t in pending if t.kind == "reminder" and t.payload.get("share") != 0.5)
+    timeouts = sorted(t.due_at for t in pending if t.kind == "timeout")
+    mean = statistics.mean(g.actions for g in games.values())
+    print(
+        f"timers on {len(games):,} timed games of {min(g.actions for g in games.values()):,} to "
+        f"{max(g.actions for g in games.values()):,} actions (mean {mean:,.0f}); "
+        f"{len(pending):,} of their timers pending"
+    )
+    sched = Scheduler(store, svc, clock=clock)
+
+    async def fire(at: float, what: str, target: bool) -> None:
+        clock.offset += at + 1 - clock()
+        w0, c0 = time.perf_counter(), time.process_time()
+        fired = await sched.tick()
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        kinds: dict[str, int] = {}
+        for out in fired:
+            for e in out.events:
+                kinds[e.kind] = kinds.get(e.kind, 0) + 1
+        shown = f"{wall * 1000:.0f} ms wall"
+        text = (
+            VERDICTS.check(f"{len(fired):,} due timers ({what}) fire", wall * 1000, 1000, "ms", shown)
+            if target
+            else shown
+        )
+        print(f"  {what}: {len(fired):,} fired in {text}, {cpu * 1000:.0f} ms CPU; events {kinds}")
+        LOG.report("    ")
+
+    if reminders:
+        await fire(reminders[-1], "first reminders", True)
+    if later:
+        await fire(later[-1], "second reminders", False)
+    if timeouts:
+        await fire(timeouts[-1], "timeouts: each a game change", True)
+
+
+# --- main --------------------------------------------------------------------------------------------------------
+
+
+async def run(url: str, args: argparse.Namespace) -> None:
+    bot_log = logging.getLogger("gammonbot")
+    bot_log.addHandler(LOG)
+    bot_log.propagate = False
+    clock = BenchClock()
+    settings = load_settings(ROOT / "config.toml", environ={})
+    sqlite = url.startswith("sqlite")
+
+    def maker(store: Store) -> Callable[..., GameService]:
+        def make(**options: Any) -> GameService:
+            return service_for(store, settings, dice=SeededDice(7), clock=clock, **options)
+
+        return make
+
+    print("build")
+    # Building is not measured: no fsync, and patient timeouts on a loaded machine.
+    patient = {"acquire_timeout": 60.0, "statement_timeout": 60.0}
+    store = await Store.open(url, clock=clock, **patient, **({"sqlite_synchronous": "OFF"} if sqlite else {}))
+    svc = maker(store)(cache_size=1000)
+    world = await build(svc, args, clock)
+    del svc  # nothing the building service cached stays in memory (nor in the garbage collector's passes)
+    await store.close()
+    store = await Store.open(url, clock=clock)  # the bot's default durability from here on
+    make = maker(store)
+    sections = args.sections
+    if "memory" in sections:
+        await memory_section(store, world, make)
+    if "load" in sections:
+        await load_section(store, world, make, args.load_repeats)
+    if "judge" in sections:
+        await judge_section(make(cache_size=100), world)
+    if "stall" in sections:
+        print("the event loop and one player under adversarial load")
+        await stall_section(make(cache_size=len(world.live) + 1000), store, world, args)
+    if "timers" in sections:
+        await timers_section(make(cache_size=len(world.live) + 1000), store, world, clock, args.timers)
+    await store.close()
+    LOG.report()
+    print("targets:")
+    for what, text, ok in VERDICTS.rows:
+        print(f"  {'met   ' if ok else 'MISSED'} {what}: {text}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the targets' sizes (takes a quarter of an hour or more)")
+    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--postgres", nargs="?", const=os.environ.get("GAMMONBOT_TEST_POSTGRES_URL", ""), default=None)
+    parser.add_argument("--sections", default="memory,load,judge,stall,timers")
+    parser.add_argument("--live", type=int, help="live games held by the service (default 2,000; --full 10,000)")
+    parser.add_argument("--long", type=int, help="live games with >= --long-actions actions (200; --full 1,000)")
+    parser.add_argument("--long-actions", type=int, default=1000)
+    parser.add_argument("--huge", type=int, default=4, help="games of the largest --load-sizes (exports, loads)")
+    parser.add_argument("--hoard", type=int, help="long games of the player in many games (300; --full 1,000)")
+    parser.add_argument("--timers", type=int, default=1000, help="due timers to fire, one per timed game")
+    parser.add_argument("--timer-actions", type=int, default=500, help="at least this many actions in a timer's game")
+    parser.add_argument("--memory-sizes", default="10,100,1000", help="(--full adds 10000)")
+    parser.add_argument("--memory-games", type=int, help="games per memory size (200; --full 1,000)")
+    parser.add_argument("--load-sizes", default="100,1000,10000")
+    parser.add_argument("--load-games", type=int, default=4)
+    parser.add_argument("--load-repeats", type=int, default=5)
+    parser.add_argument("--templates", type=int, default=16, help="distinct self-played histories")
+    parser.add_argument("--duration", type=float, help="seconds of measured load (60; --full 120)")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=0.05, help="seconds between the measured player's actions")
+    parser.add_argument("--crowd", type=float, default=20.0, help="ordinary actions per second by other players")
+    parser.add_argument("--rate-scale", type=float, default=1.0, help="multiply every rate of the load")
+    parser.add_argument("--bot", default="expert", help="the bot player of the bot matches")
+    args = parser.parse_args()
+    full = args.full
+    args.live = args.live or (10_000 if full else 2_000)
+    args.long = args.long if args.long is not None else (1_000 if full else 200)
+    args.hoard = min(args.hoard if args.hoard is not None else (1_000 if full else 300), max(args.long, args.timers))
+    args.memory_games = args.memory_games or (1_000 if full else 200)
+    args.memory_sizes = [int(x) for x in args.memory_sizes.split(",")] + ([10_000] if full else [])
+    args.memory_sizes = sorted(set(args.memory_sizes))
+    args.load_sizes = sorted(int(x) for x in args.load_sizes.split(","))
+    args.duration = args.duration or (120.0 if full else 60.0)
+    args.sections = set(args.sections.split(","))
+    print(
+        f"stall.py{' --full' if full else ''}: {args.live:,} live games ({args.long:,} with >= {args.long_actions:,} "
+        f"actions), {args.timers:,} timers on games of >= {args.timer_actions:,}, memory at "
+        f"{', '.join(f'{n:,}' for n in args.memory_sizes)} actions; {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    if args.postgres is not None:
+        if not args.postgres:
+            sys.exit("give a PostgreSQL URL or set GAMMONBOT_TEST_POSTGRES_URL")
+        postgres(args.postgres, args)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(run(args.db or f"sqlite:///{tmp}/stall.sqlite3", args))
+
+
+def postgres(base: str, args: argparse.Namespace) -> None:
+    """A fresh schema on the server for the run, dropped afterwards."""
+    import asyncpg
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    schema = f"stall_{uuid.uuid4().hex[:10]}"
+    asyncio.run(admin(f"CREATE SCHEMA {schema}"))
+    try:
+        sep = "&" if "?" in base else "?"
+        asyncio.run(run(f"{base}{sep}schema={schema}", args))
+    finally:
+        asyncio.run(admin(f"DROP SCHEMA {schema} CASCADE"))
+
+
+if __name__ == "__main__":
+    main()
