@@ -58,6 +58,10 @@ from .types import (
 log = logging.getLogger("gammonbot.service")
 
 
+#: Records longer than this are decoded in a worker thread (about 20 µs an action), not on the event loop.
+DECODE_ON_THE_LOOP = 200
+
+
 class ServiceCore:
     """The service core: the cache, loading games, the unit of work and views; the feature mixins add the rest."""
 
@@ -154,8 +158,10 @@ class ServiceCore:
             try:
                 if snap.get("v") != SNAPSHOT_VERSION:
                     raise RecordError("a snapshot of the first format (no state)")
-                # The state as stored with the last change: no replay, whatever the game's history.
-                loaded = _Loaded(row, state_from_data(setup, snap["state"]), dict(snap["counters"]))
+                # The state as stored with the last change: no replay, whatever the game's history. The cached
+                # row drops the stored JSON (the state is its decoded form): less to hold and to garbage-collect.
+                state = state_from_data(setup, snap["state"])
+                loaded = _Loaded(replace(row, snapshot=None), state, dict(snap["counters"]))
             except (RecordError, KeyError, TypeError) as exc:
                 if snap.get("v") == SNAPSHOT_VERSION:
                     log.error("game %s: its stored state cannot be read (%s); replaying its log", game_id, exc)
@@ -164,8 +170,14 @@ class ServiceCore:
         return loaded
 
     async def _log(self, game_id: int) -> list[Action]:
-        """A game's whole record (exports, dice statistics, IDs of past positions, analysis): read on demand."""
-        return [action_from_data(a.action) for a in await self.store.load_actions(game_id, scope=Scope.system())]
+        """A game's whole record (exports, dice statistics, IDs of past positions, analysis): read on demand, and a
+        long one decoded in a worker thread so the event loop never waits for it."""
+        rows = await self.store.load_actions(game_id, scope=Scope.system())
+
+        def decode() -> list[Action]:
+            return [action_from_data(a.action) for a in rows]
+
+        return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
 
     async def _replayed(self, row: GameRow, setup: MatchSetup) -> _Loaded:
         """A game stored before states were (or whose state is unreadable): its log replayed in a worker thread,
@@ -351,7 +363,7 @@ class ServiceCore:
                     setup=revealed.get("setup", loaded.row.setup),
                     version=version,
                     status=status,
-                    snapshot=summary,
+                    snapshot=None,  # the state is held decoded (see _load)
                     turn_player=turn_player,
                     draft=draft_value,
                     clock=clock_data,

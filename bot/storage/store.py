@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -84,6 +85,10 @@ def normalise_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+asyncpg://" + url.split("://", 1)[1]
     return url
+
+
+#: Logs (and, divided by ten, lists of games) longer than this are decoded in a worker thread, not on the loop.
+DECODE_ON_THE_LOOP = 200
 
 
 class Store(CommunityMixin, TimersMixin, ConsultationMixin):
@@ -270,7 +275,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         rows = await conn.execute(sa.select(game_players).where(game_players.c.game_id.in_(list(seats))))
         for s in rows:
             seats[s.game_id][s.player_id] = s.side
-        return [_game(r, seats[r["id"]]) for r in found]
+
+        def decode() -> list[GameRow]:
+            return [_game(r, seats[r["id"]]) for r in found]
+
+        # Many games (a player's list) are decoded in a worker thread, so the event loop never waits for them.
+        return await asyncio.to_thread(decode) if len(found) > DECODE_ON_THE_LOOP // 10 else decode()
 
     async def _actions(self, conn: AsyncConnection, game_id: int, scope: Scope) -> tuple[int, list[ActionRow]]:
         """The game's version and its log, read by one statement (so they agree); NotFound outside the scope."""
@@ -283,7 +293,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         rows = (await conn.execute(query)).all()
         if not rows:
             raise NotFound(f"there is no game #{game_id}")
-        log = [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
+
+        def decode() -> list[ActionRow]:
+            return [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
+
+        # A long log is decoded in a worker thread, so the event loop never waits for it.
+        log = await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
         return int(rows[0].version), log
 
     # --- games: the unit of work --------------------------------------------------------------------------------
