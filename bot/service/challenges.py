@@ -158,8 +158,7 @@ class ChallengesMixin(ServiceCore):
                 "wait for answers, or withdraw one (decline it) before challenging again"
             )
         server_cap = self.limits.max_open_challenges_per_server
-        waiting = await self.store.games_where(status="challenge", scope=Scope.server(guild_id), limit=server_cap)
-        if len(waiting) >= server_cap:
+        if await self.store.count_games(status="challenge", scope=Scope.server(guild_id)) >= server_cap:
             raise Refused(
                 f"this server has {server_cap} open challenges, the most this bot allows: accept or decline some "
                 "(or wait for them to expire) before making new ones"

@@ -108,17 +108,7 @@ class RecordsMixin(ServiceCore):
     async def render(self, snapshot: Any, theme: str | None = None) -> Any:
         """Draw a board snapshot with the configured renderer (a theme by name; "default": the configured one),
         in a worker thread so the event loop never waits for Pillow."""
-        from render import render_board
-
-        cfg = self.render_config
-        chosen = cfg.themes.get(theme) if theme and theme != "default" else None
-        return await asyncio.to_thread(
-            render_board,
-            snapshot,
-            chosen or cfg.theme(),
-            compress_level=cfg.compress_level,
-            palette_colors=cfg.palette_colors,
-        )
+        return await asyncio.to_thread(self.render_config.render_board, snapshot, theme)
 
     async def export(self, game_id: int, who: Who) -> str:
         """The match so far as a ``.mat`` file (GNU Backgammon, XG and Jellyfish read it)."""

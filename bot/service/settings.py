@@ -18,7 +18,7 @@ class SettingsMixin(ServiceCore):
     @property
     def theme_names(self) -> list[str]:
         """The board themes players may choose."""
-        return sorted(self.render_config.themes)
+        return self.render_config.theme_names()
 
     # --- rule sets ------------------------------------------------------------------------------
     @staticmethod
@@ -41,7 +41,7 @@ class SettingsMixin(ServiceCore):
         """The asker's own settings after applying ``changes`` (unknown keys and bad values are refused).
 
         A player's settings are theirs in every server (they are about how they like to play and see boards)."""
-        current = {**PLAYER_DEFAULTS, **await self.store.player_settings(player.id)}
+        current = await self.settings_of(player.id)
         for key, value in changes.items():
             if key not in PLAYER_DEFAULTS:
                 raise Refused(f"there is no player setting {key!r}; settings: {', '.join(PLAYER_DEFAULTS)}")
@@ -56,11 +56,11 @@ class SettingsMixin(ServiceCore):
 
     def _theme_name(self, value: str) -> str:
         """A board theme a player may choose: one of the configured themes ("default": the server's)."""
-        key = value.strip().lower()
-        names = list(self.theme_names)
-        if key in ("default", "") or key in names:
-            return key or "default"
-        raise Refused(f"there is no board theme {value[:40]!r}; themes: default, {', '.join(names)}")
+        key = value.strip().lower() or "default"
+        if self.render_config.has_theme(key):
+            return key
+        names = ", ".join(self.render_config.theme_names())
+        raise Refused(f"there is no board theme {value[:40]!r}; themes: default, {names}")
 
     async def settings_of(self, player_id: str) -> dict[str, Any]:
         """Another player's settings, read for what the service and transports do for them (drawing their board,

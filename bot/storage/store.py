@@ -258,6 +258,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         async with self.engine.connect() as conn:
             return await self._rows(conn, query)
 
+    async def count_games(self, *, status: str, scope: Scope) -> int:
+        """How many games in ``status`` ``scope`` may see (one COUNT; no game is read)."""
+        query = sa.select(sa.func.count()).select_from(games).where(games.c.status == status, *visible(scope))
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
     async def _load(self, conn: AsyncConnection, game_id: int, scope: Scope) -> GameRow:
         query = sa.select(games).where(games.c.id == game_id, *visible(scope))
         row = (await conn.execute(query)).mappings().first()

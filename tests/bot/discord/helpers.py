@@ -99,8 +99,8 @@ class LoopMeter:
     Each callback's cost is the CPU time the loop's thread spent in it (``time.thread_time``), which a busy
     machine cannot inflate, unlike wall-clock lag, less the time simcord's in-memory Discord spent answering
     REST calls made from it (work Discord's servers do in production). A ticker task also records the
-    wall-clock lag, for the failure message. ``render.render_board`` is wrapped to note which thread draws
-    each board.
+    wall-clock lag, for the failure message. ``render.render_board`` (and ``render.board.render_board``, which
+    RenderConfig.render_board calls) is wrapped to note which thread draws each board.
     """
 
     def __init__(self, period: float = 0.005) -> None:
@@ -134,6 +134,8 @@ class LoopMeter:
 
         loop_thread = threading.current_thread()
         original_run = asyncio.events.Handle._run
+        import render.board
+
         original_render = render.render_board
         original_dispatch = router.dispatch
         meter = self
@@ -165,11 +167,14 @@ class LoopMeter:
             return original_render(*args, **kwargs)
 
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign,assignment]
+        # Both names a board is drawn through: the package's, and the module's (RenderConfig.render_board).
         render.render_board = traced_render
+        render.board.render_board = traced_render  # type: ignore[assignment]
         router.dispatch = timed_dispatch
         self._undo = [
             lambda: setattr(asyncio.events.Handle, "_run", original_run),
             lambda: setattr(render, "render_board", original_render),
+            lambda: setattr(render.board, "render_board", original_render),
             lambda: setattr(router, "dispatch", original_dispatch),
         ]
         self._task = asyncio.get_running_loop().create_task(self._tick())
