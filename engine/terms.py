@@ -1,0 +1,235 @@
+"""The terms of a match in words (``/bg info rules`` for a game), and completions of a half-typed options string.
+
+Both work over the same option descriptions as :mod:`engine.options`: a match option or rule-set option added
+later is described (by its name and value) and suggested without a change here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .match import MatchOptionError, MatchOptions, OpeningRule, TimeoutPolicy
+from .options import (
+    MAX_TEXT,
+    Option,
+    OptionError,
+    _match_specs,
+    _Names,
+    _norm,
+    format_value,
+    parse,
+    read_value,
+    rule_set_option_specs,
+)
+from .variant import Variant
+
+__all__ = ["describe", "suggest"]
+
+#: The match options :func:`describe` says in words of its own; any other is said as its name and value.
+_SAID = frozenset(
+    {
+        "games", "crawford", "cube", "max_cube", "jacoby", "beavers", "beaver_limit", "auto_doubles", "holland",
+        "holland_rolls", "holland_counts_opening", "holland_counts_dances", "team_choice", "auto_accept_resign",
+        "timeout_policy", "opening", "session_hours", "dead_cube",
+    }
+)  # fmt: skip
+_OPENINGS = {
+    OpeningRule.IBF: "each side throws one die and the higher plays both numbers (ties throw again)",
+    OpeningRule.REROLL: "one die each decides who starts, and the starter rolls both dice afresh",
+    OpeningRule.PREVIOUS_WINNER: "the winner of the previous game starts by rolling both dice",
+}
+_TIMEOUTS = {
+    TimeoutPolicy.IBF: "the side whose time runs out loses the match (in money play, the game at the cube value)",
+    TimeoutPolicy.GAME: "the side whose time runs out loses the game at the cube value, and play goes on",
+}
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
+def describe(variant: Variant, opts: MatchOptions) -> list[str]:
+    """The terms of a match or money session in words, one line each: length, cube rules, how games start and end,
+    and the rule set's options."""
+    name = variant.display_name or variant.name
+    if opts.money:
+        games = f"a session of {opts.games} games" if opts.games else "no set number of games"
+        hours = getattr(opts, "session_hours", 0)
+        ends = f", ending between games once {hours} hours have passed" if hours else ""
+        lines = [f"{name} for money, {games}{ends}"]
+    else:
+        lines = [f"{name}, a {opts.length}-point match"]
+    cube = variant.uses_cube and opts.cube and opts.max_cube >= 2
+    lines.append(f"Doubling cube: in use, up to {opts.max_cube}" if cube else "Doubling cube: not used")
+    if cube and not opts.money:
+        lines.append(f"Crawford rule: {_on(opts.crawford)} (no doubling in the game after a side reaches match point "
+                     "minus one)" if opts.crawford else "Crawford rule: off")  # fmt: skip
+        if not getattr(opts, "dead_cube", True):
+            lines.append("Dead cube: doubles are allowed even where they cannot gain")
+        elif hasattr(opts, "dead_cube"):
+            lines.append("Dead cube: no double where it cannot gain (winning the game already wins the match)")
+        if opts.holland:
+            counts = [
+                *(["the opening roll counts"] if opts.holland_counts_opening else ["the opening roll does not count"]),
+                *(["a roll with no play counts"] if opts.holland_counts_dances else ["a roll with no play does not"]),
+            ]
+            lines.append(
+                f"Holland rule: on (after the Crawford game the trailer may not double until both sides have rolled "
+                f"{opts.holland_rolls} times; {', '.join(counts)})"
+            )
+        else:
+            lines.append("Holland rule: off")
+    if cube and opts.money:
+        lines.append(
+            "Jacoby rule: on (gammons and backgammons count single while the cube is centred)"
+            if opts.jacoby
+            else "Jacoby rule: off"
+        )
+        if opts.beavers:
+            lines.append(f"Beavers: on (at most {opts.beaver_limit} beavers and raccoons after one double)")
+        else:
+            lines.append("Beavers: off")
+        if opts.auto_doubles:
+            lines.append(f"Automatic doubles: each opening tie doubles the cube, at most {opts.auto_doubles} a game")
+    lines.append(f"Opening: {_OPENINGS.get(opts.opening, str(opts.opening))}")
+    lines.append(f"Timeouts: {_TIMEOUTS.get(opts.timeout_policy, str(opts.timeout_policy))}")
+    lines.append(
+        "Resignations: accepted at once when they concede the most that could be won"
+        if opts.auto_accept_resign
+        else "Resignations: always wait for the opponent's answer"
+    )
+    if variant.team_size > 1:
+        lines.append(
+            "Acting member: each team chooses before every game"
+            if opts.team_choice
+            else "Acting member: changes from game to game"
+        )
+    for opt in _match_specs():
+        if opt.name in _SAID or opt.scope == ("match" if opts.money else "money"):
+            continue
+        value = getattr(opts, opt.name, opt.default)
+        lines.append(f"{opt.help[0].upper()}{opt.help[1:]}: {format_value(opt, value)}")
+    specs = rule_set_option_specs(type(variant))
+    if specs:
+        said = [f"{o.name.replace('_', ' ')} {format_value(o, variant.options.get(o.name))}" for o in specs]
+        lines.append(f"{name} options: {'; '.join(said)}")
+    return lines
+
+
+# --- suggestions ----------------------------------------------------------------------------------------------
+_EXAMPLE_NUMBERS = (0, 1, 2, 3, 4, 5, 7, 8, 10, 16, 32, 64)
+
+
+def _kw(name: str, value: Any) -> dict[str, Any]:
+    return {name: value}
+
+
+def _numbers(opt: Option, cls: type[Variant] | None) -> list[int]:
+    """Whole numbers worth suggesting: the default, then small values the option accepts."""
+    out = [opt.default] if isinstance(opt.default, int) and not isinstance(opt.default, bool) else []
+    for n in _EXAMPLE_NUMBERS:
+        try:
+            if opt.rule_set is None:
+                ok = False
+                for length in (0, 1):
+                    try:
+                        MatchOptions(length=length, **_kw(opt.name, n)).check()
+                        ok = True
+                    except (MatchOptionError, TypeError, ValueError):
+                        pass
+            else:
+                ok = cls is not None and bool(cls(**{opt.name: n}))
+        except (TypeError, ValueError):
+            ok = False
+        if ok and n not in out:
+            out.append(n)
+    return out
+
+
+def _values(opt: Option, cls: type[Variant] | None, typed: str) -> list[str]:
+    if opt.kind == "bool":
+        values = ["on", "off"]
+    elif opt.kind == "choice":
+        values = list(opt.choices)
+    elif opt.kind == "int":
+        values = [str(n) for n in _numbers(opt, cls)]
+    else:
+        values = [format_value(opt, opt.default)]
+    if opt.optional:
+        values.append("none")
+    key = typed.strip().lower()
+    starts = [v for v in values if v.lower().startswith(key)]
+    if key and not starts:
+        try:
+            starts = [format_value(opt, read_value(opt, typed))]
+        except OptionError:
+            starts = []
+    return starts
+
+
+def suggest(
+    text: str,
+    rule_sets: Sequence[type[Variant]],
+    *,
+    rule_set: type[Variant] | None = None,
+    money: bool | None = None,
+    limit: int = 25,
+    width: int = 100,
+) -> list[tuple[str, str]]:
+    """Completions of a half-typed options string, as (label, whole new text): at most ``limit``, none longer than
+    ``width``. The last word is completed (a name, or the value after ``=``); options already given, and (with
+    ``money`` known) those for the other kind of play, are left out. If what is typed before cannot be read, the
+    one suggestion says why and keeps the text as it is."""
+    text = text[:MAX_TEXT]
+    found = re.match(r"^(.*?)(\S*)$", text, re.S)
+    assert found is not None
+    head, last = found[1], found[2]
+    names = _Names(rule_sets, rule_set)
+    try:
+        used = parse(head, rule_sets, rule_set=rule_set)
+    except OptionError as exc:
+        return [(f"⚠ {exc}"[:width], text[:width])]
+    done = set(used.match) | {f"{r}.{k}" for r, values in used.rules.items() for k in values}
+    prefix = head if not head or head.endswith(" ") else head + " "
+    out: list[tuple[str, str]] = []
+
+    def add(opt: Option, token: str) -> None:
+        value = prefix + token
+        if len(value) <= width and len(out) < limit and value not in (v for _, v in out):
+            out.append((f"{token} — {opt.help}"[:width], value))
+
+    name_part, sep, value_part = re.split(r"([=:])", last, maxsplit=1) if re.search("[=:]", last) else (last, "", "")
+    if sep:
+        try:
+            opt = names.find(name_part)
+        except OptionError as exc:
+            return [(f"⚠ {exc}"[:width], text[:width])]
+        for value in _values(opt, rule_set, value_part):
+            add(opt, f"{name_part}={value}")
+        return out
+    candidates = [*names.match.values()]
+    for cls in names.rule_sets if rule_set is None else [rule_set]:
+        candidates += names.by_set[cls.name].values()
+    key = _norm(last)
+    ranked = [o for o in candidates if _norm(o.name).startswith(key)]
+    ranked += [o for o in candidates if key in _norm(o.name) and o not in ranked]
+    for opt in ranked:
+        if opt.key in done or money is not None and opt.scope == ("match" if money else "money"):
+            continue
+        if opt.name == "team_choice" and rule_set is not None and rule_set.team_size < 2:
+            continue
+        written = opt.name
+        if opt.rule_set is not None and rule_set is None:
+            owners = [c for c in names.rule_sets if _norm(opt.name) in names.by_set[c.name]]
+            written = opt.name if len(owners) == 1 else opt.key
+        if opt.kind == "bool":
+            add(opt, written if not opt.default else f"{written}=off")
+        elif opt.kind == "choice":
+            for choice in opt.choices:
+                if choice != opt.default:
+                    add(opt, f"{written}={choice}")
+        else:
+            add(opt, f"{written}={format_value(opt, opt.default)}")
+    return out
