@@ -1,0 +1,496 @@
+"""The match card: one picture of a whole match, drawn in a board theme's colours (Pillow).
+
+    from render.card import render_card
+    card = render_card(match_card(setup, actions), theme, title="#7 Backgammon")   # RenderedCard
+
+From top to bottom: the players (each with their checker) and the final score; the score after every game, as
+a chart on the board's cloth; each side's dice (pips rolled, doubles, shots hit and checkers hit, against what
+fair dice give); the cube actions, game by game; and, for an analysed match, each side's error rate and the
+equity over the match. The figures come from :mod:`engine.matchcard`; this module only draws.
+
+The picture is drawn at twice its size and shrunk, so lines and text are smooth. Pure and thread-safe (run it
+in a worker thread); the width is the theme's (at least :data:`MIN_CARD_WIDTH`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.matchcard import CardAnalysis, DiceLuck, MatchCard, rating_words
+
+from . import sprites
+from .board import encode_png
+from .fonts import font
+from .theme import RGB, Theme, builtin_config
+
+__all__ = ["RenderedCard", "MIN_CARD_WIDTH", "render_card", "render_card_image", "card_text"]
+
+#: The narrowest card drawn (a theme's narrower width is widened to this).
+MIN_CARD_WIDTH = 560
+#: The width every measure below is written for; other widths scale them.
+BASE = 840
+SS = 2  # drawn at twice the size, then shrunk
+M = 28  # outer margin
+_WORDS = {1: "", 2: "G", 3: "BG"}
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedCard:
+    """A rendered match card: the PNG, its size and a text alternative."""
+
+    png: bytes
+    width: int
+    height: int
+    alt_text: str
+
+
+def render_card(
+    card: MatchCard, theme: Theme | None = None, *, title: str = "", compress_level: int = 6
+) -> RenderedCard:
+    """Draw ``card`` and encode it as PNG, with its text alternative (:func:`card_text`)."""
+    im = render_card_image(card, theme, title=title)
+    return RenderedCard(encode_png(im, compress_level), im.width, im.height, card_text(card, title))
+
+
+def render_card_image(card: MatchCard, theme: Theme | None = None, *, title: str = "") -> Image.Image:
+    """Draw ``card`` as an RGB image."""
+    t = theme or builtin_config().theme()
+    c = _Canvas(t, max(MIN_CARD_WIDTH, t.width))
+    y = _header(c, card, title)
+    y = _score_chart(c, card, y)
+    y = _dice(c, card, y)
+    if card.uses_cube:
+        y = _cube(c, card, y)
+    if card.analysis is not None:
+        y = _analysis(c, card, card.analysis, y)
+    y = _footer(c, card, y)
+    return c.finish(y)
+
+
+# --- drawing in units ----------------------------------------------------------------------------------------
+class _Canvas:
+    """A tall canvas drawn in units of an 840-pixel-wide card, at :data:`SS` times the final size."""
+
+    def __init__(self, theme: Theme, width: int) -> None:
+        self.t = theme
+        self.width = width
+        self.k = SS * width / BASE
+        self.im = Image.new("RGB", (SS * width, SS * width * 4), theme.rgb("background"))
+        self.draw = ImageDraw.Draw(self.im, "RGBA")
+
+    def p(self, v: float) -> int:
+        return round(v * self.k)
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        return self.p(x0), self.p(y0), self.p(x1) - 1, self.p(y1) - 1
+
+    def rgb(self, key: str) -> RGB:
+        return self.t.rgb(key)
+
+    def text(self, xy: tuple[float, float], text: str, colour: RGB, size: float, anchor: str = "la") -> float:
+        """Write ``text``; returns its width in units."""
+        f = font(max(6, self.p(size)))
+        self.draw.text((self.p(xy[0]), self.p(xy[1])), text, fill=colour, font=f, anchor=anchor)
+        return f.getlength(text) / self.k
+
+    def length(self, text: str, size: float) -> float:
+        return font(max(6, self.p(size))).getlength(text) / self.k
+
+    def fit(self, text: str, size: float, limit: float) -> str:
+        if self.length(text, size) <= limit:
+            return text
+        while text and self.length(text + "…", size) > limit:
+            text = text[:-1]
+        return text + "…"
+
+    def paste(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
+        x, y = self.p(centre[0]) - sprite.width // 2, self.p(centre[1]) - sprite.height // 2
+        self.im.paste(sprite, (x, y), sprite)
+
+    def title(self, y: float, text: str) -> float:
+        """A section title; returns where the section's body starts."""
+        self.text((M, y), text.upper(), self.rgb("accent"), 13)
+        return y + 22
+
+    def cloth(self, y0: float, y1: float) -> tuple[float, float, float, float]:
+        """A panel in the board's frame and cloth; returns the cloth's inner box (x0, y0, x1, y1)."""
+        w = self.width * SS / self.k
+        self.draw.rounded_rectangle(
+            self.box(M, y0, w - M, y1),
+            radius=self.p(10),
+            fill=self.rgb("frame"),
+            outline=self.rgb("frame edge"),
+            width=max(1, self.p(1.5)),
+        )
+        inner = (M + 8, y0 + 8, w - M - 8, y1 - 8)
+        self.draw.rounded_rectangle(self.box(*inner), radius=self.p(5), fill=self.rgb("field"))
+        return inner
+
+    def panel(self, y0: float, y1: float) -> None:
+        w = self.width * SS / self.k
+        self.draw.rounded_rectangle(self.box(M, y0, w - M, y1), radius=self.p(10), fill=self.rgb("info"))
+
+    def checker(self, side: int, size: float) -> Image.Image:
+        return sprites.checker(self.t, _colour(side), max(4, self.p(size)))
+
+    def finish(self, y: float) -> Image.Image:
+        out = self.im.crop((0, 0, self.im.width, self.p(y)))
+        return out.resize((self.width, round(out.height / SS)), Image.Resampling.LANCZOS)
+
+    @property
+    def w(self) -> float:
+        """The card's width in units."""
+        return self.width * SS / self.k
+
+
+def _colour(side: int) -> str:
+    return "light" if side == 0 else "dark"
+
+
+def _face(c: _Canvas, side: int) -> RGB:
+    return c.rgb(f"checker {_colour(side)}")
+
+
+def _edge(c: _Canvas, side: int) -> RGB:
+    return c.rgb(f"checker {_colour(side)} edge")
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def _line(c: _Canvas, points: list[tuple[float, float]], side: int, width: float) -> None:
+    """A player's line: their checker colour with its rim around it, so it shows on any cloth."""
+    pts = [(c.p(x), c.p(y)) for x, y in points]
+    if len(pts) < 2:
+        return
+    c.draw.line(pts, fill=_edge(c, side), width=c.p(width + 3), joint="curve")
+    c.draw.line(pts, fill=_face(c, side), width=c.p(width), joint="curve")
+
+
+# --- header --------------------------------------------------------------------------------------------------
+def _header(c: _Canvas, card: MatchCard, title: str) -> float:
+    what = f"Match to {card.length}" if card.length else "Money session"
+    heading = " · ".join(x for x in ("Match card", title, what) if x)
+    c.text((c.w / 2, 26), c.fit(heading.upper(), 13, c.w - 2 * M), c.rgb("text dim"), 13, "mm")
+    top, bottom = 44, 140
+    c.panel(top, bottom)
+    mid = (top + bottom) / 2
+    score = f"{card.score[0]}  –  {card.score[1]}"
+    score_w = c.length(score, 46)
+    c.text((c.w / 2, mid + 2), score, c.rgb("text"), 46, "mm")
+    room = c.w / 2 - score_w / 2 - M - 86
+    for side in (0, 1):
+        x_icon = M + 40 if side == 0 else c.w - M - 40
+        c.draw.ellipse(c.box(x_icon - 27, mid - 27, x_icon + 27, mid + 27), fill=c.rgb("field"))
+        c.paste(c.checker(side, 40), (x_icon, mid))
+        won = card.winner == side
+        ink = c.rgb("text") if won or card.winner is None else c.rgb("text dim")
+        name = c.fit(card.names[side], 24, room)
+        x = x_icon + 34 if side == 0 else x_icon - 34
+        anchor = "ls" if side == 0 else "rs"
+        c.text((x, mid + 2), name, ink, 24, anchor)
+        if won and card.over:
+            tag = f"{'WIN' if card.teams else 'WINS'} THE {'MATCH' if card.length else 'SESSION'}"
+            c.text((x, mid + 24), tag, c.rgb("accent"), 12, "ls" if side == 0 else "rs")
+        elif card.over and card.winner is None and side == 0:
+            c.text((x, mid + 24), "A TIED SESSION", c.rgb("text dim"), 12, "ls")
+    return bottom + 26
+
+
+# --- the score over time ---------------------------------------------------------------------------------------
+def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
+    y = c.title(y, "Score, game by game")
+    if not card.games:
+        c.panel(y, y + 44)
+        c.text((c.w / 2, y + 22), "No game has been finished yet.", c.rgb("text dim"), 15, "mm")
+        return y + 44 + 24
+    x0, y0, x1, y1 = c.cloth(y, y + 260)
+    left, right, top, bottom = x0 + 40, x1 - 26, y0 + 46, y1 - 30
+    running = card.running_score()
+    peak = max(max(s) for s in running)
+    goal = card.length or 0
+    top_value = max(goal, peak, 1)
+    n = len(card.games)
+    grid = _mix(c.rgb("field"), c.rgb("point number"), 0.18)
+    ink = c.rgb("point number")
+
+    def gx(k: float) -> float:
+        return left + (right - left) * k / n
+
+    def gy(v: float) -> float:
+        return bottom - (bottom - top) * v / top_value
+
+    for g in card.games:  # the Crawford game, shaded
+        if g.crawford:
+            c.draw.rectangle(c.box(gx(g.number - 1), top - 30, gx(g.number), bottom), fill=(*grid, 90))
+            c.text(((gx(g.number - 1) + gx(g.number)) / 2, top - 22), "CRAWFORD", ink, 9, "mm")
+    for v in _ticks(top_value):
+        c.draw.line((c.p(left), c.p(gy(v)), c.p(right), c.p(gy(v))), fill=grid, width=max(1, c.p(1)))
+        if not goal or v != goal:
+            c.text((left - 10, gy(v)), str(v), ink, 12, "rm")
+    if goal:
+        _dashed(c, left, right, gy(goal), c.rgb("accent"))
+        c.text((left - 10, gy(goal)), str(goal), c.rgb("accent"), 13, "rm")
+    step = max(1, -(-n // 16))
+    for k in range(n + 1):
+        if k == 0 or k == n or (k % step == 0 and n - k >= step / 2 + 0.5):
+            c.text((gx(k), bottom + 16), "start" if k == 0 else f"G{k}", ink, 11, "mm")
+    for side in (1, 0) if card.winner == 0 else (0, 1):
+        _line(c, [(gx(k), gy(s[side])) for k, s in enumerate(running)], side, 4)
+    size = 22 if n <= 12 else 16 if n <= 24 else 11
+    for g in card.games:
+        side = g.winner
+        cx, cy = gx(g.number), gy(g.score_after[side])
+        c.paste(c.checker(side, size), (cx, cy))
+        if n <= 24:
+            label = f"+{g.points}{_WORDS.get(g.level, '')}"
+            above = cy - size / 2 - 9
+            cubed = g.cube > 1 and n <= 16
+            lw = c.length(label, 12) + (20 if cubed else 0)
+            x = min(max(cx - lw / 2, left - 20), x1 - 4 - lw)  # the label's left end, inside the cloth
+            c.text((x, above), label, c.rgb("text"), 12, "lm")
+            if cubed:
+                c.paste(sprites.cube(c.t, str(g.cube), max(6, c.p(15))), (x + lw - 8, above))
+    return y + 260 + 26
+
+
+def _ticks(top: int) -> list[int]:
+    step = 1
+    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        step = candidate
+        if top / candidate <= 6:
+            break
+    else:
+        step = max(1, top // 5)
+    return list(range(0, top + 1, step))
+
+
+def _dashed(c: _Canvas, x0: float, x1: float, y: float, colour: RGB) -> None:
+    x = x0
+    while x < x1:
+        c.draw.line((c.p(x), c.p(y), c.p(min(x + 8, x1)), c.p(y)), fill=colour, width=max(1, c.p(2)))
+        x += 14
+
+
+# --- dice ------------------------------------------------------------------------------------------------------
+def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
+    y = c.title(y, "Dice")
+    a, b = card.dice
+    rows: list[tuple[str, tuple[float, float], tuple[str, str], tuple[str, str]]] = [
+        (
+            "Pips rolled",
+            (a.pips, b.pips),
+            (str(a.pips), str(b.pips)),
+            (f"expected {a.expected_pips:.0f}", f"expected {b.expected_pips:.0f}"),
+        ),
+        (
+            "Doubles",
+            (a.doubles, b.doubles),
+            (str(a.doubles), str(b.doubles)),
+            (
+                f"of {a.rolls} rolls · exp. {a.expected_doubles:.1f}",
+                f"of {b.rolls} rolls · exp. {b.expected_doubles:.1f}",
+            ),
+        ),
+    ]
+    if card.hitting:
+        rows.append(
+            (
+                "Shots hit",
+                (_rate(a), _rate(b)),
+                (f"{a.shots_hit}/{a.shots}", f"{b.shots_hit}/{b.shots}"),
+                (f"expected {a.expected_hits:.1f}", f"expected {b.expected_hits:.1f}"),
+            )
+        )
+        rows.append(("Checkers hit", (a.hits, b.hits), (str(a.hits), str(b.hits)), ("", "")))
+    height = 14 + 72 * len(rows)
+    x0, y0, x1, _ = c.cloth(y, y + height)
+    ink = c.rgb("point number")
+    dim = _mix(c.rgb("field"), ink, 0.7)
+    for i, (label, values, shown, notes) in enumerate(rows):
+        top = y0 + 8 + 72 * i
+        c.text(((x0 + x1) / 2, top + 10), label.upper(), ink, 12, "mm")
+        c.text((x0 + 18, top + 10), shown[0], ink, 19, "lm")
+        c.text((x1 - 18, top + 10), shown[1], ink, 19, "rm")
+        _split_bar(c, x0 + 18, x1 - 18, top + 30, values)
+        c.text((x0 + 18, top + 54), notes[0], dim, 11, "lm")
+        c.text((x1 - 18, top + 54), notes[1], dim, 11, "rm")
+    return y + height + 26
+
+
+def _rate(luck: DiceLuck) -> float:
+    return luck.shots_hit / luck.shots if luck.shots else 0.0
+
+
+def _split_bar(c: _Canvas, x0: float, x1: float, y: float, values: tuple[float, float]) -> None:
+    """One bar shared by the two sides in proportion to their values (half each when both are 0)."""
+    total = values[0] + values[1]
+    share = values[0] / total if total else 0.5
+    h = 12
+    mid = x0 + (x1 - x0) * share
+    c.draw.rounded_rectangle(c.box(x0 - 1.5, y - 1.5, x1 + 1.5, y + h + 1.5), radius=c.p(7), fill=_edge(c, 1))
+    c.draw.rounded_rectangle(c.box(x0, y, x1, y + h), radius=c.p(6), fill=_face(c, 1))
+    if share > 0:
+        c.draw.rounded_rectangle(c.box(x0 - 1.5, y - 1.5, mid, y + h + 1.5), radius=c.p(7), fill=_edge(c, 0))
+        c.draw.rounded_rectangle(c.box(x0, y, max(x0 + 2, mid - 1.5), y + h), radius=c.p(6), fill=_face(c, 0))
+    centre = (x0 + x1) / 2
+    c.draw.line((c.p(centre), c.p(y - 4), c.p(centre), c.p(y + h + 4)), fill=c.rgb("accent"), width=max(1, c.p(2)))
+
+
+# --- the cube ----------------------------------------------------------------------------------------------------
+def _cube(c: _Canvas, card: MatchCard, y: float) -> float:
+    y = c.title(y, "Cube")
+    by_game: dict[int, list[str]] = {}
+    highest: dict[int, int] = {}
+    for act in card.cube:
+        if act.kind != "pass":
+            highest[act.game] = max(highest.get(act.game, 1), act.value)
+        who = card.names[act.side]
+        words = {
+            "double": f"{who} doubles to {act.value}",
+            "take": f"{who} takes",
+            "pass": f"{who} passes",
+            "beaver": f"{who} beavers to {act.value}",
+            "raccoon": f"{who} raccoons to {act.value}",
+        }[act.kind]
+        by_game.setdefault(act.game, []).append(words)
+    lines = [(game, ", ".join(words)) for game, words in sorted(by_game.items())]
+    shown = lines[:8]
+    if len(lines) > len(shown):
+        shown.append((0, f"… and {len(lines) - len(shown)} more games with cube actions"))
+    if not shown:
+        shown = [(0, "The cube was never turned.")]
+    height = 16 + 26 * len(shown)
+    c.panel(y, y + height)
+    for i, (game, text) in enumerate(shown):
+        cy = y + 8 + 26 * i + 13
+        if game:
+            c.paste(sprites.cube(c.t, str(highest.get(game, 2)), max(6, c.p(18))), (M + 24, cy))
+            c.text((M + 44, cy), f"G{game}", c.rgb("accent"), 14, "lm")
+        c.text((M + 92 if game else M + 24, cy), c.fit(text, 14, c.w - 2 * M - 110), c.rgb("text"), 14, "lm")
+    return y + height + 26
+
+
+# --- analysis ------------------------------------------------------------------------------------------------------
+def _analysis(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float:
+    y = c.title(y, "Play")
+    c.panel(y, y + 84)
+    for side in (0, 1):
+        q = a.sides[side]
+        x = M + 24 if side == 0 else c.w - M - 24
+        anchor = "l" if side == 0 else "r"
+        c.text((x, y + 28), f"{q.error_rate:.1f}", c.rgb("text"), 30, anchor + "m")
+        unit = "error rate (mEMG)" if a.exact else "error rate (estimate)"
+        label_x = x + (c.length(f"{q.error_rate:.1f}", 30) + 10) * (1 if side == 0 else -1)
+        c.text((label_x, y + 22), unit, c.rgb("text dim"), 11, anchor + "m")
+        if a.exact and q.decisions:
+            c.text((label_x, y + 37), rating_words(q.error_rate), c.rgb("accent"), 12, anchor + "m")
+        detail = " · ".join(
+            _count(n, word) for n, word in ((q.errors, "error"), (q.blunders, "blunder"), (q.decisions, "decision"))
+        )
+        c.text((x, y + 64), detail, c.rgb("text dim"), 12, anchor + "m")
+    y += 84 + 26
+    if not a.equity:
+        return y
+    y = c.title(y, "Equity, decision by decision")
+    legend = f"▲ {card.names[0]} ahead   ▼ {card.names[1]} ahead"
+    c.text((c.w - M, y - 22), c.fit(legend, 12, c.w / 2 - M), c.rgb("text dim"), 12, "ra")
+    x0, y0, x1, y1 = c.cloth(y, y + 200)
+    left, right, top, bottom = x0 + 12, x1 - 12, y0 + 24, y1 - 12
+    mid = (top + bottom) / 2
+    ink = c.rgb("point number")
+    grid = _mix(c.rgb("field"), ink, 0.18)
+    n = len(a.equity)
+
+    def ex(i: int) -> float:
+        return left + (right - left) * i / max(1, n - 1)
+
+    def ey(v: float) -> float:
+        return mid - (bottom - top) / 2 * max(-1.0, min(1.0, v))
+
+    first = 0
+    for i, point in enumerate(a.equity):
+        if i and point.game != a.equity[i - 1].game:
+            c.draw.line((c.p(ex(i)), c.p(top - 6), c.p(ex(i)), c.p(bottom)), fill=grid, width=max(1, c.p(1)))
+            first = i
+        if i == first and (right - left) * 12 / max(1, n) < 400:
+            c.text((ex(i) + 4, top - 12), f"G{point.game}", ink, 10, "lm")
+    points = [(ex(i), ey(p.equity)) for i, p in enumerate(a.equity)]
+    for side in (0, 1):  # the area on each side's half, in its colour
+        clipped = [(x, min(yv, mid) if side == 0 else max(yv, mid)) for x, yv in points]
+        poly = [(points[0][0], mid), *clipped, (points[-1][0], mid)]
+        c.draw.polygon([(c.p(x), c.p(yv)) for x, yv in poly], fill=(*_face(c, side), 110 if side == 0 else 170))
+    c.draw.line((c.p(left), c.p(mid), c.p(right), c.p(mid)), fill=grid, width=max(1, c.p(1.5)))
+    c.draw.line([(c.p(x), c.p(yv)) for x, yv in points], fill=c.rgb("accent"), width=c.p(2.5), joint="curve")
+    return y1 + 8 + 26
+
+
+# --- footer ----------------------------------------------------------------------------------------------------------
+def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
+    notes = ["Dice: the rolls each side threw (opening throws not counted); a doublet's pips count four times."]
+    if card.hitting:
+        notes.append(
+            "A shot is a roll made while some roll could hit; it is hit when the roll thrown could hit, "
+            "whether or not the player did."
+        )
+    if card.analysis is not None:
+        a = card.analysis
+        kind = "" if a.exact else " (a heuristic's estimates, not equities)"
+        notes.append(f"Analysis by {a.analyst}: {a.label}{kind}. Error rate: equity lost per decision, in thousandths.")
+    lines: list[str] = []
+    for note in notes:
+        lines += _wrap(c, note, 11, c.w - 2 * M)
+    for line in lines:
+        c.text((M, y), line, c.rgb("text dim"), 11)
+        y += 16
+    return y + 14
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _wrap(c: _Canvas, text: str, size: float, limit: float) -> list[str]:
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and c.length(trial, size) > limit:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        out.append(line)
+    return out
+
+
+# --- text ------------------------------------------------------------------------------------------------------------
+def card_text(card: MatchCard, title: str = "") -> str:
+    """The card in words, for screen readers (Discord's image description holds 1,024 characters)."""
+    a, b = card.names
+    what = f"match to {card.length}" if card.length else "money session"
+    head = f"Match card{' ' + title if title else ''} ({what}): {a} {card.score[0]}, {b} {card.score[1]}"
+    if card.over and card.winner is not None:
+        head += f"; {card.names[card.winner]} win{'' if card.teams else 's'}"
+    elif card.over:
+        head += "; tied"
+    parts = [head]
+    if card.games:
+        parts.append(
+            "games: " + ", ".join(f"{g.number} {card.names[g.winner]} +{g.points} ({g.how})" for g in card.games[:12])
+        )
+    for side in (0, 1):
+        d = card.dice[side]
+        text = f"{card.names[side]} rolled {d.pips} pips in {d.rolls} rolls (expected {d.expected_pips:.0f}), "
+        text += f"{d.doubles} double{'s' if d.doubles != 1 else ''}"
+        if card.hitting:
+            text += f", hit {d.shots_hit} of {d.shots} shots (expected {d.expected_hits:.1f})"
+        parts.append(text)
+    if card.analysis is not None:
+        q = card.analysis.sides
+        parts.append(f"error rates {a} {q[0].error_rate:.1f}, {b} {q[1].error_rate:.1f}")
+    return "; ".join(parts)[:1024]
