@@ -229,6 +229,44 @@ def _bot_selfplay(args: argparse.Namespace, variant: Variant, options: Any, out:
     return 0
 
 
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a .mat file by replaying it: print the match (players, length, each game's result, the final score),
+    or one line naming the file, the line and the problem (exit 1)."""
+    from engine.match import EndReason
+    from engine.matfile import MatFileError, read_mat
+
+    try:
+        with open(args.file, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    try:
+        done = read_mat(text)
+    except MatFileError as exc:
+        sys.stderr.write(f"gammonbot: {args.file}: {exc}\n")
+        return 1
+    setup, state = done.setup, done.state
+    opts, variant = setup.options, setup.variant
+    names = (setup.side_name(0), setup.side_name(1))
+    kind = f"{opts.length}-point match" if opts.length else "money session"
+    out.write(f"{variant.display_name}, {kind}: {names[0]} v {names[1]}\n")
+    how = {EndReason.PASS: "a double passed", EndReason.TIMEOUT: "on time", EndReason.FORFEIT: "by forfeit"}
+    for r in state.results:
+        what = variant.result_name(r.level) if r.level else ""
+        why = how.get(r.reason) or (f"{what}, resigned" if r.reason is EndReason.RESIGN else what)
+        points = f"{r.points} point{'s' if r.points != 1 else ''}"
+        out.write(f"Game {r.game}: {names[r.winner]} wins {points} ({why}, cube {r.cube})\n")
+    score = f"{names[0]} {state.score[0]} - {state.score[1]} {names[1]}"
+    out.write(f"Final score: {score}; {_outcome(state.over, state.winner, names, bool(opts.length))}\n")
+    return 0
+
+
+def _outcome(over: bool, winner: int | None, names: tuple[str, str], match: bool) -> str:
+    if not over:
+        return "the match is not finished" if match else "the session goes on"
+    return "a tie" if winner is None else f"{names[winner]} wins"
+
+
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     """Check a match record's dice (format: engine.fairdice). Exit 0 verified, 1 tampered or invalid,
     2 unreadable, 3 not verifiable yet (the seed is not revealed)."""
@@ -308,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
     p.add_argument("--config", default=None, help="settings file (default: ./config.toml if there is one)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("import", help="check a .mat match file (GNU Backgammon's format) and print the match")
+    p.add_argument("file", metavar="FILE.mat", help="the .mat file")
+    p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("verify", help="check the dice of a finished match record (JSON with its dice proof)")
     p.add_argument("file", metavar="FILE", help="the match record as JSON (- reads standard input)")

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,33 @@ def test_jsonl_mode_ignores_a_given_plays_field_and_reports_a_bad_row_by_line() 
     assert proc.returncode == 2
     assert len(json.loads(proc.stdout.splitlines()[0])["plays"]) == 16
     assert proc.stderr.strip() == 'gammonbot: line 2: "dice" must be two numbers from 1 to 6, got [0, 1]'
+
+
+def test_import_checks_a_mat_file_and_prints_the_match_or_one_line_with_the_line_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.match import MatchOptions
+    from engine.matfile import export_mat
+    from engine.plugins import get_variant
+    from engine.selfplay import play_match
+
+    state, actions = play_match(get_variant("backgammon"), MatchOptions(length=3), 17)
+    mat = tmp_path / "m.mat"
+    mat.write_text(export_mat(state.setup, actions))
+    code, out = run("import", str(mat))
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Backgammon, 3-point match: Alice v Bob"
+    assert len(lines) == len(state.results) + 2
+    for result, line in zip(state.results, lines[1:]):
+        winner = state.setup.side_name(result.winner)
+        assert line.startswith(f"Game {result.game}: {winner} wins {result.points} point"), line
+    name = state.setup.side_name(state.winner or 0)
+    assert lines[-1] == f"Final score: Alice {state.score[0]} - {state.score[1]} Bob; {name} wins"
+
+    text = mat.read_text().splitlines()
+    row = next(k for k, line in enumerate(text) if line.startswith("  2) "))
+    text[row] = "  2) 66: 25/1"  # a play no roll makes
+    mat.write_text("\n".join(text))
+    assert run("import", str(mat)) == (1, "")
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammonbot: {mat}: line {row + 1}: ") and err.count("\n") == 1 and "Traceback" not in err

@@ -119,7 +119,7 @@ def test_export_layout_matches_gnu_backgammon() -> None:
         " Game 1",
         " Alice : 0                      Bob : 0",
         "  1)                             31: 8/5 6/5",
-        "  2) 64: 24/18 13/9              52: 13/11 13/8",
+        "  2) 64: 24/18 13/9              52: 13/8 13/11",
         "  3)  Doubles => 2                Drops",
         "      Wins 1 point",
         "",
@@ -240,5 +240,5 @@ def test_the_doublers_take_of_a_beaver_is_implied_as_gnu_backgammon_writes_it() 
     state = replay(setup, actions)
     assert state.cube.value == 4 and state.cube.owner == 0
     text = export_mat(setup, actions)
-    assert "  2)  Beavers => 4               52: 13/11 13/8" in text.splitlines()
+    assert "  2)  Beavers => 4               52: 13/8 13/11" in text.splitlines()
     assert replay(*import_mat(text)) == state
