@@ -25,7 +25,10 @@ Figures, each printed beside its target (2 cores) as met or MISSED; nothing is a
   wakes (wall clock: it includes waiting for the GIL held by worker threads and for the machine's other
   processes). The garbage collector's pauses are timed too (``gc.callbacks``); they run inside callbacks.
 * ``memory``: ``tracemalloc`` around a fresh service loading ``--memory-games`` games of each log length of
-  ``--memory-sizes`` into its cache (each viewed, as a live game is); per game = traced growth / games.
+  ``--memory-sizes`` into its cache (each viewed, as a live game is); per game = traced growth / games, once with
+  every game held decoded, once with every game compact (the cache holds its most recently used games decoded, the
+  rest compact: bot/service/cache.py). Per live game = the mean over ``--live`` live games of that length, as many
+  decoded as the service's hot tier holds.
 * ``load``: the CPU time (``time.process_time``: the loop and the database driver's threads) of a fresh
   service loading one game (state, then state and view), against its log length (``--load-sizes``).
 * ``judge``: the worst CPU time (``time.thread_time``) the engine takes to judge adversarial plays
@@ -87,6 +90,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.clock import Clock, advance, start_clock  # noqa: E402
 from bot.config import load_settings  # noqa: E402
+from bot.runtime import tune_for_serving  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
 from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice, service_for  # noqa: E402
 from bot.service.helpers import SNAPSHOT_VERSION, _time_control, _to_act  # noqa: E402
@@ -483,27 +487,37 @@ async def build(svc: GameService, args: argparse.Namespace, clock: BenchClock) -
 # --- memory and load time ----------------------------------------------------------------------------------------
 
 
-async def memory_section(store: Store, world: World, make: Callable[..., GameService]) -> None:
-    print("memory per live game (tracemalloc: a fresh service loading and viewing the games into its cache)")
+async def memory_section(store: Store, world: World, make: Callable[..., GameService], live: int) -> None:
+    print(
+        "memory per live game (tracemalloc: a fresh service loading and viewing the games into its cache, which holds "
+        "its most recently used games decoded and the rest compact)"
+    )
     warm = make(cache_size=100)
     for games in world.memory.values():
         await warm.view(games[0].id, SYSTEM)
+    hot = min(make(cache_size=live)._cache.hot_size, live)
     del warm
     for n, games in sorted(world.memory.items()):
-        gc.collect()
-        tracemalloc.start()
-        before = tracemalloc.get_traced_memory()[0]
-        svc = make(cache_size=len(games) + 10)
-        for g in games:
-            await svc.view(g.id, SYSTEM)
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-        tracemalloc.stop()
-        per = (after - before) / len(games) / 1024
+        per: dict[str, float] = {}
+        for tier, hot_size in (("decoded", len(games) + 10), ("compact", 1)):
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            svc = make(cache_size=len(games) + 10, hot_cache_size=hot_size)
+            for g in games:
+                await svc.view(g.id, SYSTEM)
+            gc.collect()
+            after = tracemalloc.get_traced_memory()[0]
+            tracemalloc.stop()
+            per[tier] = (after - before) / len(games) / 1024
+            del svc
+        mixed = (hot * per["decoded"] + (live - hot) * per["compact"]) / live
         mean = statistics.mean(g.actions for g in games)
-        text = VERDICTS.check(f"memory per live game, {n:,} actions", per, 20, "KB")
-        print(f"  {n:>6,} logged actions ({len(games)} games, mean {mean:,.0f}): {text}")
-        del svc
+        text = VERDICTS.check(f"memory per live game, {n:,} actions", mixed, 20, "KB")
+        print(
+            f"  {n:>6,} logged actions ({len(games)} games, mean {mean:,.0f}): a decoded game {per['decoded']:.1f} KB, "
+            f"a compact one {per['compact']:.1f} KB; {live:,} live games, {hot:,} of them decoded: {text}"
+        )
 
 
 async def load_section(store: Store, world: World, make: Callable[..., GameService], repeats: int) -> None:
@@ -625,6 +639,9 @@ class LoopWatch:
         self.over: list[float] = []  # CPU of every callback over 10 ms
         self.lateness: list[float] = []
         self.gc_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.gen2_sizes: list[int] = []  # objects in the older generations at each full collection
+        self.gc_cpu = {0: 0.0, 1: 0.0, 2: 0.0}  # the longest pause of each generation by CPU of the loop's thread
+        self._gc_cpu = 0.0
         self.gc_total = 0.0  # seconds of garbage collection on the loop's thread so far
         self._gc_start = 0.0
         self._undo: list[Callable[[], None]] = []
@@ -641,10 +658,13 @@ class LoopWatch:
         if threading.current_thread() is not self._thread:
             return
         if phase == "start":
-            self._gc_start = time.perf_counter()
+            self._gc_start, self._gc_cpu = time.perf_counter(), time.thread_time()
+            if info["generation"] == 2:  # what a full collection looks at (the frozen objects left out)
+                self.gen2_sizes.append(len(gc.get_objects(generation=2)) + len(gc.get_objects(generation=1)))
         else:
             pause = time.perf_counter() - self._gc_start
             self.gc_pauses[info["generation"]].append(pause)
+            self.gc_cpu[info["generation"]] = max(self.gc_cpu[info["generation"]], time.thread_time() - self._gc_cpu)
             self.gc_total += pause
 
     def start(self) -> None:
@@ -1066,8 +1086,13 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         f"longest {VERDICTS.check('longest event-loop stall, wall clock (1 ms ticker)', max(late) * 1000, 25, 'ms')}; "
         f"{sum(1 for x in late if x > 0.025)} wake-ups over 25 ms"
     )
-    gcs = ", ".join(f"gen {g}: {len(p)} pauses, longest {ms(max(p)) if p else '-'}" for g, p in watch.gc_pauses.items())
-    print(f"  garbage collector (on the loop's thread): {gcs}")
+    gcs = ", ".join(
+        f"gen {g}: {len(p)} pauses, longest {ms(max(p)) if p else '-'} ({ms(watch.gc_cpu[g])} CPU)"
+        for g, p in watch.gc_pauses.items()
+    )
+    g2 = watch.gen2_sizes
+    sizes = f"; full collections looked at {min(g2):,} to {max(g2):,} objects" if g2 else ""
+    print(f"  garbage collector (on the loop's thread): {gcs}{sizes}")
     LOG.report()
     if latencies:
         p50, p99 = pct(latencies, 0.5), pct(latencies, 0.99)
@@ -1164,9 +1189,12 @@ async def run(url: str, args: argparse.Namespace) -> None:
     await store.close()
     store = await Store.open(url, clock=clock)  # the bot's default durability from here on
     make = maker(store)
+    # As the bot does once its start-up is done (bot.discord.app, bot/runtime.py): what is loaded now leaves the
+    # collector's passes, and the GIL goes back to the event loop sooner.
+    tune_for_serving()
     sections = args.sections
     if "memory" in sections:
-        await memory_section(store, world, make)
+        await memory_section(store, world, make, args.live)
     if "load" in sections:
         await load_section(store, world, make, args.load_repeats)
     if "judge" in sections:

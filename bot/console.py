@@ -10,6 +10,7 @@ and, with ``--boards DIR``, written as PNG files. Reads standard input, so a scr
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
 import sys
 import time
@@ -18,24 +19,20 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.ascii import ascii_board
-from engine.match import Phase
+from engine.match import MatchState, Phase
+from engine.options import match_option_specs, rule_set_option_specs
+from engine.plugins import registry
 
 from .config import Settings
+from .console_io import Interrupt
+from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
 from .service import GameService, GameView, Outcome, PlayerRef, Refused, Request, SeededDice, service_for
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
 
-HELP = """\
-Commands (prefix a line with NAME: to act as NAME, or type: as NAME):
-  play OPPONENT|open [VARIANT] [LENGTH|money] [key=value ...]   challenge (Doubles: teammate=X partner=Y)
-  accept [ID]  decline [ID]        answer a challenge (accept/reject also answer a resignation)
-  roll  move 13/7 8/7  sub 13/7  undo  confirm  plays
-  double  take  pass  beaver  raccoon  resign [single|gammon|backgammon]  reject  forfeit
-  board  games  use ID  variants  rules NAME  export [FILE]  settings [key=value ...]
-  play bot[:NAME] [VARIANT] [LENGTH]   play the computer (bots: list them)   hint
-  clocks  (play ... clock=NAME)   vacation DAYS   verify [ID]   dice   leaderboard [VARIANT]   profile [NAME]
-  server key=value ...  (server admin settings)  help  quit"""
+#: Commands that act on one game besides the turn actions (a game number may follow them).
+GAME_COMMANDS = ("sub", "hint", "verify", "plays", "board", "ids", "id", "proposals", "export")
 
 
 class Console:
@@ -51,6 +48,9 @@ class Console:
         self.player: Request | None = None
         self.current: dict[str, int] = {}
         self.images = 0
+        self.typed = ""  # the line being run, as typed (after a NAME: prefix)
+        self.switched: Request | None = None  # set by ``as NAME`` (a NAME: prefix lasts one line)
+        self.waiting: dict[int, set[str]] = {}  # Doubles challenges: who has still to accept
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -60,10 +60,21 @@ class Console:
         line = line.strip()
         if not line or line.startswith("#"):
             return True
+        typist = self.player
         head, sep, rest = line.partition(":")
         if sep and head and " " not in head.strip() and "/" not in head:
+            # ``bob: roll`` is typed as bob for this one line; ``as bob`` changes who types from now on.
             self.player = self._request(head.strip())
             line = rest.strip()
+        self.typed = line
+        try:
+            return await self._run(line)
+        finally:
+            if self.switched is None:
+                self.player = typist
+            self.switched = None
+
+    async def _run(self, line: str) -> bool:
         try:
             words = shlex.split(line)
         except ValueError as exc:
@@ -83,12 +94,12 @@ class Console:
     async def _dispatch(self, cmd: str, args: list[str]) -> None:
         svc = self.service
         if cmd == "help":
-            self.say(HELP)
+            self.say(help_text(args[0] if args else None))
             return
         if cmd in ("as", "join"):
             if not args:
                 raise Refused("as NAME")
-            self.player = self._request(args[0])
+            self.player = self.switched = self._request(args[0])
             self.say(f"you are {args[0]}")
             return
         if cmd == "variants":
@@ -116,11 +127,14 @@ class Console:
             if not views:
                 self.say("no games")
             for v in views:
-                self.say(self._line(v, me.id))
+                self.say(await self._line(v))
             return
         if cmd == "use":
-            self.current[me.id] = self._game_id(args)
-            self.say(f"game #{self.current[me.id]}")
+            if not args:
+                raise Refused("use GAME: give a game number (games lists yours)")
+            view = await svc.view(self._game_id(args), me)  # refused when there is no such game here
+            self.current[me.id] = view.id
+            self.say(f"now on {await self._line(view)}")
             return
         if cmd == "settings":
             changes = _pairs(args)
@@ -128,9 +142,9 @@ class Console:
             self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
             return
         if cmd == "server":
-            changes = _pairs(args)
-            settings = await svc.guild_settings(me, **changes)
-            self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
+            settings = await svc.guild_settings(me, **_server_changes(self.typed))
+            shown = {**settings, "default_options": repr(svc.options_text(settings["default_options"]))}
+            self.say(" ".join(f"{k}={v}" for k, v in shown.items()))
             return
         if cmd == "vacation":
             if not args:
@@ -152,15 +166,12 @@ class Console:
                 self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d})")
             return
         if cmd == "dice":
-            stats = await svc.dice_stats(me, args[0].lower() if args else me.id)
-            self.say(str(stats))
+            who = _ref(args[0]) if args else me.actor
+            self.say(dice_text(who.name, await svc.dice_stats(me, who.id)))
             return
         if cmd in ("accept", "decline", "reject"):
             await self._answer(me, cmd, args)
             return
-        game_id = (
-            self._game_id([]) if not args or cmd in ("move", "sub", "resign", "export", "hint") else self._game_id(args)
-        )
         actions: dict[str, Callable[[], Awaitable[Outcome]]] = {
             "roll": lambda: svc.roll(game_id, me),
             "double": lambda: svc.double(game_id, me),
@@ -172,9 +183,18 @@ class Console:
             "undo": lambda: svc.undo(game_id, me),
             "confirm": lambda: svc.confirm(game_id, me),
             "forfeit": lambda: svc.forfeit(game_id, me),
+            "end": lambda: svc.end_session(game_id, me),  # a money session, between games
             "move": lambda: svc.move(game_id, me, " ".join(args)),
             "resign": lambda: svc.resign(game_id, me, args[0] if args else 1),
+            "propose": lambda: svc.propose(game_id, me, " ".join(args)),
+            "adopt": lambda: svc.adopt(game_id, me, _proposal_number(args)),
+            "approve": lambda: svc.approve(game_id, me, not args or args[0].lower() not in ("no", "reject", "false")),
         }
+        if cmd not in actions and cmd not in GAME_COMMANDS:
+            raise Refused(unknown_command(cmd))
+        # The words after these commands are no game number: they act on the current game.
+        worded = ("move", "sub", "resign", "export", "hint", "propose", "adopt", "approve")
+        game_id = await self._target(me, [] if cmd in worded else args, live=cmd in actions)
         if cmd in actions:
             await self._show(await actions[cmd](), me)
         elif cmd == "sub":
@@ -186,13 +206,20 @@ class Console:
             advice = await svc.hint(game_id, me)
             self.say("\n".join(advice.lines()))
         elif cmd == "verify":
-            report = await svc.verify(game_id, me)
-            self.say(str(report))
+            self.say(verify_text(game_id, await svc.verify(game_id, me)))
         elif cmd == "plays":
             view = await svc.view(game_id, me)
             self.say("\n".join(view.plays) if view.plays else "no roll to play")
         elif cmd == "board":
             await self._board(await svc.view(game_id, me), me.id)
+        elif cmd in ("ids", "id"):
+            position_id, match_id = await svc.ids_at(game_id, me)
+            self.say(f"Position ID: {position_id}\nMatch ID:    {match_id}")
+        elif cmd == "proposals":
+            rows = await svc.proposals(game_id, me)
+            for r in rows:
+                self.say(f"#{r['id']} {r['text']} (by {r['name']})")
+            self.say("the acting member plays one with adopt NUMBER" if rows else "your team has no open proposals")
         elif cmd == "export":
             text = await svc.export(game_id, me)
             if args:
@@ -200,8 +227,6 @@ class Console:
                 self.say(f"wrote {args[0]}")
             else:
                 self.say(text.rstrip())
-        else:
-            raise Refused(f"unknown command {cmd!r}; type help")
 
     def _request(self, name: str) -> Request:
         """Everyone at the console is in one server (``guild``) and may change its settings."""
@@ -212,16 +237,33 @@ class Console:
             raise Refused("who are you? type: as NAME")
         return self.player
 
-    def _game_id(self, args: list[str]) -> int:
+    @staticmethod
+    def _game_id(args: list[str]) -> int:
+        try:
+            return int(args[0].lstrip("#"))
+        except ValueError:
+            raise Refused(f"{args[0]!r} is not a game number") from None
+
+    async def _target(self, me: Request, args: list[str], *, live: bool = False) -> int:
+        """The game a command acts on: the number typed; else the current game while it goes on (or, unless the command
+        is a turn action, ``live``, waits for answers to its challenge); else your one game that goes on, which becomes
+        current (after a match, the next one); else the current game."""
         if args:
-            try:
-                return int(args[0].lstrip("#"))
-            except ValueError:
-                raise Refused(f"{args[0]!r} is not a game number") from None
-        me = self._me()
-        if me.id not in self.current:
-            raise Refused("no current game: start one with play, or pick one with use ID (see games)")
-        return self.current[me.id]
+            return self._game_id(args)
+        current = self.current.get(me.id)
+        view = await self.service.view(current, me) if current is not None else None
+        if view is not None and (view.status == "active" or (view.status == "challenge" and not live)):
+            return view.id
+        going = [v.id for v in await self.service.my_games(me) if v.status == "active"]
+        if len(going) == 1:
+            self.current[me.id] = going[0]
+            return going[0]
+        if view is not None and not (live and going):
+            return view.id
+        if going:
+            numbers = ", ".join(f"#{n}" for n in going)
+            raise Refused(f"you play several games ({numbers}): pick one with use GAME, or give its number")
+        raise Refused("no current game: start one with play, or pick one with use GAME (see games)")
 
     async def _challenge(self, me: Request, args: list[str]) -> None:
         if not args:
@@ -234,9 +276,10 @@ class Console:
         else:
             opponent = None if first == "open" else _ref(args[0])
         clock: str | None = None
+        consult = "free"
         variant: str | None = None
         length: int | None = None
-        options: dict[str, Any] = {}
+        options: list[str] = []  # option words, read by the service as one options string
         people: dict[str, PlayerRef] = {}
         for word in args[1:]:
             if "=" in word:
@@ -245,26 +288,35 @@ class Console:
                     people[key] = _ref(value)
                 elif key == "clock":
                     clock = value
+                elif key == "consult":
+                    consult = value
                 else:
-                    options[key] = _value(value)
+                    options.append(word)
             elif word.isdigit():
                 length = int(word)
+            elif word.startswith("-") and word[1:].isdigit():
+                raise Refused(f"a match length cannot be negative ({word}): give 1 or more points, or money")
             elif word.lower() == "money":
                 length = 0
-            else:
+            elif variant is None and not _option_word(word):
                 variant = word
+            else:
+                options.append(word)
         out = await self.service.challenge(
             me,
             opponent,
             variant=variant,
             length=length,
-            options=options,
+            options=" ".join(options),
             teammate=people.get("teammate"),
             opponent_teammate=people.get("partner"),
             time_control=clock,
             bot=bot,
+            consult=consult,
         )
         self.current[me.id] = out.game.id
+        if length == 0 and "money" not in (w.lower() for w in args[1:]):
+            self.say("Length 0 means no match length: this is a money session (you may type money instead of 0).")
         await self._show(out, me)
 
     async def _answer(self, me: Request, cmd: str, args: list[str]) -> None:
@@ -272,7 +324,7 @@ class Console:
         if args:
             game_id = self._game_id(args)
         else:
-            pending = [v for v in await svc.my_games(me) if v.status == "challenge" and me.id in v.invited]
+            pending = [v for v in await svc.my_games(me) if me.id in self._asked(v)]
             current = self.current.get(me.id)
             view = await svc.view(current, me) if current is not None else None
             if view is not None and view.phase == str(Phase.RESIGNED) and view.to_act == me.id:
@@ -284,21 +336,60 @@ class Console:
             else:
                 raise Refused(f"{cmd} what? give a game number")
         view = await svc.view(game_id, me)
-        if view.status == "challenge":
-            if cmd == "reject":
-                cmd = "decline"
-            out = await (svc.accept(game_id, me) if cmd == "accept" else svc.decline(game_id, me))
-            for pid in {p for side in out.game.sides for p in side}:
-                self.current.setdefault(pid, game_id)
-            self.current[me.id] = game_id
-        else:
-            out = await svc.answer_resignation(game_id, me, cmd == "accept")
+        if view.status != "challenge":
+            await self._show(await svc.answer_resignation(game_id, me, cmd == "accept"), me)
+            return
+        if cmd == "accept" and len(view.sides[0]) > 1 and me.id in self._asked(view, everyone=True):
+            # Doubles: everyone the challenge names (the challenger's teammate too) accepts before it starts.
+            waiting = self.waiting.setdefault(view.id, set(self._asked(view)))
+            if me.id not in waiting:
+                who = ", ".join(view.name(p) for p in self._asked(view))
+                raise Refused(f"you have accepted challenge #{view.id} already; waiting for {who}")
+            waiting.discard(me.id)
+            if waiting:
+                who = ", ".join(view.name(p) for p in self._asked(view))
+                self.say(f"{me.name} accepts challenge #{view.id}; waiting for {who}.")
+                return
+            self.say(f"{me.name} accepts challenge #{view.id}.")
+            if me.id not in view.invited:  # the challenger's teammate was the last to agree
+                me = Request(view.invited[0], view.name(view.invited[0]), self.guild, "console", admin=True)
+        out = await (svc.accept(game_id, me) if cmd == "accept" else svc.decline(game_id, me))
+        self.waiting.pop(game_id, None)
+        for pid in {p for side in out.game.sides for p in side} if out.game.status == "active" else ():
+            # A new match becomes current for each of its players whose current game is over (or who has none).
+            old = self.current.get(pid)
+            if old is None or old == game_id or (await svc.view(old, me)).status not in ("active", "challenge"):
+                self.current[pid] = game_id
+        self.current[me.id] = game_id
         await self._show(out, me)
 
+    def _asked(self, view: GameView, *, everyone: bool = False) -> tuple[str, ...]:
+        """Who must still accept a challenge: everyone it names but the challenger (Doubles: until each accepted;
+        ``everyone``: whether they have or not)."""
+        if view.status != "challenge":
+            return ()
+        named = tuple(dict.fromkeys(p for side in view.sides for p in side if p != view.challenger))
+        if len(view.sides[0]) > 1 and view.id in self.waiting and not everyone:
+            return tuple(p for p in named if p in self.waiting[view.id])
+        return named
+
+    async def _state(self, view: GameView) -> MatchState | None:
+        if view.status == "challenge" or view.status == "declined":
+            return None
+        return await self.service.state(view.id, self._request(view.sides[0][0]))
+
     async def _show(self, out: Outcome, me: Request) -> None:
-        for event in out.events:
-            self.say(event.text)
         view = out.game
+        state = await self._state(view)
+        turns = [i for i, e in enumerate(out.events) if e.kind == "turn"]
+        for i, event in enumerate(out.events):
+            text = event.text
+            if event.kind == "turn" and state is not None:
+                # What the player may do, as the engine says now (the last turn is the one that stands).
+                text = (prompt(view, state) if i == turns[-1] else None) or text.replace(" (or double)", "")
+            elif event.kind == "challenge" and view.status == "challenge":
+                text = self._challenge_text(text, view)
+            self.say(text)
         for side in view.sides:
             for pid in side:
                 self.current.setdefault(pid, view.id)
@@ -311,19 +402,30 @@ class Console:
         if self.boards is not None and view.status in ("active", "finished"):
             await self._png(view, view.to_act or me.id)
 
+    def _challenge_text(self, text: str, view: GameView) -> str:
+        """The challenge with every player it names (the challenger's teammate too), and who answers it."""
+        asked = [view.name(p) for p in self._asked(view)]
+        terms = re.search(r" to (.+ \(game #\d+\)\..*)$", text)
+        if len(view.sides[0]) > 1 and terms:
+            teams = [" & ".join(view.name(p) for p in dict.fromkeys(side)) for side in view.sides]
+            text = f"{teams[0]} challenge {teams[1]} to {terms.group(1)}"
+        who = ", ".join(asked) if asked else "anyone"
+        each = " (each of you)" if len(asked) > 1 else ""
+        return f"{text}\n{who}: type accept{each} or decline."
+
     async def _board(self, view: GameView, viewer: str) -> None:
-        if view.status == "challenge":
-            self.say(self._line(view, viewer))
+        state = await self._state(view)
+        if state is None:
+            self.say(await self._line(view))
             return
-        state = await self.service.state(view.id, self._request(viewer))
         side = view.side_of(viewer)
         side = 0 if side is None else side
         pos = state.position_for(side)
         names = (view.name(state.acting_member(side)), view.name(state.acting_member(1 - side)))
-        dice = state.dice if state.phase is Phase.MOVE and state.roller == side else None
+        dice = state.dice if state.phase is Phase.MOVE else None  # whoever rolled them: the footer says who is on roll
         on_roll = state.roller is None or state.roller == side
         self.say(ascii_board(state.variant, pos, dice=dice, names=names, x_on_roll=on_roll))
-        self.say(self._line(view, viewer))
+        self.say(await self._line(view))
         if view.plays and view.to_act == viewer:
             shown = ", ".join(view.plays[:8]) + (f" … ({len(view.plays)} in all)" if len(view.plays) > 8 else "")
             self.say(f"legal plays: {shown}")
@@ -336,22 +438,19 @@ class Console:
         path = self.boards / f"game{view.id}-{self.images:04d}.png"
         path.write_bytes(rendered.png)
 
-    @staticmethod
-    def _line(v: GameView, viewer: str) -> str:
-        if v.status == "challenge":
-            who = ", ".join(v.name(i) for i in v.invited) or "anyone"
-            return f"#{v.id} challenge: {v.name(v.challenger)} vs {who}, {v.display_name}"
-        length = f"{v.length}-point" if v.length else "money"
-        turn = "your turn" if v.to_act == viewer else (f"{v.name(v.to_act)} to act" if v.to_act else v.phase or "")
-        if v.status == "finished":
-            turn = "finished"
-        players = " vs ".join(" & ".join(v.name(p) for p in side) for side in v.sides)
-        return f"#{v.id} {v.display_name} {length}, {players}, score {v.score[0]}-{v.score[1]}, cube {v.cube}: {turn}"
+    async def _line(self, view: GameView) -> str:
+        return game_line(view, await self._state(view), self._asked(view))
 
 
 def _ref(name: str) -> PlayerRef:
     name = name.lstrip("@")
     return PlayerRef(name.lower(), name)
+
+
+def _proposal_number(args: list[str]) -> int:
+    if not args or not args[0].lstrip("#").isdigit():
+        raise Refused("adopt NUMBER: the proposal's number (proposals lists your team's)")
+    return int(args[0].lstrip("#"))
 
 
 def _point(text: str) -> int:
@@ -375,6 +474,29 @@ def _value(text: str) -> Any:
     if low.lstrip("-").isdigit():
         return int(low)
     return text
+
+
+def _option_word(word: str) -> bool:
+    """Whether a word of ``play`` names an option (``jacoby``, ``no-crawford``) rather than a rule set."""
+    names = {o.name for o in match_option_specs()} | {
+        o.name for cls in registry().variants.values() for o in rule_set_option_specs(cls)
+    }
+    key = word.lower().replace("-", "_")
+    return key in names or key.removeprefix("no_") in names
+
+
+def _server_changes(line: str) -> dict[str, Any]:
+    """``server key=value ...``: ``default_options=`` takes the rest of the line as typed (an options string such as
+    ``jacoby beavers koks=on``, or a JSON object such as ``{"jacoby": true}``)."""
+    words = line.split(None, 1)
+    head, sep, rest = (words[1] if len(words) > 1 else "").partition("default_options=")
+    changes = _pairs(shlex.split(head))
+    if sep:
+        text = rest.strip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        changes["default_options"] = text
+    return changes
 
 
 def _pairs(args: list[str]) -> dict[str, Any]:
@@ -411,18 +533,26 @@ async def run_console(
     console = Console(service, out, boards=boards)
     interactive = inp.isatty()
     try:
-        while True:
-            if interactive:
-                out.write(f"{console.player.name if console.player else ''}> ")
+        with Interrupt() as stop:  # Ctrl-C ends the session at once, as the end of the input does
+            while True:
+                if interactive:
+                    out.write(f"{console.player.name if console.player else ''}> ")
+                    out.flush()
+                line = stop.readline(inp)
+                if not line:
+                    break
+                if not interactive and line.strip() and not line.lstrip().startswith("#"):
+                    out.write(f"> {line.strip()}\n")
+                keep = await stop.run(console.handle(line))
                 out.flush()
-            line = inp.readline()
-            if not line:
-                break
-            if not interactive and line.strip() and not line.lstrip().startswith("#"):
-                out.write(f"> {line.strip()}\n")
-            if not await console.handle(line):
-                break
+                if not keep:
+                    break
+    except KeyboardInterrupt:
+        pass
     finally:
+        if interactive:
+            out.write("\n")
+        out.flush()
         await store.close()
     return 0
 

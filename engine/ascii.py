@@ -2,15 +2,18 @@
 
 ``X`` is the player on roll, ``O`` the opponent; points are numbered in X's own numbering, X's home board
 (points 1..6) at the bottom right, as GNU Backgammon draws it. Stacks taller than five show their count
-in the fifth row. The same drawing serves every geometry: where the opponent stands is read from the
-position, never from the rule set's name.
+in the fifth row, right-aligned under the point's number (a Longgammon head of 15 reads "15"); the bar's count
+(ten or more included) keeps to the bar's three columns. The same drawing serves every geometry: where the
+opponent stands is read from the position, never from the rule set's name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .position import Position
+from .turn import TurnDraft
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
@@ -20,24 +23,26 @@ __all__ = ["ascii_board"]
 ROWS = 5
 
 
-def _cell(count: int, row: int, mark: str) -> str:
-    """What a point holding ``count`` checkers shows in ``row`` (0 = the edge of the board)."""
+def _cell(count: int, row: int, mark: str, fresh: int = 0) -> str:
+    """What a point holding ``count`` checkers shows in ``row`` (0 = the edge of the board); the ``fresh`` checkers
+    on top of the stack (moved there by the play being entered) are drawn in lower case."""
     if count <= row:
         return " "
     if row == ROWS - 1 and count > ROWS:
-        return str(count) if count < 10 else "+"
-    return mark
+        return str(count)
+    top = min(count, ROWS) - 1 - (count > ROWS)
+    return mark.lower() if top - fresh < row <= top else mark
 
 
-def _half(points: list[int], pos: Position, rows: range) -> list[tuple[str, str]]:
+def _half(points: list[int], pos: Position, rows: range, fresh: Mapping[int, int]) -> list[tuple[str, str]]:
     lines = []
     for row in rows:
         cells = []
         for p in points:
             v = pos.board[p - 1]
-            cells.append(_cell(abs(v), row, "X" if v > 0 else "O"))
-        left = " ".join(f" {c}" for c in cells[:6])
-        right = " ".join(f" {c}" for c in cells[6:])
+            cells.append(_cell(abs(v), row, "X" if v > 0 else "O", fresh.get(p, 0) if v > 0 else 0))
+        left = " ".join(f"{c:>2}" for c in cells[:6])  # a count of 10 or more takes the space before it
+        right = " ".join(f"{c:>2}" for c in cells[6:])
         lines.append((left, right))
     return lines
 
@@ -49,26 +54,42 @@ def ascii_board(
     dice: tuple[int, int] | None = None,
     names: tuple[str, str] = ("X", "O"),
     x_on_roll: bool = True,
+    draft: TurnDraft | None = None,
 ) -> str:
-    """A text drawing of ``pos`` seen by X (``pos`` in X's frame): points, bar, borne-off checkers, pips, dice."""
+    """A text drawing of ``pos`` seen by X (``pos`` in X's frame): points, bar, borne-off checkers, pips, dice.
+
+    ``draft``: the play X (on roll, ``pos`` the position it starts from) is entering checker by checker: the board
+    shows the position it has reached, the checkers it moved drawn ``x``, and a last line its submoves and the
+    numbers still to play.
+    """
+    fresh: dict[int, int] = {}
+    if draft is not None:
+        if draft.start != pos:
+            raise ValueError("the play being entered starts from another position")
+        pos = draft.position
+        for _src, dst, _hit in draft.moves:
+            fresh[dst] = fresh.get(dst, 0) + 1
+        for src, _dst, _hit in draft.moves:
+            if fresh.get(src):
+                fresh[src] -= 1  # a checker that moved on from where it arrived
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
     bar_mine, bar_theirs = pos.bar
     out: list[str] = []
     out.append(" " + "".join(f"{p:>3}" for p in top[:6]) + "     " + "".join(f"{p:>3}" for p in top[6:]))
     out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
-    for i, (left, right) in enumerate(_half(top, pos, range(ROWS))):
+    for i, (left, right) in enumerate(_half(top, pos, range(ROWS), fresh)):
         bar = "O" if bar_theirs > i else " "
         if i == ROWS - 1 and bar_theirs > ROWS:
             bar = str(bar_theirs)
-        out.append(f" |{left} | {bar} |{right} |")
+        out.append(f" |{left} |{bar:^3}|{right} |")
     off_line = f"  off: {names[0]} {pos.off[0]}  {names[1]} {pos.off[1]}" if any(pos.off) else ""
     out.append(f" |{' ' * 18}|BAR|{' ' * 18}|{off_line}")
-    for i, (left, right) in enumerate(_half(bottom, pos, range(ROWS - 1, -1, -1))):
+    for i, (left, right) in enumerate(_half(bottom, pos, range(ROWS - 1, -1, -1), fresh)):
         bar = "X" if bar_mine > i else " "
         if i == ROWS - 1 and bar_mine > ROWS:
             bar = str(bar_mine)
-        out.append(f" |{left} | {bar} |{right} |")
+        out.append(f" |{left} |{bar:^3}|{right} |")
     out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
     out.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + "     " + "".join(f"{p:>3}" for p in bottom[6:]))
     pips = variant.pips(pos)
@@ -77,4 +98,8 @@ def ascii_board(
     if dice is not None:
         footer += f"   dice {dice[0]}-{dice[1]}"
     out.append(footer)
+    if draft is not None:
+        left = " ".join(map(str, draft.remaining)) if not draft.complete else ""
+        so_far = draft.notation or "nothing yet"
+        out.append(f" moving: {so_far}" + (f" (to play: {left})" if left else " (all played: confirm or undo)"))
     return "\n".join(out)

@@ -2,8 +2,9 @@
 
 :func:`allowed_actions` says, for the side due to act (or a given side), which actions :func:`~engine.match.apply`
 accepts at this moment: the (opening) roll, a double, the answers to a pending double, a play, the resignation
-levels that may be offered, the answers to a pending resignation, what a teammate may propose in team rule sets,
-and which sides may still name their acting member.
+levels that may be offered (named in the rule set's words), the answers to a pending resignation, ending a money
+session between games, forfeiting, what a teammate may propose in team rule sets, and which sides may still name
+their acting member.
 
 Nothing here restates a rule. Every answer is obtained by asking the engine: each candidate action is applied to
 the state (states are values, so this changes nothing) and kept exactly when no :class:`~engine.match.ActionError`
@@ -19,11 +20,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .match import (
-    RESIGN_LEVELS,
     AcceptResignation,
     Action,
     ActionError,
     Double,
+    EndSession,
+    Forfeit,
     MatchState,
     Move,
     OpeningRoll,
@@ -94,11 +96,18 @@ class Allowed:
     play: PlayStatus
     #: The given draft has a submove to take back.
     undo: bool
-    #: The resignation levels (1 single, 2 gammon, 3 backgammon) that may be offered now, lowest first.
+    #: The resignation levels that may be offered now, lowest first: the rule set's results (1 single, 2 gammon,
+    #: 3 backgammon; Longgammon: 1 single, 2 mars, 3 koks with that option).
     resign_levels: tuple[int, ...]
+    #: The names of ``resign_levels``, in the rule set's words ("single game", "mars").
+    resign_names: tuple[str, ...]
     #: The pending resignation may be accepted / rejected now.
     accept_resignation: bool
     reject_resignation: bool
+    #: Money play: the session may be ended now (between games), by any of ``actors``.
+    end_session: bool
+    #: The match (or session) may be forfeited now by any of ``actors``: only a side's acting member forfeits.
+    forfeit: bool
     #: Team rule sets: what a member of ``side`` who is not acting may propose now (what the acting member could
     #: do with the decision at hand); empty in individual play and when the side has no decision to make.
     proposal_kinds: tuple[ProposalKind, ...]
@@ -133,7 +142,8 @@ class Allowed:
 
     @property
     def nothing(self) -> bool:
-        """Nothing at all is allowed (besides forfeiting, which the engine accepts from any player until the end)."""
+        """Nothing at all is allowed (besides forfeiting and ending a session, which are always possible somewhere
+        until the end and have no turn)."""
         return not (
             self.roll
             or self.double
@@ -160,8 +170,11 @@ NOTHING = Allowed(
     play=PlayStatus.NONE,
     undo=False,
     resign_levels=(),
+    resign_names=(),
     accept_resignation=False,
     reject_resignation=False,
+    end_session=False,
+    forfeit=False,
     proposal_kinds=(),
     choose_acting=(False, False),
 )
@@ -247,9 +260,11 @@ def allowed_actions(state: MatchState, side: int | None = None, *, draft: TurnDr
     double = side is not None and double_refusal is None
     answers = cube_answers(state) if side is not None and side == state.responder else frozenset()
     play, undo = (PlayStatus.NONE, False) if side is None else _play(state, actors[0], draft)
-    levels = tuple(level for level in sorted(RESIGN_LEVELS) if _accepts_resign(state, actors, level))
+    levels = tuple(level for level in sorted(state.variant.results) if _accepts_resign(state, actors, level))
     accept = _accepts(state, actors, AcceptResignation)
     reject = _accepts(state, actors, RejectResignation)
+    end_session = _accepts(state, actors, EndSession)
+    forfeit = _accepts(state, actors, Forfeit)
 
     kinds: list[ProposalKind] = []
     if state.variant.team_size > 1 and side is not None and side == state.turn:
@@ -278,8 +293,11 @@ def allowed_actions(state: MatchState, side: int | None = None, *, draft: TurnDr
         play=play,
         undo=undo,
         resign_levels=levels,
+        resign_names=tuple(state.variant.result_name(level) for level in levels),
         accept_resignation=accept,
         reject_resignation=reject,
+        end_session=end_session,
+        forfeit=forfeit,
         proposal_kinds=tuple(kinds),
         choose_acting=(_choose_acting(state, 0), _choose_acting(state, 1)),
     )

@@ -18,13 +18,25 @@ Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` to
 * A roll with no legal play passes the turn at once (the record holds just the roll).
 * A resignation may be offered only by the player on roll (before or after rolling), never while a double
   is pending; after a rejection the same side may only offer a higher level in that game (GNU Backgammon).
-  It pays level × cube, the level capped at the most the opponent could still win (single once the
+  Its levels are the rule set's results (:attr:`Variant.results <engine.variant.Variant.results>`: single,
+  gammon, backgammon; in Longgammon single and mars, koks only with that option). It pays level × cube, the
+  level capped at the most the opponent could still win (:meth:`MatchState.max_level`: single once the
   resigner has borne a checker off, or under Jacoby with a centred cube). With ``auto_accept_resign``
-  (default on) it is accepted at once when nothing more could be won: level 3, or that cap, or in a match
-  when the points already give the opponent the match (rules.md §1.10 [U]).
+  (default on) it is accepted at once when nothing more could be won: that cap, or in a match when the
+  points already give the opponent the match (rules.md §1.10 [U]).
 * Timeouts (``by`` is the player whose clock ran out; they must be the one due to act) and forfeits follow
   ``timeout_policy``: IBF (default) credits the opponent what they need to win a match; in money play the
-  game is lost at the cube value (a timeout continues the session, a forfeit ends it).
+  game in progress is lost at the cube value (a timeout continues the session, a forfeit ends it).
+* Money sessions are decided by points: when one ends, the side ahead wins it (nobody when level). Either
+  side may end a session between games (:class:`EndSession`, before the next game's first roll or double):
+  the score stands as it is. A forfeit between games of a session does the same (no game is charged); a
+  forfeit during a game loses that game at the cube value, then ends the session.
+* Only a side's acting member of the game at hand may forfeit for the side (in team play the teammate
+  consults), as for every other decision of the game; the same holds for ending a session.
+* Dead cube (``dead_cube``, on by default as in GNU Backgammon): in a match, no double when the doubler's
+  score plus the cube's value already reaches the length (winning the game at the present value already
+  wins the match, so a double cannot gain): any double in a 1-point match, the leader's after the Crawford
+  game.
 * Holland rule counting: see ``holland_counts_opening`` / ``holland_counts_dances`` (rules.md marks both [U]).
 """
 
@@ -69,6 +81,7 @@ __all__ = [
     "RejectResignation",
     "Timeout",
     "Forfeit",
+    "EndSession",
     "SetActing",
     "Action",
     "new_match",
@@ -83,7 +96,7 @@ __all__ = [
     "RESIGN_LEVELS",
 ]
 
-#: Resignation levels and their names.
+#: Resignation levels and their names in standard backgammon; each rule set names its own (``Variant.results``).
 RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
 MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can carry
 
@@ -143,12 +156,18 @@ class MatchOptions:
 
     #: Match length in points; 0 = a money session.
     length: int = 0
-    #: Money sessions only: the number of games to play (0 = unlimited).
+    #: Money sessions only: the number of games to play (0 = unlimited; either side may end it between games).
     games: int = 0
+    #: Money sessions only: hours after its start when the session ends, at the first moment between games
+    #: once they have passed (0 = no deadline; the service keeps the time).
+    session_hours: int = 0
     #: Crawford rule (match play): no doubling in the first game after a player reaches length − 1.
     crawford: bool = True
     #: Whether the doubling cube is used at all (also needs the rule set's ``uses_cube``).
     cube: bool = True
+    #: Match play: refuse a double of a dead cube, when the doubler's score plus the cube's value already reaches
+    #: the length, so a double cannot gain (GNU Backgammon's rule). Off: such doubles are allowed.
+    dead_cube: bool = True
     #: The highest cube value (a power of two).
     max_cube: int = 64
     #: Jacoby rule (money only): gammons and backgammons count single while the cube is centred.
@@ -191,7 +210,7 @@ class MatchOptions:
 
     def check(self) -> None:
         """Raise :class:`MatchOptionError` naming the first contradiction."""
-        where = "money play" if self.money else f"this {self.length}-point match"
+        where = "money play" if self.money else f"a {self.length}-point match"
         if self.length < 0:
             raise MatchOptionError("the match length cannot be negative (0 means a money session)")
         if self.length >= MAX_CUBE_LIMIT:
@@ -200,14 +219,24 @@ class MatchOptions:
             raise MatchOptionError("the number of money games cannot be negative (0 means unlimited)")
         if self.games and not self.money:
             raise MatchOptionError("a game count is for money sessions; a match ends when a side reaches the length")
+        if self.session_hours < 0:
+            raise MatchOptionError("a session's hours cannot be negative (0 means no deadline)")
+        if self.session_hours and not self.money:
+            raise MatchOptionError(
+                "a session deadline is for money sessions; a match ends when a side reaches the length"
+            )
         if self.max_cube < 1 or self.max_cube & (self.max_cube - 1) or self.max_cube > MAX_CUBE_LIMIT:
             raise MatchOptionError(f"the cube limit must be a power of two from 1 to {MAX_CUBE_LIMIT}")
         if not self.money:
             for flag, label in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers and raccoons")):
                 if flag:
-                    raise MatchOptionError(f"{label}: money play only (rules.md §1.7), but this is {where}")
+                    raise MatchOptionError(f"{label}: money play only, but this is {where}")
             if self.auto_doubles:
-                raise MatchOptionError(f"automatic doubles: money play only (rules.md §1.7), but this is {where}")
+                raise MatchOptionError(f"automatic doubles: money play only, but this is {where}")
+            if self.holland and not self.crawford:
+                raise MatchOptionError(
+                    "the Holland rule applies after the Crawford game, so it needs the Crawford rule on"
+                )
         elif self.holland:
             raise MatchOptionError("the Holland rule is a match-play rule (post-Crawford); this is money play")
         if self.beaver_limit < 1:
@@ -386,6 +415,15 @@ class Forfeit:
 
 
 @dataclass(frozen=True)
+class EndSession:
+    """Money play: ``by`` ends the session between games (before the next game's first roll or double); the score
+    stands. ``deadline``: the service ends it because the session's hours have passed (``by`` is then any player)."""
+
+    by: str
+    deadline: bool = False
+
+
+@dataclass(frozen=True)
 class SetActing:
     """With team choice on: ``by``'s side names ``member`` its acting member for this game (until the side moves)."""
 
@@ -407,6 +445,7 @@ Action = (
     | RejectResignation
     | Timeout
     | Forfeit
+    | EndSession
     | SetActing
 )
 
@@ -529,6 +568,13 @@ class MatchState:
             return f"the cube is not yours: {setup.side_name(self.cube.owner)} owns it"
         if self.cube.value * 2 > self.options.max_cube:
             return f"the cube is already at this match's limit of {self.options.max_cube}"
+        if self.cube_dead(side):
+            needs = self.needs(side)
+            return (
+                f"the cube is dead: winning this game at the cube's present value ({self.cube.value}) already gives "
+                f"{setup.side_name(side)} the {needs} point{'s' if needs != 1 else ''} needed to win the match, "
+                "so a double cannot gain anything"
+            )
         if self._holland_blocks(side):
             n = self.options.holland_rolls
             return (
@@ -536,6 +582,17 @@ class MatchState:
                 f"{n} times (rolls so far: {self.rolls[side]} and {self.rolls[1 - side]})"
             )
         return None
+
+    def cube_dead(self, side: int) -> bool:
+        """Whether a double by ``side`` is refused as a dead cube (option ``dead_cube``): in a match, the side's
+        score plus the cube's value already reaches the length (GNU Backgammon's test)."""
+        opts = self.options
+        return opts.dead_cube and not opts.money and self.score[side] + self.cube.value >= opts.length
+
+    @property
+    def between_games(self) -> bool:
+        """No game is under way: the next one has not had its first roll (opening throw included) or double."""
+        return self.phase in (Phase.OPENING, Phase.ROLL) and not self.begun
 
     def _holland_blocks(self, side: int) -> bool:
         opts = self.options
@@ -546,13 +603,11 @@ class MatchState:
         return min(self.rolls) < opts.holland_rolls
 
     def max_level(self, loser: int) -> int:
-        """The highest result level ``loser`` could still lose this game (used for auto-accepting)."""
-        pos = self.position_for(loser)
-        if pos.off[0] > 0:
-            return 1
+        """The highest result level ``loser`` could still lose this game (used for auto-accepting): the rule set's
+        :meth:`~engine.variant.Variant.most_at_stake`, and a single game under Jacoby with a centred cube."""
         if self.options.money and self.options.jacoby and self.cube.centred:
             return 1
-        return 3
+        return self.variant.most_at_stake(self.position_for(loser))
 
     def draft(self) -> TurnDraft:
         """An empty turn draft for the current roll (phase MOVE)."""
@@ -865,10 +920,13 @@ def _resign(state: MatchState, a: Resign) -> MatchState:
             f"a resignation is offered on your own turn; {state.setup.side_name(state.roller)} is on roll"
         )
     _require(state, a.by, side, "resign")
-    if a.level not in RESIGN_LEVELS:
-        raise ActionError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {a.level!r}")
+    variant = state.variant
+    if a.level not in variant.results:
+        raise ActionError(
+            f"a {variant.display_name} game ends in {variant.results_text()}: offer one of those, not {a.level!r}"
+        )
     if a.level <= state.declined[side]:
-        was = RESIGN_LEVELS[state.declined[side]]
+        was = variant.result_name(state.declined[side])
         raise ActionError(f"your offer to resign a {was} was rejected this game; you may only offer more")
     winner = 1 - side
     # Nobody pays more than the opponent could still win: a gammon offer after bearing a checker off,
@@ -922,9 +980,46 @@ def _timeout(state: MatchState, a: Timeout) -> MatchState:
 
 def _forfeit(state: MatchState, a: Forfeit) -> MatchState:
     side, _ = _who(state, a.by)
+    # The side's acting member of the game at hand decides for it, as for every decision of the game.
+    _require(state, a.by, side, "forfeit the match")
     winner = 1 - side
-    points = state.cube.value if state.options.money else state.needs(winner)
-    return _end_game(state, winner, 0, points, EndReason.FORFEIT)
+    if state.options.money:
+        if state.between_games:
+            return _close_session(state)  # no game is under way: none is charged
+        return _end_game(state, winner, 0, state.cube.value, EndReason.FORFEIT)
+    return _end_game(state, winner, 0, state.needs(winner), EndReason.FORFEIT)
+
+
+def _end_session(state: MatchState, a: EndSession) -> MatchState:
+    side, _ = _who(state, a.by)
+    if not state.options.money:
+        raise ActionError(
+            f"a match ends when a side reaches {state.options.length} points; to stop before that, forfeit it"
+        )
+    if not state.between_games:
+        raise ActionError(
+            f"a session ends between games: game {state.game} is under way, so finish it first (or resign it)"
+        )
+    if not a.deadline:
+        _require(state, a.by, side, "end the session")
+    return _close_session(state)
+
+
+def _close_session(state: MatchState) -> MatchState:
+    """The money session ends between games: the score stands and the side ahead wins it (nobody when level).
+
+    The state keeps the last finished game's number (1 when none was played), with no position or roll."""
+    s0, s1 = state.score
+    lead = None if s0 == s1 else (0 if s0 > s1 else 1)
+    return replace(
+        state,
+        phase=Phase.OVER,
+        game=max(1, len(state.results)),
+        roller=None,
+        dice=None,
+        winner=lead,
+        _plays=None,
+    )
 
 
 def _set_acting(state: MatchState, a: SetActing) -> MatchState:
@@ -958,6 +1053,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     RejectResignation: _reject,
     Timeout: _timeout,
     Forfeit: _forfeit,
+    EndSession: _end_session,
     SetActing: _set_acting,
 }
 
@@ -983,10 +1079,9 @@ def _end_game(state: MatchState, winner: int, level: int, points: int, reason: E
         or (opts.money and opts.games and len(done.results) >= opts.games)
     )
     if match_over:
-        if opts.money and reason is not EndReason.FORFEIT:
+        lead: int | None = winner
+        if opts.money:  # a session is decided by points
             lead = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
-        else:
-            lead = winner
         return replace(done, phase=Phase.OVER, winner=lead, dice=None)
     return _start_game(done, state.game + 1)
 
@@ -1030,12 +1125,29 @@ def _start_game(state: MatchState, number: int) -> MatchState:
     )
 
 
-def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right") -> BoardSnapshot:
+def board_snapshot(
+    state: MatchState,
+    viewer: int | str,
+    *,
+    home: Home = "right",
+    names: dict[str, str] | None = None,
+    draft: TurnDraft | None = None,
+    ended: GameResult | None = None,
+) -> BoardSnapshot:
     """The board as ``viewer`` (a side, 0 or 1, or a player id) sees it, for renderers.
 
-    Names are the acting members (team names too in team play); the cube owner, a pending offer and the
-    last play are given relative to the viewer; ``cube_unavailable`` says "Crawford" in the Crawford game.
+    Names are the acting members (team names too in team play): ``names`` maps player ids to the names to show
+    (an id it lacks is shown as it is; team names are then the members' names joined with " & "); without it, the
+    ids themselves and the setup's side names. The cube owner, a pending offer and the last play are given relative
+    to the viewer; ``cube_unavailable`` says "Crawford" in the Crawford game.
+
+    ``draft``: the play the side on roll is entering (phase MOVE); the board shows the position it has reached,
+    its submoves as the play and the dice they used. ``ended``: ``state`` is the final position of that game (the
+    caller's state of the game just over): drawn with its result, nobody on roll. A state whose match is over is
+    drawn with the result of its last game without being asked.
     """
+    from .snapshot import GameEnd
+
     side = viewer if isinstance(viewer, int) else state.side_of(viewer)
     if side not in (0, 1):
         raise ValueError(f"a side is 0 or 1, got {side!r}")
@@ -1046,23 +1158,55 @@ def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right"
             return None
         return 0 if s == side else 1
 
+    def shown(player: str) -> str:
+        return names.get(player, player) if names is not None else player
+
+    def team(k: int) -> str:
+        if names is None:
+            return setup.side_name(k)
+        return " & ".join(shown(p) for p in setup.sides[k])
+
     setup = state.setup
     pos = state.position if state.position is not None else state.variant.start_position()
-    acting = state.phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED)
-    offered_by = rel(1 - state.responder) if state.phase is Phase.DOUBLED and state.responder is not None else None
+    if ended is None and state.over and state.results:
+        ended = state.results[-1]
+    acting = ended is None and state.phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED)
+    offered_by = (
+        rel(1 - state.responder) if acting and state.phase is Phase.DOUBLED and state.responder is not None else None
+    )
     last_play: tuple[Submove, ...] = ()
     last_by: Side | None = None
-    if state.last_move is not None and state.last_move[2] and state.begun:
+    # The last play of this game only: a new game keeps the previous game's until its own first play.
+    if state.last_move is not None and state.last_move[2] and state.begun and state.moved[state.last_move[0]]:
         last_by = rel(state.last_move[0])
         last_play = state.last_move[2]
+    moving = acting and draft is not None and bool(draft.moves) and state.phase is Phase.MOVE
+    start_pos: Position | None = None
+    if moving:
+        assert draft is not None and state.roller is not None
+        start_pos, pos = pos, draft.position
+        last_play, last_by = draft.moves, rel(state.roller)
+    result: GameEnd | None = None
+    if ended is not None:
+        won = rel(ended.winner)
+        assert won is not None
+        result = GameEnd(
+            winner=won,
+            points=ended.points,
+            result=state.variant.result_name(ended.level) if ended.level else "",
+            reason=ended.reason.value,  # type: ignore[arg-type]  # EndReason's values are Reason's
+            game=ended.game,
+            match_over=state.over,
+            match_winner=rel(state.winner) if state.over else None,
+        )
     return snapshot_of(
         state.variant,
         pos,
         viewer_on_roll=state.roller is None or state.roller == side,
         on_roll=acting,
-        dice=state.dice if state.phase is Phase.MOVE else None,
-        names=(state.acting_member(side), state.acting_member(other)),
-        team_names=(setup.side_name(side), setup.side_name(other)) if state.variant.team_size > 1 else None,
+        dice=state.dice if acting and Phase.MOVE in (state.phase, state.resume) else None,
+        names=(shown(state.acting_member(side)), shown(state.acting_member(other))),
+        team_names=(team(side), team(other)) if state.variant.team_size > 1 else None,
         cube_value=state.cube.value,
         cube_owner=rel(state.cube.owner),
         cube_offered_by=offered_by,
@@ -1074,4 +1218,8 @@ def board_snapshot(state: MatchState, viewer: int | str, *, home: Home = "right"
         last_play=last_play,
         last_play_by=last_by,
         home=home,
+        result=result,
+        draft=moving,
+        dice_used=draft.dice_used if moving and draft is not None else (),
+        position_id_of=start_pos,
     )

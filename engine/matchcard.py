@@ -76,6 +76,8 @@ class GameLine:
     crawford: bool = False
     #: Plays made in the game (rolls that could not be played included).
     plays: int = 0
+    #: The result's name in the rule set's words ("gammon", "mars"); empty: the usual names by level.
+    result: str = ""
 
     @property
     def how(self) -> str:
@@ -84,7 +86,7 @@ class GameLine:
             return self.reason
         if self.reason == "pass":
             return "double passed"
-        kind = _LEVELS.get(self.level, "game")
+        kind = self.result or _LEVELS.get(self.level, "game")
         return f"{kind}, resigned" if self.reason == "resign" else kind
 
 
@@ -95,7 +97,7 @@ class CubeAction:
     game: int
     side: int
     #: "double", "take", "pass", "beaver" or "raccoon".
-    kind: str
+    action: str
     #: The cube's value the action offers or accepts (a pass: the value declined).
     value: int
 
@@ -223,6 +225,7 @@ def match_card(
             _after(r),
             r.crawford,
             plays.get(r.game, 0),
+            variant.result_name(r.level) if r.level else "",
         )
         for r in state.results
     )
@@ -503,7 +506,7 @@ class _Film:
                     "pass": f"{who} passes",
                     "beaver": f"{who} beavers to {c.value}",
                     "raccoon": f"{who} raccoons to {c.value}",
-                }[c.kind]
+                }[c.action]
             )
             return
         picture = self.after_play(before, action, after)
@@ -514,7 +517,8 @@ class _Film:
     def end(self, before: m.MatchState, after: m.MatchState, r: m.GameResult) -> None:
         """Game ``r`` ended with the last action: its result on the last frame (the board's banner, the new
         score), and in its caption."""
-        line = GameLine(r.game, r.winner, r.points, r.level, str(r.reason), r.cube, _after(r))
+        name = self.setup.variant.result_name(r.level) if r.level else ""
+        line = GameLine(r.game, r.winner, r.points, r.level, str(r.reason), r.cube, _after(r), result=name)
         points = f"{r.points} point{'s' if r.points != 1 else ''}"
         verb = "win" if self.setup.variant.team_size > 1 else "wins"  # a team wins as "Ann & Cy win"
         words = " · ".join([*self.told, f"{self.sides[r.winner]} {verb}: {line.how}, {points}"])

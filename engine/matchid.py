@@ -171,7 +171,9 @@ def match_info(state: MatchState, extended: bool = False) -> MatchInfo:
     roller = state.roller if state.roller is not None else 0
     turn = state.turn if state.turn is not None else roller
     dice = None
-    if phase is Phase.MOVE and state.dice is not None:
+    # The roll shows while it is being played, and while a resignation offered after it awaits an answer.
+    rolled = phase is Phase.MOVE or (phase is Phase.RESIGNED and state.resume is Phase.MOVE)
+    if rolled and state.dice is not None:
         dice = (max(state.dice), min(state.dice))
     return MatchInfo(
         cube_value=state.cube.value,

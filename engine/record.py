@@ -96,6 +96,7 @@ _ACTIONS: dict[str, type[Any]] = {
         m.RejectResignation,
         m.Timeout,
         m.Forfeit,
+        m.EndSession,
         m.SetActing,
     )
 }
@@ -513,7 +514,8 @@ def _check_state(s: m.MatchState) -> None:
         if s.resume is m.Phase.MOVE and s.dice is None:
             raise RecordError("a resignation offered after rolling needs the dice")
     expected = len(s.results) + (0 if s.phase is m.Phase.OVER else 1)
-    if s.game != expected:
+    # A money session ended before its first game keeps game number 1.
+    if s.game != expected and not (s.phase is m.Phase.OVER and not s.results and s.game == 1):
         raise RecordError(f"a match state in game {s.game} lists {len(s.results)} finished games")
     if s.winner is not None and s.phase is not m.Phase.OVER:
         raise RecordError("a match state names a winner before the match is over")

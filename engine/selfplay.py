@@ -78,12 +78,14 @@ class RandomPlayer:
             r = rng.random()
             if r < self.double_rate and state.may_double(due) is None:
                 return Double(by)
-            if r > 1 - self.resign_rate and state.declined[due] < 3:
-                return Resign(by, rng.randint(state.declined[due] + 1, 3))
+            most = state.variant.max_result  # the rule set's largest result (a mars in Longgammon)
+            if r > 1 - self.resign_rate and state.declined[due] < most:
+                return Resign(by, rng.randint(state.declined[due] + 1, most))
             return Roll(by, dice())
         if phase is Phase.MOVE:
-            if rng.random() < self.resign_rate / 2 and state.declined[due] < 3:
-                return Resign(by, rng.randint(state.declined[due] + 1, 3))
+            most = state.variant.max_result
+            if rng.random() < self.resign_rate / 2 and state.declined[due] < most:
+                return Resign(by, rng.randint(state.declined[due] + 1, most))
             play = rng.choice(list(state.legal_plays()))
             moves = list(play.moves)
             return Move(by, tuple(moves))

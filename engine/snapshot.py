@@ -16,6 +16,10 @@ checker count), so a plugin rule set is drawn without any renderer change. Nothi
 
 Each player gets their own snapshot (each sees their own home board at the bottom); ``home`` picks
 whether that home board is drawn on the right (the usual way) or the left.
+
+The end of a game is a snapshot with a :class:`GameEnd` in ``result`` (the final position, nobody on roll); a play
+being entered checker by checker is a snapshot whose ``position`` is the position reached so far, its submoves in
+``last_play`` with ``draft`` set, and the dice they used in ``dice_used``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from .positionid import encode_position_id
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
 
-__all__ = ["VIEWER", "OPPONENT", "BoardSnapshot", "snapshot_of"]
+__all__ = ["VIEWER", "OPPONENT", "BoardSnapshot", "GameEnd", "snapshot_of"]
 
 #: Side index of the viewer: the player at the bottom whose checkers are positive in ``position``.
 VIEWER: Final = 0
@@ -42,6 +46,34 @@ OPPONENT: Final = 1
 Side = Literal[0, 1]
 Home = Literal["right", "left"]
 Colour = Literal["light", "dark"]
+#: How a game ended (the values of ``engine.match.EndReason``).
+Reason = Literal["borne off", "pass", "resign", "timeout", "forfeit"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How the game on the board ended, for its result banner (sides are VIEWER or OPPONENT)."""
+
+    #: The side that won the game.
+    winner: Side
+    #: The points the game scored (the cube and the result level together).
+    points: int
+    #: The rule set's word for the result ("single game", "gammon", a Longgammon "mars": ``Variant.result_name``),
+    #: or "" when the game was not played out to a level (a timeout or forfeit).
+    result: str
+    #: How it ended: borne off, the loser passed a double, resigned, ran out of time, or forfeited the match.
+    reason: Reason
+    #: The game's number in the match.
+    game: int = 1
+    #: Whether this game ended the match (or money session); ``match_winner`` then says who won it (None: a tie).
+    match_over: bool = False
+    match_winner: Side | None = None
+
+    def __post_init__(self) -> None:
+        if self.winner not in (VIEWER, OPPONENT) or self.match_winner not in (None, VIEWER, OPPONENT):
+            raise ValueError("winner and match_winner are 0 (viewer), 1 (opponent) or None")
+        if self.points < 0:
+            raise ValueError(f"a game scores no negative points, got {self.points}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +123,12 @@ class BoardSnapshot:
     viewer_checkers: Colour = "light"
     #: The Position ID (from the side on roll) when the rule set's IDs mean something to GNU Backgammon.
     position_id: str | None = None
+    #: The end of the game shown (its final position): drawn as a result banner; None while the game goes on.
+    result: GameEnd | None = None
+    #: True when ``last_play`` is the play the side on roll is entering (``position`` shows it so far).
+    draft: bool = False
+    #: The dice numbers that play has used so far (a doublet's number once per checker moved).
+    dice_used: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         for label in ("on_roll", "cube_owner", "cube_offered_by", "last_play_by"):
@@ -115,6 +153,20 @@ class BoardSnapshot:
         for src, dst, _hit in self.last_play:
             if not (1 <= src <= BAR and OFF <= dst < BAR):
                 raise ValueError(f"bad submove {src}/{dst} in last_play")
+        if self.draft and (self.dice is None or self.on_roll is None or self.last_play_by != self.on_roll):
+            raise ValueError("a play being entered belongs to the side on roll, with its dice")
+        if self.dice_used and (self.dice is None or any(d not in self.dice for d in self.dice_used)):
+            raise ValueError(f"dice_used {self.dice_used!r} are not numbers of the roll {self.dice!r}")
+
+    def dice_left(self) -> tuple[int, ...]:
+        """The numbers of the roll still to play (a doublet's four times): what ``dice_used`` leaves."""
+        if self.dice is None:
+            return ()
+        pool = [self.dice[0]] * 4 if self.dice[0] == self.dice[1] else list(self.dice)
+        for d in self.dice_used:
+            if d in pool:
+                pool.remove(d)
+        return tuple(pool)
 
     def to_viewer(self, side: Side, point: int) -> int:
         """The viewer's number for ``point`` in ``side``'s numbering (25 = bar and 0 = off kept as they are)."""
@@ -151,6 +203,10 @@ def snapshot_of(
     last_play_by: Side | None = None,
     home: Home = "right",
     viewer_checkers: Colour = "light",
+    result: GameEnd | None = None,
+    draft: bool = False,
+    dice_used: Sequence[int] = (),
+    position_id_of: Position | None = None,
 ) -> BoardSnapshot:
     """Build a snapshot from a rule set and a position **in the engine's roller frame**.
 
@@ -158,10 +214,13 @@ def snapshot_of(
     flipped to the viewer's side). ``on_roll`` False means nobody is to act (opening roll, game over);
     the Position ID is then written from the viewer's side. Every other argument is as in
     :class:`BoardSnapshot`, already in (viewer, opponent) order. Pips and the Position ID are computed
-    here; ``uses_cube`` defaults to the rule set's.
+    here; ``uses_cube`` defaults to the rule set's. ``position_id_of``: the position (roller's frame) whose ID
+    is given instead, e.g. the one a play being entered started from.
     """
     viewer_pos = position if viewer_on_roll else variant.flip(position)
     roller_pos = position if on_roll else viewer_pos
+    if position_id_of is not None:
+        roller_pos = position_id_of if on_roll or viewer_on_roll else variant.flip(position_id_of)
     pid: str | None = None
     if variant.gnubg_compatible:
         try:
@@ -195,4 +254,7 @@ def snapshot_of(
         home=home,
         viewer_checkers=viewer_checkers,
         position_id=pid,
+        result=result,
+        draft=draft,
+        dice_used=tuple(dice_used),
     )

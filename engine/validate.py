@@ -113,7 +113,7 @@ def check_play(
         need = hop.src - hop.dst
         if (hop.dst != OFF and need not in sums) or (hop.dst == OFF and max(sums) < need and need not in sums):
             raise IllegalPlay(
-                f"{point_name(hop.src)}/{point_name(hop.dst)} is {need} pips, which your dice "
+                f"{point_name(hop.src)}/{point_name(hop.dst)} is {_pips(need)}, which your dice "
                 f"{_dice_text(dice)} cannot make"
             )
 
@@ -156,14 +156,29 @@ def _no_dice_left(hop: _Hop, dice: tuple[int, int]) -> str:
     return f"{point_name(hop.src)}/{point_name(hop.dst)}: no dice left for it (you rolled {_dice_text(dice)})"
 
 
-def _broken_rule(at: int, to: int, die: int, error: str) -> str:
-    return f"{point_name(at)}/{point_name(max(to, OFF))} with a {die}: {error}"
+def _pips(n: int) -> str:
+    return f"{n} pip" if n == 1 else f"{n} pips"
+
+
+def _written(hop: _Hop) -> str:
+    return f"{point_name(hop.src)}/{point_name(hop.dst)}"
+
+
+def _broken_rule(hop: _Hop, at: int, to: int, die: int, error: str) -> str:
+    """The move as the player wrote it; a step of it they did not write is told as a part of it."""
+    if at != hop.src:
+        return f"{_written(hop)} by way of point {point_name(at)} (then a {die}): {error}"
+    if max(to, OFF) != hop.dst:
+        return f"{_written(hop)}, starting with a {die}: {error}"
+    return f"{_written(hop)} with a {die}: {error}"
 
 
 def _short_of_pips(hop: _Hop, at: int, remaining: list[int]) -> str:
     dice_left = ", ".join(map(str, remaining))
+    if at == hop.src:
+        return f"{_written(hop)} is {_pips(at - hop.dst)}, which the dice left ({dice_left}) cannot make"
     return (
-        f"{point_name(hop.src)}/{point_name(hop.dst)}: {at - hop.dst} pips cannot be made "
+        f"{_written(hop)}: the last {_pips(at - hop.dst)}, from point {point_name(at)}, cannot be made "
         f"with the dice left ({dice_left})"
     )
 
@@ -244,7 +259,7 @@ class _Search:
                 stepped = True
                 error = self.variant.submove_error(b, at, d, self.rules)
                 if error:
-                    self._fail(made, True, _broken_rule, at, to, d, error)
+                    self._fail(made, True, _broken_rule, hop, at, to, d, error)
                     continue
                 dst = to if to > 0 else OFF
                 before_dst = b[dst]

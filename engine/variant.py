@@ -1,8 +1,9 @@
 """The rule-set contract: what a variant plugin describes and what the engine derives from it.
 
 A rule set is a subclass of :class:`Variant` whose class attributes are its data (names, checkers,
-starting points, geometry, what blocks a point, whether blots are hit) and whose methods are template
-hooks that answer "nothing special" unless overridden (``turn_rules``, ``game_result``). The engine's
+starting points, geometry, what blocks a point, whether blots are hit, the results a game can end with and
+their names) and whose methods are template hooks that answer "nothing special" unless overridden
+(``turn_rules``, ``game_result``, ``results``, ``most_at_stake``). The engine's
 algorithms (legal plays, validation, notation, IDs) are written once against this description and never
 ask which rule set they are running.
 """
@@ -54,6 +55,9 @@ class Variant:
     team_size: ClassVar[int] = 1
     #: Options this rule set accepts, with their defaults.
     option_defaults: ClassVar[Mapping[str, Any]] = {}
+    #: The results a game can end with, by level (the points multiplier: level x cube), in the rule set's words.
+    #: A rule set whose options change them overrides :attr:`results`.
+    result_names: ClassVar[Mapping[int, str]] = {1: "single game", 2: "gammon", 3: "backgammon"}
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.option_defaults))
@@ -176,6 +180,38 @@ class Variant:
         return board_list(pos)
 
     # --- end of game ----------------------------------------------------------------------------
+    @property
+    def results(self) -> Mapping[int, str]:
+        """The results a game can end with under this rule set's options, by level, named in its own words."""
+        return self.result_names
+
+    @property
+    def max_result(self) -> int:
+        """The largest result level: the most a game is worth, times the cube."""
+        return max(self.results)
+
+    def result_name(self, level: int) -> str:
+        """The name of a result level ("gammon", "mars"); levels the rule set does not have are called by number."""
+        return self.results.get(level, f"result of level {level}")
+
+    def results_text(self, conjunction: str = "or") -> str:
+        """The results listed with their levels: "a single game (1), a gammon (2) or a backgammon (3)"."""
+        items = [f"a {name} ({level})" for level, name in sorted(self.results.items())]
+        if len(items) == 1:
+            return items[0]
+        return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+    def most_at_stake(self, pos: Position) -> int:
+        """The highest result level the player on roll of ``pos`` could still lose this game.
+
+        A single game once he has borne a checker off (no gammon is possible any more); otherwise the largest
+        result. A rule set where a larger result can become impossible sooner (nothing is ever hit in Longgammon,
+        so a checker that left the first quarter never returns) overrides this.
+        """
+        if pos.off[0] > 0:
+            return 1
+        return self.max_result
+
     def game_result(self, pos: Position) -> int:
         """Points multiplier when the roller of ``pos`` has borne off everything: 1, 2 or 3."""
         if pos.off[1] > 0:

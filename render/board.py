@@ -5,7 +5,8 @@
 
 The caller passes everything derived from the rules in the snapshot; this module only draws. The static
 board comes from a cache (:func:`render.sprites.static_board`) and is copied, then only what changes is
-drawn on the copy: checkers, dice, cube, names, pips, score and the last play. No state is shared
+drawn on the copy: checkers, dice, cube, names, pips, score and the last play (or the play being entered, its used
+dice faint), and at the end of a game a banner with its result. No state is shared
 between calls except read-only cached images, so any number of worker threads may render at once.
 """
 
@@ -25,7 +26,7 @@ from . import sprites
 from .fonts import font
 from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .png import SUPPORTED_MODES, write_png
-from .text import board_text, match_label, side_label
+from .text import board_text, match_label, result_lines, side_label
 from .theme import RGB, RenderConfig, Theme, load_config
 
 __all__ = [
@@ -126,6 +127,8 @@ def render_image(snapshot: BoardSnapshot, theme: Theme | None = None) -> Image.I
     _draw_dice(im, snapshot, t, L, colours)
     if moves and mover is not None:
         _draw_play_marks(im, draw, snapshot, t, L, moves, mover, colours)
+    if snapshot.result is not None:
+        _draw_result(im, snapshot, t, L)
     return im
 
 
@@ -214,8 +217,27 @@ def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: 
             _paste(im, sprite, L.dice_centers(side, 1)[0])
     if s.dice is not None and s.on_roll is not None:
         side = s.on_roll
-        for value, center in zip(s.dice, L.dice_centers(side, 2)):
-            _paste(im, sprites.die(t, colours[side], value, L.die_size), center)
+        spent = _spent_dice(s)
+        centers = L.dice_centers(side, 2)
+        for value, center, used in zip(s.dice, centers, spent):
+            make = sprites.spent_die if used else sprites.die
+            _paste(im, make(t, colours[side], value, L.die_size), center)
+        left = len(s.dice_left())
+        if s.dice_used and s.dice[0] == s.dice[1] and left:
+            # A doublet being played: how many of its four moves are left, beside the dice.
+            x, y = centers[1]
+            at = (x + L.die_size // 2 + L.d // 5, y)
+            _text(im, at, f"×{left}", t.rgb("accent"), round(L.d * 0.42), "lm")
+
+
+def _spent_dice(s: BoardSnapshot) -> tuple[bool, bool]:
+    """Which of the two dice a play being entered has used up (a doublet's both once all four moves are made)."""
+    if not s.dice_used or s.dice is None:
+        return False, False
+    if s.dice[0] == s.dice[1]:
+        done = not s.dice_left()
+        return done, done
+    return s.dice[0] in s.dice_used, s.dice[1] in s.dice_used
 
 
 def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout) -> None:
@@ -236,6 +258,28 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
         return
     text = str(s.cube_value) if s.cube_owner is not None or s.cube_value > 1 else "64"
     _paste(im, sprites.cube(t, text, L.cube_size), L.cube_center(s.cube_owner))
+
+
+# --- the result ------------------------------------------------------------------------------------
+
+
+def _draw_result(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout) -> None:
+    """The banner over the middle of the final position: who won the game and how, then the score."""
+    first, second = result_lines(s)
+    x0, y0, x1, y1 = L.result_rect()
+    region = im.crop((x0, y0, x1, y1)).convert("RGBA")
+    veil = Image.new("RGBA", region.size, (*t.rgb("info"), 240))
+    im.paste(Image.alpha_composite(region, veil).convert("RGB"), (x0, y0))
+    draw = ImageDraw.Draw(im)
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=t.rgb("accent"), width=max(2, L.d // 14))
+    limit = x1 - x0 - L.d
+    cx, h = (x0 + x1) // 2, y1 - y0
+    for text, y, size, colour in ((first, 35, 0.5, "accent"), (second, 73, 0.36, "text")):
+        # Long names: a smaller font first, down to the size of the name rows' small text, then an ellipsis.
+        px, least = round(L.d * size), round(L.d * 0.3)
+        while px > least and sprites.text_length(text, px) > limit:
+            px -= 1
+        _text(im, (cx, y0 + h * y // 100), _fit(text, px, limit), t.rgb(colour), px, "mm")
 
 
 # --- names, pips, score ---------------------------------------------------------------------------

@@ -346,7 +346,7 @@ def _cube(c: _Canvas, card: MatchCard, y: float) -> float:
     by_game: dict[int, list[str]] = {}
     highest: dict[int, int] = {}
     for act in card.cube:
-        if act.kind != "pass":
+        if act.action != "pass":
             highest[act.game] = max(highest.get(act.game, 1), act.value)
         who = card.names[act.side]
         words = {
@@ -355,7 +355,7 @@ def _cube(c: _Canvas, card: MatchCard, y: float) -> float:
             "pass": f"{who} passes",
             "beaver": f"{who} beavers to {act.value}",
             "raccoon": f"{who} raccoons to {act.value}",
-        }[act.kind]
+        }[act.action]
         by_game.setdefault(act.game, []).append(words)
     lines = [(game, ", ".join(words)) for game, words in sorted(by_game.items())]
     shown = lines[:8]

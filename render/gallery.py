@@ -2,10 +2,10 @@
 
 For each rule set in the plugin registry it writes ``<name>-<scene>.png`` (and prints each file's text
 alternative): the opening roll, contact with a hit, checkers on the bar, a bear-off, an owned cube, a
-cube being offered, the Crawford game, team names, the home board on the left, the opponent's view and
-the high-contrast theme. Positions come only from the rule set's start position and its legal plays
-(a short seeded game), so a rule set added by a plugin gets a gallery too; scenes a rule set cannot have
-(a bar without a bar, a cube without a cube) are skipped.
+cube being offered, the Crawford game, team names, the home board on the left, a play being entered, the
+end of a game with its result, the opponent's view and the high-contrast theme. Positions come only from
+the rule set's start position and its legal plays (a short seeded game), so a rule set added by a plugin
+gets a gallery too; scenes a rule set cannot have (a bar without a bar, a cube without a cube) are skipped.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from pathlib import Path
 from engine.movegen import Play
 from engine.plugins import registry
 from engine.position import Position
-from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, snapshot_of
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, GameEnd, snapshot_of
+from engine.turn import TurnDraft
 from engine.variant import Variant
 
 from .board import render_board
@@ -143,6 +144,40 @@ def scenes(variant: Variant, seed: int = 7) -> list[tuple[str, BoardSnapshot]]:
         snap = _after(variant, contact, roll(), match_length=11, score=(5, 6))
         out.append(("teams", replace(snap, team_names=teams, names=(TEAMS[0][1], TEAMS[1][1]))))
     out.append(("home-left", replace(_after(variant, contact, roll(), match_length=7, score=(2, 3)), home="left")))
+    # A play being entered checker by checker: its first checker moved, the die it used drawn faint.
+    several = next((t for t in turns if len(t.play.moves) >= 2), None)
+    if several is not None:
+        src, dst, _hit = several.play.moves[0]
+        draft = TurnDraft(variant, several.before, several.dice, several.number < 2).add(src, dst)
+        moving = snapshot_of(
+            variant,
+            draft.position,
+            dice=several.dice,
+            names=NAMES,
+            last_play=draft.moves,
+            last_play_by=VIEWER,
+            draft=True,
+            dice_used=draft.dice_used,
+            position_id_of=several.before,
+        )
+        out.append(("moving", moving))
+    # The end of a game: the last checker borne off, the result in the rule set's own words; the match goes on.
+    last = turns[-1]
+    if last.play.position.off[0] == variant.checkers:
+        level = variant.game_result(last.play.position)
+        end = GameEnd(VIEWER, level, variant.result_name(level), "borne off", game=4)
+        over = snapshot_of(
+            variant,
+            last.play.position,
+            on_roll=False,
+            names=NAMES,
+            last_play=last.play.moves,
+            last_play_by=VIEWER,
+            match_length=7,
+            score=(2 + level, 3),
+            result=end,
+        )
+        out.append(("game-over", over))
     # The same board as the player who just moved sees it: their own home at the bottom.
     other = snapshot_of(
         variant,

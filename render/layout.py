@@ -155,6 +155,15 @@ class Layout:
         usable = bottom - top - 2 * max(2, self.d // 12) - self.d // 2
         return max(3, min(self.d // 3, usable // max(1, checkers)))
 
+    # --- the result banner -------------------------------------------------------------------
+    def result_rect(self) -> Rect:
+        """The banner saying how a game ended: across the playing field (both halves and the bar), centred on the
+        middle line, tall enough for two lines of text."""
+        half = round(self.d * 1.15)
+        x0 = self.left_x - self.point_w // 4
+        x1 = self.right_x + 6 * self.point_w + self.point_w // 4
+        return (x0, self.mid_y - half, x1, self.mid_y + half)
+
     # --- rows ---------------------------------------------------------------------------------
     def info_rect(self, side: int) -> Rect:
         """The name row of ``side``: the opponent's above the board, the viewer's below."""

@@ -23,6 +23,7 @@ __all__ = [
     "checker",
     "checker_icon",
     "die",
+    "spent_die",
     "cube",
     "ring",
     "ghost",
@@ -102,6 +103,14 @@ def die(theme: Theme, colour: Colour, value: int, size: int) -> Image.Image:
         cx, cy = fx * big, fy * big
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
     return _shrink(im, (size, size))
+
+
+@lru_cache(maxsize=32)
+def spent_die(theme: Theme, colour: Colour, value: int, size: int) -> Image.Image:
+    """A die whose number has been played this turn: the die, faint."""
+    im = die(theme, colour, value, size).copy()
+    im.putalpha(im.getchannel("A").point(lambda a: a * 3 // 10))
+    return im
 
 
 @lru_cache(maxsize=64)

@@ -25,7 +25,7 @@ human readers, never for import into GNU Backgammon.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.geometry import Geometry
@@ -70,6 +70,7 @@ class Longgammon(Variant):
     uses_cube = True
     mat_variation = "Longgammon"
     gnubg_compatible = False
+    result_names = {1: "single game", 2: "mars", 3: "koks"}
     option_defaults = {
         # Koks (3 points) when the mars-losing side still has a checker in his first quarter. Off by default.
         "koks": False,
@@ -116,6 +117,22 @@ class Longgammon(Variant):
         if head <= head_limit and not blocks_matter:
             return None
         return LonggammonTurn(self, pos, head, head_limit, blocks_matter)
+
+    @property
+    def results(self) -> Mapping[int, str]:
+        """A single game (oin) and a mars; a koks too when that option is on."""
+        if self.options["koks"]:
+            return self.result_names
+        return {level: name for level, name in self.result_names.items() if level < 3}
+
+    def most_at_stake(self, pos: Position) -> int:
+        """A single game once a checker is off; a koks only while a checker is still in the first quarter (it can
+        never come back: nothing is hit); otherwise a mars."""
+        if pos.off[0] > 0:
+            return 1
+        if self.options["koks"] and any(pos.board[p - 1] > 0 for p in range(POINTS - BLOCK + 1, POINTS + 1)):
+            return 3
+        return 2
 
     def game_result(self, pos: Position) -> int:
         """1 for a single game, 2 for a mars (the loser bore off none), 3 for a koks when that option is on."""

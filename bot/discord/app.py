@@ -2,11 +2,14 @@
 
 All asynchronous start-up happens in :meth:`GammonBot.setup_hook`: open the storage, build the game service,
 load the cogs, register the game components (so buttons sent before a restart keep working) and sync the
-slash commands, to the test server named in ``config.toml`` or globally.
+slash commands, to the test server named in ``config.toml`` or globally. When a shard is ready (once per process
+and shard), the live games of the servers it serves get their latest message brought up to date (:mod:`.reconcile`).
+Network trouble, at start or later, is one line and a retry with backoff (:mod:`.network`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -18,10 +21,13 @@ from discord.ext import commands, tasks
 import render  # noqa: F401  (imported here, not on the event loop during the first board)
 
 from ..config import Settings
+from ..runtime import tune_for_serving
 from ..scheduler import Scheduler
 from ..service import DiceProvider, GameService, service_for
 from ..storage import Store
 from .components import DYNAMIC_ITEMS
+from .network import StorageUnreachable, quiet_reconnects, serve, unreachable
+from .reconcile import Reconciler
 from .table import Table
 from .text import NO_PINGS
 from .threads import Threads
@@ -42,6 +48,9 @@ EXTENSIONS = (
     "bot.discord.cogs.info",
     "bot.discord.cogs.admin",
     "bot.discord.cogs.me",
+    "bot.discord.cogs.help",
+    "bot.discord.cogs.forfeit",
+    "bot.discord.cogs.replay",
 )
 
 
@@ -83,6 +92,7 @@ class GammonBot(commands.Bot):
         storage_url: str | None = None,
         clock: Callable[[], float] = time.time,
         run_scheduler: bool = False,
+        tune_after_setup: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -100,21 +110,29 @@ class GammonBot(commands.Bot):
         self.storage_url = storage_url or settings.storage_url
         self.clock = clock
         self.run_scheduler = run_scheduler
+        #: Tune the process for serving once start-up is done (``gammonbot run``: see bot/runtime.py).
+        self.tune_after_setup = tune_after_setup
         self.store: Store | None = None
         self.scheduler: Scheduler | None = None
+        self.reconciler: Reconciler | None = None
+        #: Whether this bot was ever connected (ready): a later network failure then starts its retries over.
+        self.connected_once = False
 
     async def setup_hook(self) -> None:
         """Open storage, build the service, the threads and the table, load the cogs, register components, sync
         commands."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
-        self.store = await Store.open(
-            url,
-            sqlite_synchronous=self.settings.sqlite_synchronous,
-            pool_size=self.settings.pool_size,
-            settings_ttl=self.settings.settings_ttl,
-            acquire_timeout=self.settings.storage.acquire_timeout,
-            statement_timeout=self.settings.storage.statement_timeout,
-        )
+        try:
+            self.store = await Store.open(
+                url,
+                sqlite_synchronous=self.settings.sqlite_synchronous,
+                pool_size=self.settings.pool_size,
+                settings_ttl=self.settings.settings_ttl,
+                acquire_timeout=self.settings.storage.acquire_timeout,
+                statement_timeout=self.settings.storage.statement_timeout,
+            )
+        except OSError as exc:  # the database server cannot be reached (yet): retried, in one line
+            raise StorageUnreachable(unreachable(exc) or str(exc)) from exc
         # config.toml's [defaults], [ratings], [limits] and [render] reach the service here (a test may hand in
         # its own renderer configuration as ``theme``).
         extra = {"render": self.theme} if self.theme is not None else {}
@@ -123,6 +141,7 @@ class GammonBot(commands.Bot):
         self.table = Table(self, self.service, self.threads)
         # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
         self.scheduler = Scheduler(self.store, self.service, notify=self.table.notify, clock=self.clock)
+        self.reconciler = Reconciler(self, self.service, self.table, self.threads)
         # Load the rule-set plugins now, not inside the first player's click.
         log.info("rule sets: %s", ", ".join(cls.name for cls in self.service.variants()))
         for extension in EXTENSIONS:
@@ -138,6 +157,8 @@ class GammonBot(commands.Bot):
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
         if self.run_scheduler:
             self.timer_loop.start()
+        if self.tune_after_setup:
+            tune_for_serving()  # shorter collector pauses, and the GIL back to the event loop sooner
 
     @tasks.loop(seconds=SCHEDULER_INTERVAL)
     async def timer_loop(self) -> None:
@@ -145,12 +166,38 @@ class GammonBot(commands.Bot):
         assert self.scheduler is not None
         try:
             await self.scheduler.tick()
-        except Exception:
-            log.exception("scheduler tick failed; retrying at the next one")
+        except Exception as exc:
+            reason = unreachable(exc)
+            if reason is None:
+                log.exception("scheduler tick failed; retrying at the next one")
+            else:
+                log.warning("cannot reach Discord (%s); retrying in %s s", reason, f"{SCHEDULER_INTERVAL:.0f}")
+
+    # --- after a restart: the live games' messages ------------------------------------------------------------
+    async def on_ready(self) -> None:
+        """Connected (every shard ready): unsharded, reconcile every server's games now."""
+        self.connected_once = True
+        if not isinstance(self, discord.AutoShardedClient):
+            self.reconcile(None)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """One shard is ready: reconcile the games of the servers it serves."""
+        self.connected_once = True
+        self.reconcile(shard_id)
+
+    def reconcile(self, shard_id: int | None) -> None:
+        """Bring the latest message of every live game of a shard's servers up to date, in the background, once
+        per process and shard (:class:`~.reconcile.Reconciler`)."""
+        if self.reconciler is None:
+            return
+        guilds = [str(g.id) for g in self.guilds if shard_id is None or g.shard_id == shard_id]
+        self.reconciler.start(shard_id, guilds)
 
     async def close(self) -> None:
-        """Stop the scheduler, log out, then close the database."""
+        """Stop the scheduler and the reconciliation, log out, then close the database."""
         self.timer_loop.cancel()
+        if self.reconciler is not None:
+            self.reconciler.cancel()
         try:
             await super().close()
         finally:
@@ -188,19 +235,17 @@ def build_bot(settings: Settings, **kwargs: Any) -> GammonBot:
 
 
 def run_bot(settings: Settings, token: str) -> int:
-    """Run the bot until it is stopped; returns an exit status."""
+    """Run the bot until it is stopped; returns an exit status. Network trouble is one line and a retry with
+    backoff (:func:`.network.serve`); a refused token is one line and exit status 1."""
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    quiet_reconnects()
     try:
-        bot = build_bot(settings, run_scheduler=True)
+        build_bot(settings)  # the configuration is checked once, before anything connects
     except ValueError as exc:
         log.error("config: %s", exc)
         return 2
     try:
-        bot.run(token, log_handler=None)
-    except discord.LoginFailure:
-        log.error("Discord refused the token in DISCORD_TOKEN (reset it in the developer portal)")
-        return 1
-    except discord.PrivilegedIntentsRequired:
-        log.error("Discord refused the intents; gammonbot needs no privileged intent, check the application")
-        return 1
-    return 0
+        return asyncio.run(serve(lambda: build_bot(settings, run_scheduler=True, tune_after_setup=True), token))
+    except KeyboardInterrupt:
+        log.info("stopped")
+        return 0

@@ -37,6 +37,8 @@ __all__ = [
     "may_press",
     "custom_id",
     "point_label",
+    "game_of_custom_id",
+    "board_pointer",
 ]
 
 #: Buttons of a game: custom id ``bg:<action>:<game>``. Labels are what players see.
@@ -54,7 +56,9 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "resign-reject": ("Reject resignation", discord.ButtonStyle.danger),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "confirm": ("Confirm", discord.ButtonStyle.success),
+    "end-session": ("End session", discord.ButtonStyle.secondary),
 }
+#: Labels of the resignation offers when the rule set's name of a level is not given (standard backgammon's words).
 RESIGN_LABELS = {1: "Resign a single game", 2: "Resign a gammon", 3: "Resign a backgammon"}
 MAX_ID = 100
 
@@ -70,6 +74,27 @@ def custom_id(*parts: object) -> str:
 def point_label(point: int) -> str:
     """A point in the mover's numbering as players write it: 25 is the bar, 0 is off."""
     return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+#: The game named by the custom id of any game component but a team room's question (``bg:acting:…``).
+_GAME_OF_ID = re.compile(r"bg:(?!acting:)[a-z-]+[123]?:(?P<game>[0-9]+)(?::|$)")
+
+
+def game_of_custom_id(custom_id: str) -> int | None:
+    """The game a turn message's component acts on (None for any other component)."""
+    found = _GAME_OF_ID.match(custom_id)
+    return int(found["game"]) if found else None
+
+
+def board_pointer(refusal: str) -> str:
+    """A refusal to a pressed button, pointing to ``/bg board`` when the press came from a board that is behind (the
+    dice were already rolled): the buttons for the turn are on the newest board, which ``/bg board`` shows again."""
+    if "already rolled" not in refusal:
+        return refusal
+    return (
+        f"{refusal.rstrip('.')}. This message is behind the game: use the newest board in the game's thread, or "
+        "`/bg board`, which shows it with your buttons."
+    )
 
 
 def may_press(view: GameView, user_id: str, action: str) -> str | None:
@@ -175,12 +200,12 @@ class ResignButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"bg:resign(?P<level>[123]):(?P<game>[0-9]+)",
 ):
-    """One of the three resignation offers (single game, gammon, backgammon)."""
+    """One of the resignation offers, labelled with the rule set's name of its level (a mars in Longgammon)."""
 
-    def __init__(self, game_id: int, level: int) -> None:
+    def __init__(self, game_id: int, level: int, name: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=RESIGN_LABELS[level],
+                label=f"Resign a {name}" if name else RESIGN_LABELS[level],
                 style=discord.ButtonStyle.danger,
                 custom_id=custom_id(f"resign{level}", game_id),
             )

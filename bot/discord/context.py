@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .app import GammonBot
 
 __all__ = [
+    "display_name",
     "player_of",
     "requester",
     "bot_of",
@@ -63,9 +64,21 @@ THREAD_NUMBER = re.compile(r"^#(\d+)\b")
 OLD_TEAM_THREAD = re.compile(r"—\s*game\s+(\d+)\s*$")
 
 
+def display_name(user: discord.abc.User) -> str:
+    """What a user is called where they are: their server nickname, else their global display name, else their
+    username (what Discord itself shows). The service stores it with the games they play, and shows it on every
+    board and message, never their id."""
+    nick = user.nick if isinstance(user, discord.Member) else None
+    for name in (nick, user.global_name, user.name):
+        if name and name.strip():
+            return name.strip()
+    return user.name
+
+
 def player_of(user: discord.abc.User) -> PlayerRef:
-    """The service's idea of a Discord user (someone named in a command): their id as text and display name."""
-    return PlayerRef(str(user.id), user.display_name)
+    """The service's idea of a Discord user (someone named in a command, such as the opponent challenged): their
+    id as text and :func:`display_name`."""
+    return PlayerRef(str(user.id), display_name(user))
 
 
 def requester(interaction: discord.Interaction[Any]) -> Request:
@@ -75,7 +88,7 @@ def requester(interaction: discord.Interaction[Any]) -> Request:
     perms = interaction.permissions
     admin = interaction.guild_id is not None and bool(perms.manage_guild or perms.administrator)
     guild = str(interaction.guild_id) if interaction.guild_id is not None else None
-    return Request(str(user.id), user.display_name, guild, "discord", admin)
+    return Request(str(user.id), display_name(user), guild, "discord", admin)
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> GammonBot:

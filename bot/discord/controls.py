@@ -1,7 +1,8 @@
 """State -> buttons: the components a game message carries, drawn from what the engine says the state allows.
 
 The Discord layer holds no rule of its own. Which buttons a turn message shows (Roll, Double, Take, Pass, Beaver,
-Raccoon, Resign…, the resignation answers) and which levels the Resign… chooser offers come from
+Raccoon, Resign…, the resignation answers, End session between games of a money session) and which levels the Resign…
+chooser offers, in the rule set's words, come from
 :func:`engine.controls.allowed_actions`, the one tested function that lists what the engine would accept now. This
 module only lays those answers out as components, with the sentence calling the players to act. Everything here is
 pure: the table gathers the state and the legal checker moves, then calls :func:`turn_controls`.
@@ -42,11 +43,12 @@ def challenge_controls(view: GameView) -> discord.ui.View:
     return ui
 
 
-def resign_chooser(game_id: int, levels: Sequence[int]) -> discord.ui.View:
-    """The resignation levels that may be offered now (the engine's answer), one button each."""
+def resign_chooser(game_id: int, levels: Sequence[int], names: Sequence[str] = ()) -> discord.ui.View:
+    """The resignation levels that may be offered now (the engine's answer), one button each, labelled with the rule
+    set's names of them (``Allowed.resign_names``)."""
     ui = discord.ui.View(timeout=None)
-    for level in levels:
-        ui.add_item(ResignButton(game_id, level))
+    for k, level in enumerate(levels):
+        ui.add_item(ResignButton(game_id, level, names[k] if k < len(names) else ""))
     return ui
 
 
@@ -63,13 +65,17 @@ def turn_controls(
     gid = view.id
     who = " ".join(mention(p) for p in callers(view))
     resign = allowed.resign
+    # Between games of a money session either side may end it (the score stands).
+    end = " Or end the session here: the score stands." if allowed.end_session else ""
     if view.phase == "opening":
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
+        if allowed.end_session:
+            ui.add_item(ActionButton("end-session", gid))
         choose = ""
         if any(allowed.choose_acting):
             choose = " Each team may choose who acts this game, in its private team thread, until it first moves."
-        return ui, f"{who}: roll the opening dice (either of you).{choose}"
+        return ui, f"{who}: roll the opening dice (either of you).{choose}{end}"
     if view.phase == "roll":
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
@@ -77,7 +83,9 @@ def turn_controls(
             ui.add_item(ActionButton("double", gid))
         if resign:
             ui.add_item(ActionButton("resign", gid))
-        return ui, f"{who}: your roll{' (or double)' if allowed.double else ''}."
+        if allowed.end_session:
+            ui.add_item(ActionButton("end-session", gid))
+        return ui, f"{who}: your roll{' (or double)' if allowed.double else ''}.{end}"
     if view.phase == "move" and allowed.play is not PlayStatus.NONE:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else "your roll"
         if len(view.plays) <= MAX_SELECT and not view.draft:

@@ -12,10 +12,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ..service import GameService, Refused
+from ..service import GameService, Refused, Request
 from .context import MAX_CHOICES, bot_of
 
-__all__ = ["RuleSet", "variant_choices", "clock_choices", "clock_preset", "match_plays", "SETTING_WORDS", "show"]
+__all__ = [
+    "RuleSet",
+    "variant_choices",
+    "clock_choices",
+    "clock_preset",
+    "match_plays",
+    "option_choices",
+    "SETTING_WORDS",
+    "show",
+]
 
 
 def _service(interaction: discord.Interaction[Any]) -> GameService:
@@ -74,6 +83,33 @@ def clock_preset(service: GameService, name: str) -> str | None:
             return tc.name
     names = ", ".join(tc.name for tc in service.time_controls())
     raise Refused(f"There is no time control {name!r}; presets: {names} (or none).")
+
+
+async def option_choices(
+    service: GameService,
+    who: Request,
+    current: str,
+    *,
+    variant: str | None = None,
+    length: Any = None,
+    server: bool = False,
+) -> list[app_commands.Choice[str]]:
+    """Completions of a half-typed options string (``/bg play options``, ``/bg admin config options``): the last word
+    completed from the match options and the rule set's options (every rule set's, for a server's defaults); a
+    first suggestion says what cannot be read in what is typed before it."""
+    try:
+        count = int(length) if length is not None and str(length).strip() else None
+    except ValueError:
+        count = None
+    try:
+        pairs = await service.option_suggestions(
+            who, current, variant=variant if isinstance(variant, str) else None, length=count, server=server
+        )
+    except Refused:
+        return []
+    return [app_commands.Choice(name=label[:100] or value[:100], value=value[:100]) for label, value in pairs][
+        :MAX_CHOICES
+    ]
 
 
 def match_plays(plays: tuple[str, ...], typed: str, limit: int = MAX_CHOICES) -> list[str]:

@@ -29,7 +29,7 @@ from engine.controls import Allowed, PlayStatus, allowed_actions
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
-from .components import may_press
+from .components import board_pointer, may_press
 from .context import requester
 from .controls import MAX_SELECT, acting_question, resign_chooser, turn_controls
 from .errors import answer_first, refuse, reply
@@ -126,6 +126,7 @@ class Table:
             "confirm": lambda: svc.confirm(game_id, me),
             "resign-accept": lambda: svc.answer_resignation(game_id, me, True),
             "resign-reject": lambda: svc.answer_resignation(game_id, me, False),
+            "end-session": lambda: svc.end_session(game_id, me),
         }
         await self._component_action(interaction, game_id, me, calls[action])
 
@@ -133,14 +134,15 @@ class Table:
         """Resign…: the levels the engine accepts from the presser's side now, only for the presser."""
         try:
             view = await self.service.view(game_id, me)
-            levels = (await self.allowed(view, side=view.side_of(me.id))).resign_levels
+            allowed = await self.allowed(view, side=view.side_of(me.id))
+            levels, names = allowed.resign_levels, allowed.resign_names
         except Refused as exc:
             await refuse(interaction, str(exc))
             return
         if not levels:  # none may be offered now: the service names the rule
             await self._component_action(interaction, game_id, me, lambda: self.service.resign(game_id, me, 1))
             return
-        chooser = resign_chooser(game_id, levels)
+        chooser = resign_chooser(game_id, levels, names)
         await interaction.response.send_message(
             "Offer to resign this game at which level? Your opponent may accept or reject.",
             view=chooser,
@@ -232,7 +234,7 @@ class Table:
                     )
                 out = await call()
             except Refused as exc:
-                await refuse(interaction, str(exc))
+                await refuse(interaction, board_pointer(str(exc)))
                 return
             await self.show(out, me, interaction=interaction)
 
@@ -309,7 +311,7 @@ class Table:
                     if e.kind == "reminder" and e.by:
                         await self.direct(e.by, f"{safe(e.text)} {sent.jump_url}")
                 if kinds & {"expired", "archived"}:
-                    previous = self.turn_messages.pop(view.id, None)
+                    previous = self.turn_messages.pop(view.id, None) or await self.threads.stored_prompt(view.id)
                     if previous is not None:
                         await self._retire(view.id, previous)
                 return
@@ -372,7 +374,16 @@ class Table:
                 await self._tell_asker(interaction, texts(out.events))
             return
         target = await self.threads.channel_of(view)
-        if component and message is not None and not ephemeral_source and me is not None and callers(view) == (me.id,):
+        # A game that ended while the match goes on: its final position and result first, then the next turn afresh.
+        ended = await self.threads.post_game_ends(target, out)
+        if (
+            component
+            and message is not None
+            and not ephemeral_source
+            and me is not None
+            and callers(view) == (me.id,)
+            and not ended
+        ):
             # The same player acts again: their message is edited in place (or, if it cannot be, posted afresh).
             assert interaction is not None
             content, file, ui, allowed = await self._turn(view, out.events, _told(message.content))
@@ -384,10 +395,11 @@ class Table:
                 ui.stop()
             if edited:
                 self.turn_messages[view.id] = (message.channel.id, message.id)
+                await self.threads.remember_prompt(view, message.channel.id, message.id)
                 return
         # The next message first, as the bot's own post in the game's thread (whatever became of the answer to the
         # interaction): if it cannot be posted, the old buttons stay for another try.
-        previous = self.turn_messages.pop(view.id, None)
+        previous = self.turn_messages.pop(view.id, None) or await self.threads.stored_prompt(view.id)
         try:
             if view.status == "finished":
                 await self._post_end(target, view, out.events)
@@ -446,6 +458,10 @@ class Table:
             await channel.get_partial_message(where[1]).edit(view=None)
         except discord.HTTPException as exc:
             log.info("game %s: could not retire message %s (%s)", game_id, where[1], exc)
+            if not isinstance(exc, discord.NotFound):
+                return  # still its stored prompt, for a restarted bot to retire
+        if game_id not in self.turn_messages:  # no newer prompt replaced it in storage: the game's buttons are gone
+            await self.threads.forget_prompt(game_id, where[1])
 
     async def _post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
         content, file, ui, allowed = await self._turn(view, events)
@@ -454,6 +470,7 @@ class Table:
         finally:
             ui.stop()
         self.turn_messages[view.id] = (sent.channel.id, sent.id)
+        await self.threads.remember_prompt(view, sent.channel.id, sent.id)
         link = f" {sent.jump_url}"
         for player in callers(view):
             await self.direct(player, f"Your turn in game #{view.id} ({view.display_name}).{link}")
@@ -475,6 +492,7 @@ class Table:
         task.add_done_callback(self._background.discard)
 
     async def _post_analysis(self, target: discord.abc.Messageable, game_id: int) -> None:
+        await self.threads.post_match_card(target, game_id)  # the match card first, with the analysis it shows
         try:
             report = await self.service.analysis_report(game_id, SYSTEM)
             if report:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import discord
 
 from ..service import Event, GameView
+from ..service.helpers import bot_label
 
 __all__ = [
     "MAX_CONTENT",
@@ -45,8 +46,11 @@ def safe(text: str) -> str:
 
 
 def mention(player_id: str) -> str:
-    """A player as a mention (a bot player, whose id is not a Discord id, by its id)."""
-    return f"<@{player_id}>" if player_id.isdigit() else safe(player_id)
+    """A player as a mention (a bot player, whose id is not a Discord id, by its name and strength; any other
+    player of no Discord id, as the console's, by that id)."""
+    if player_id.isdigit():
+        return f"<@{player_id}>"
+    return safe(bot_label(player_id) or player_id)
 
 
 def pings(*groups: Iterable[str]) -> discord.AllowedMentions:

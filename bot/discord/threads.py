@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Literal
@@ -21,9 +22,9 @@ from typing import Any, Final, Literal
 import discord
 
 from ..locks import KeyedLocks
-from ..service import Event, GameService, GameView, Outcome, Refused
+from ..service import SYSTEM, Event, GameService, GameView, Outcome, Refused
 from .controls import acting_question
-from .text import clip, mention, pings, sides_text, team_name, texts
+from .text import callers, clip, mention, pings, safe, sides_text, team_name, texts
 
 __all__ = [
     "Threads",
@@ -132,6 +133,69 @@ class Threads:
                 await channel.send(clip(text))
         except discord.HTTPException:
             log.warning("could not post in the thread of game #%s", game_id, exc_info=True)
+
+    # --- prompts: the message with a game's live buttons ------------------------------------------------
+    async def remember_prompt(self, view: GameView, channel_id: int, message_id: int) -> None:
+        """Store which message now carries the game's buttons (posted or edited for ``view``), so that a restarted
+        bot finds it (:mod:`.reconcile`). Best effort: the game has been shown either way, so a failure is logged."""
+        try:
+            await self.service.store.set_prompt(view.id, str(channel_id), str(message_id), view.version, callers(view))
+        except Exception as exc:
+            log.warning("game %s: could not store its prompt %s (%s)", view.id, message_id, exc)
+
+    async def stored_prompt(self, game_id: int) -> tuple[int, int] | None:
+        """(channel id, message id) of the game's stored prompt (the table's memory of it was lost in a restart)."""
+        try:
+            found = await self.service.store.prompt_of(game_id)
+        except Exception as exc:
+            log.warning("game %s: could not read its prompt (%s)", game_id, exc)
+            return None
+        return None if found is None else (int(found.channel_id), int(found.message_id))
+
+    async def forget_prompt(self, game_id: int, message_id: int) -> None:
+        """The buttons of ``message_id`` were taken off: forget it as the game's prompt (if it still is)."""
+        try:
+            await self.service.store.drop_prompt(game_id, str(message_id))
+        except Exception as exc:
+            log.warning("game %s: could not forget its prompt %s (%s)", game_id, message_id, exc)
+
+    # --- the end of a game ------------------------------------------------------------------------------
+    async def post_game_ends(self, target: discord.abc.Messageable, out: Outcome) -> bool:
+        """Post the final position of each game ``out`` ended while its match goes on, the result drawn on it (the
+        end of a match is posted with its match file instead); True if one was posted. Best effort: a board that
+        cannot be posted is logged, and the match goes on."""
+        posted = False
+        for event in out.events:
+            if event.kind != "game-over" or event.data.get("match_over") or "ended" not in event.data:
+                continue
+            view = out.game
+            try:
+                rendered = await self.service.board(view.id, SYSTEM, game_end=event)
+                file = discord.File(
+                    io.BytesIO(rendered.png),
+                    filename=f"game{view.id}-{event.data.get('game', view.game - 1)}-final.png",
+                    description=rendered.alt_text[:1024],
+                )
+                await target.send(content=clip(f"**#{view.id} game over.** {safe(event.text)}"), file=file)
+                posted = True
+            except (discord.HTTPException, Refused) as exc:
+                log.warning("game %s: could not post the end of a game (%s)", view.id, exc)
+        return posted
+
+    # --- the end of a match: its card -------------------------------------------------------------------
+    async def post_match_card(self, target: discord.abc.Messageable, game_id: int) -> None:
+        """Post the match card (the score game by game, the dice, the cube and, for players who asked for analyses,
+        the error rates and equity graph) in a finished match's thread. Best effort: a failure is logged."""
+        try:
+            card = await self.service.match_card(game_id, SYSTEM)
+            file = discord.File(
+                io.BytesIO(card.png), filename=f"game{game_id}-card.png", description=card.alt_text[:1024]
+            )
+            await target.send(content=f"**#{game_id} match card**", file=file)
+        except (discord.HTTPException, Refused) as exc:
+            log.warning("game %s: could not post its match card (%s)", game_id, exc)
+        except Exception:  # a card that fails must not disturb the match that just ended
+            log.exception("game %s: its match card failed", game_id)
 
     # --- match threads ----------------------------------------------------------------------------------
     async def open_match_thread(

@@ -14,7 +14,7 @@ from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, U
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
 from .core import ServiceCore
-from .helpers import _deciding, _Loaded, _to_act
+from .helpers import _deciding, _Loaded, _to_act, bot_name
 from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who
 
 log = logging.getLogger("gammonbot.service")
@@ -40,10 +40,8 @@ class BotsMixin(ServiceCore):
             spec.check(cls())
         except (UnknownPlayer, UnknownVariant, UnsupportedVariant, PlayerUnavailable) as exc:
             raise Refused(str(exc)) from None
-        first = PlayerRef(f"bot:{spec.name}", f"{spec.display_name} [{spec.strength}]")
-        second = (
-            PlayerRef(f"bot:{spec.name}:2", f"{spec.display_name} (2) [{spec.strength}]") if cls.team_size > 1 else None
-        )
+        first = PlayerRef(f"bot:{spec.name}", bot_name(spec.name))
+        second = PlayerRef(f"bot:{spec.name}:2", bot_name(spec.name, 2)) if cls.team_size > 1 else None
         return spec, first, second
 
     def _bot_player(self, loaded: _Loaded, player_id: str) -> Player | None:

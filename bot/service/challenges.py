@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from engine import match as m
 from engine.fairdice import FairDice, client_value, commitment, new_server_seed
 from engine.match import MatchOptionError
+from engine.options import Chosen, OptionError, match_option_specs, settle
+from engine.options import parse as parse_options
+from engine.plugins import registry
 from engine.record import log_counters, setup_to_data
+from engine.variant import Variant, VariantOptionError
 
 from ..clock import start_clock
 from ..storage import Conflict, Scope, TimerSpec
@@ -29,7 +34,7 @@ class ChallengesMixin(ServiceCore):
         *,
         variant: str | None = None,
         length: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: str | Mapping[str, Any] | None = None,
         teammate: PlayerRef | None = None,
         opponent_teammate: PlayerRef | None = None,
         channel_id: str | None = None,
@@ -47,6 +52,10 @@ class ChallengesMixin(ServiceCore):
         against (it accepts at once). ``entropy`` is used only then, as the players' share of the dice; it
         is known before the bot commits, so a match against the bot is less auditable than one between people,
         where the commitment is shown with the challenge and the accepting click supplies the value.
+
+        ``options`` are match options and the rule set's options: an options string (``jacoby beavers max_cube=16
+        koks=on``, see engine.options) or a mapping of names to values. They are checked together, and the server's
+        default options are added where they can apply (engine.options.settle).
         """
         if consult not in ("free", "agree"):
             raise Refused('team consultation is "free" (the acting member decides) or "agree" (both must agree)')
@@ -66,20 +75,11 @@ class ChallengesMixin(ServiceCore):
         if allowed is not None and cls.name not in allowed:
             raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
         length = settings["default_length"] if length is None else length
-        opts = {**settings["default_options"], **(options or {})}
-        match_options = _match_options(opts, length=length)
+        match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
         await self._check_open_challenges(challenger, guild_id)
         if opponent is not None and opponent.id == challenger.id:
             raise Refused("you cannot challenge yourself")
         team = cls.team_size > 1
-        if match_options.team_choice and not team:
-            if (options or {}).get("team_choice"):
-                raise Refused(
-                    f"{cls.display_name} is played one against one: choosing the acting member is for team rule sets"
-                )
-            # The server's default options ask for team choice; it means nothing without teams.
-            opts = {k: v for k, v in opts.items() if k != "team_choice"}
-            match_options = _match_options(opts, length=length)
         if team:
             if teammate is None:
                 raise Refused(f"{cls.display_name} is played by teams of two: name your teammate")
@@ -101,6 +101,8 @@ class ChallengesMixin(ServiceCore):
             "opponent_teammate": opponent_teammate.id if opponent_teammate else None,
             "variant": cls.name,
             "options": _options_data(match_options),
+            # The rule set's options that differ from its defaults (the rule set is built with them on accepting).
+            "variant_options": variant_options,
             "names": names,
             "time_control": None if tc is None else _tc_data(tc),
             "bots": bots,
@@ -137,7 +139,7 @@ class ChallengesMixin(ServiceCore):
         await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
         loaded = _Loaded(row, None)
         view = self._view(loaded)
-        what = _describe_terms(cls, match_options) + (f", clock: {tc.describe()}" if tc else "")
+        what = _terms_words(cls, match_options, variant_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
         if bots:
@@ -145,6 +147,23 @@ class ChallengesMixin(ServiceCore):
             accepted = await self.accept(row.id, challenger.as_player(invited[0]), entropy=entropy)
             return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
+
+    def _settled(
+        self, cls: type[Variant], length: int, options: str | Mapping[str, Any] | None, defaults: Any
+    ) -> tuple[m.MatchOptions, dict[str, Any]]:
+        """A challenge's match options and rule-set options: the player's (an options string or a mapping), checked
+        together, with each of the server's defaults that can apply (engine.options.settle)."""
+        reg = registry()
+        rule_sets = [reg.variants[n] for n in reg.names()]
+        try:
+            chosen = parse_options(options, rule_sets, rule_set=cls)
+        except OptionError as exc:
+            raise Refused(str(exc)) from None
+        stored = parse_options(defaults if isinstance(defaults, Mapping) else {}, rule_sets, lenient=True)
+        try:
+            return settle(cls, length, chosen, stored)
+        except OptionError as exc:
+            raise Refused(str(exc)) from None
 
     async def _check_open_challenges(self, challenger: Request, guild_id: str) -> None:
         """``[limits]``: a player, and a server, may have only so many challenges waiting for an answer."""
@@ -198,8 +217,9 @@ class ChallengesMixin(ServiceCore):
                     sides = ((terms["challenger"],), (player.id,))
                     side_names = (names[terms["challenger"]], player.name)
                 try:
-                    state = m.new_match(cls(), sides, _match_options(terms["options"]), side_names)
-                except MatchOptionError as exc:
+                    variant_obj = cls(**dict(terms.get("variant_options") or {}))
+                    state = m.new_match(variant_obj, sides, _match_options(terms["options"]), side_names)
+                except (MatchOptionError, VariantOptionError) as exc:
                     raise Refused(str(exc)) from None
                 await self.store.save_player(player.id, player.name)
                 tc_data = terms.get("time_control")
@@ -214,6 +234,7 @@ class ChallengesMixin(ServiceCore):
                     setup["dice"] = fair.proof().to_data()
                 seats: dict[str, int | None] = {} if player.id in row.players else {player.id: 1}
                 now = self.clock()
+                setup["started_at"] = now  # a money session's deadline (session_hours) counts from here
                 tc = _time_control(tc_data)
                 clock = start_clock(tc, state, now) if tc else None
                 guild = await self.server_settings(row.guild_id)
@@ -239,7 +260,8 @@ class ChallengesMixin(ServiceCore):
                 view = self._view(loaded)
                 text = (
                     f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
-                    f"{_describe_terms(cls, state.options)}. Roll to start (game #{game_id})."
+                    f"{_terms_words(cls, state.options, terms.get('variant_options') or {})}. "
+                    f"Roll to start (game #{game_id})."
                     + (f" Dice: commitment {fair.commitment}, players' value {fair.client!r}." if fair else "")
                 )
                 return Outcome((Event("start", game_id, text, player.id),), view)
@@ -279,3 +301,18 @@ class ChallengesMixin(ServiceCore):
             self._remember(
                 _Loaded(replace(loaded.row, version=version, thread_id=thread_id), loaded.state, loaded.counters)
             )
+
+
+#: The match options the sentence of :func:`_describe_terms` already says in words.
+_SAID = frozenset({"jacoby", "beavers", "holland", "crawford", "cube"})
+
+
+def _terms_words(cls: type[Variant], opts: m.MatchOptions, variant_options: Mapping[str, Any]) -> str:
+    """A challenge's terms in one phrase: the usual words, then every other option that differs from its default."""
+    changed = {
+        o.name: getattr(opts, o.name)
+        for o in match_option_specs()
+        if o.name not in _SAID and str(getattr(getattr(opts, o.name), "value", getattr(opts, o.name))) != str(o.default)
+    }
+    text = Chosen(changed, {cls.name: dict(variant_options)} if variant_options else {}).text(cls.name)
+    return _describe_terms(cls, opts) + (f"; options: {text}" if text else "")

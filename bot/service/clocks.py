@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +17,9 @@ from ..storage import Conflict, Scope, TimerRow, TimerSpec
 from .core import ServiceCore
 from .helpers import _Loaded, _time_control
 from .types import DAY, SYSTEM, Event, Outcome, Refused, Request
+
+#: Seconds a game prepare_timers read stays fresh enough to judge its timers by (a batch fires well within them).
+FRESH_FOR = 60.0
 
 
 class ClocksMixin(ServiceCore):
@@ -51,6 +56,7 @@ class ClocksMixin(ServiceCore):
             )
         await self.store.save_player(player.id, player.name)
         await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
+        self._vacation_memo.pop((player.id, guild_id), None)
         # Deadlines of the player's running clocks move back by the vacation.
         for row in await self.store.games_of(player.id, scope=Scope.server(guild_id, player.id), statuses=("active",)):
             async with self._lock(row.id):
@@ -74,9 +80,30 @@ class ClocksMixin(ServiceCore):
         return now + days * DAY
 
     async def _vacations(self, state: MatchState, guild_id: str) -> dict[int, list[tuple[float, float]]]:
-        """Vacation intervals of each side's acting member (recent ones) declared in the game's server."""
+        """Vacation intervals of each side's acting member (recent ones) declared in the game's server.
+
+        Read through a short-lived memo, like players' settings (``Store.settings_ttl``: every timed action needs
+        them): a vacation declared through this service is seen at once, one declared through another process within
+        that many seconds (it moves the deadlines of the player's games itself)."""
         since = self.clock() - 400 * DAY
-        return {side: await self.store.vacations_of(state.acting_member(side), guild_id, since) for side in (0, 1)}
+        out: dict[int, list[tuple[float, float]]] = {}
+        for side in (0, 1):
+            member = state.acting_member(side)
+            memo = self._vacation_memo.get((member, guild_id))
+            if memo is not None and time.monotonic() - memo[0] < self.store.settings_ttl:
+                out[side] = [(a, b) for a, b in memo[1] if b > since]
+            else:
+                out[side] = await self.store.vacations_of(member, guild_id, since)
+                self._memo_vacations({(member, guild_id): out[side]})
+        return out
+
+    def _memo_vacations(self, found: dict[tuple[str, str], list[tuple[float, float]]]) -> None:
+        if self.store.settings_ttl <= 0:
+            return
+        if len(self._vacation_memo) + len(found) > 100_000:
+            self._vacation_memo.clear()
+        now = time.monotonic()
+        self._vacation_memo.update({key: (now, spans) for key, spans in found.items()})
 
     def _timers_for(
         self,
@@ -110,6 +137,31 @@ class ClocksMixin(ServiceCore):
                 specs.append(TimerSpec("reminder", at, {"side": side, "share": REMINDER_FRACTIONS[k], **mark}))
         return specs
 
+    async def prepare_timers(self, timers: Sequence[TimerRow]) -> None:
+        """Read what firing these due timers needs, at once (the scheduler calls this before firing a batch): their
+        games, fresh from the database, in one read; the vacations of their acting members and the names of the
+        players the service acts for, in one read each. Then a reminder reads nothing more, and a timeout or an
+        automatic roll writes its change (SQLite commits the changes waiting together). A batch of one game
+        gains nothing: :meth:`fire_timer` reads it itself."""
+        self._timer_reads, self._timer_names = {}, {}
+        ids = sorted({t.game_id for t in timers if t.game_id is not None})
+        if len(ids) < 2:
+            return
+        members: set[tuple[str, str]] = set()
+        for row in await self.store.load_games(ids, scope=Scope.system()):
+            cached = self._cache.peek(row.id)
+            if cached is None or cached.row.version < row.version:  # (a newer copy: changed here meanwhile)
+                try:
+                    cached = await self._decoded(row)
+                except Refused:
+                    continue  # fire_timer reads it again and says why
+                self._remember(cached)
+            self._timer_reads[row.id] = (row.version, time.monotonic())
+            if cached.state is not None and not cached.state.over:
+                members.update((cached.state.acting_member(side), row.guild_id) for side in (0, 1))
+        self._memo_vacations(await self.store.vacations_of_players(sorted(members), self.clock() - 400 * DAY))
+        self._timer_names = await self.store.player_names(sorted({m for m, _g in members}))
+
     async def fire_timer(self, timer: TimerRow) -> Outcome | None:
         """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on)."""
         game_id = timer.game_id
@@ -117,7 +169,11 @@ class ClocksMixin(ServiceCore):
             return None
         # Judge the timer against the database, not this process's cached copy: another process may have
         # moved the game on (a stale copy would call a due timeout out of date, and the game would wait for ever).
-        self._forget(game_id)
+        # The copy prepare_timers read from the database just now will do (or a newer one this process made since).
+        fresh = self._timer_reads.get(game_id)  # (a game's several timers in one batch use it each)
+        cached = self._cache.peek(game_id)
+        if fresh is None or cached is None or cached.row.version < fresh[0] or time.monotonic() - fresh[1] > FRESH_FOR:
+            self._forget(game_id)
         loaded = await self._load(game_id, SYSTEM)
         if timer.kind == "challenge-expiry":
             if loaded.row.status != "challenge":
@@ -166,7 +222,8 @@ class ClocksMixin(ServiceCore):
         if timer.kind == "opening":
             if state.phase is not Phase.OPENING:
                 return None
-            thrower = await self._acting_for(game_id, state.acting_member(0))
+            first = state.acting_member(0)
+            thrower = await self._acting_for(game_id, first, self._timer_names.get(first))
             try:
                 # Bound to the record the timer was set for: if a player threw meanwhile, nothing is thrown.
                 out = await self._bots_act(await self.roll_once(game_id, thrower, expected_actions=n_actions))
@@ -187,7 +244,7 @@ class ClocksMixin(ServiceCore):
         if timer.kind == "timeout":
             return await self._change(
                 game_id,
-                await self._acting_for(game_id, member),
+                await self._acting_for(game_id, member, self._timer_names.get(member)),
                 lambda _l, _s: [m.Timeout(member)],
                 expected_actions=n_actions,
             )

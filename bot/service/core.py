@@ -37,6 +37,7 @@ from ..clock import Clock, advance, deadline
 from ..config import LimitSettings
 from ..locks import KeyedLocks
 from ..storage import Conflict, GameRow, NotFound, Scope, Store, TimerSpec
+from .cache import GameCache
 from .events import _events, _phase_words, _ratings_event, _with_names
 from .helpers import SNAPSHOT_VERSION, _Loaded, _names, _race_bearoff, _snapshot, _summary, _time_control, _to_act
 from .types import (
@@ -72,6 +73,7 @@ class ServiceCore:
         dice: DiceProvider | None = None,
         clock: Callable[[], float] = time.time,
         cache_size: int = 20000,
+        hot_cache_size: int = 200,
         render: RenderConfig | None = None,
         rating_system: str = "fibs",
         defaults: Mapping[str, Any] | None = None,
@@ -80,7 +82,8 @@ class ServiceCore:
         """``render`` is the board renderer's configuration (themes, PNG settings; default: the built-in themes),
         ``rating_system`` the name of a registered rating system, and ``defaults`` the server settings a server
         has before its admins change any (config.toml ``[defaults]``; keys of :data:`GUILD_DEFAULTS`), and ``limits``
-        the bounds of config.toml ``[limits]`` (open challenges, the length of a typed play)."""
+        the bounds of config.toml ``[limits]`` (open challenges, the length of a typed play). ``cache_size`` games are
+        held in memory, the ``hot_cache_size`` most recently used of them decoded, the rest compact (see cache.py)."""
         self.store = store
         #: None: every match gets commit-reveal dice players can verify (engine.fairdice); tests inject a provider.
         self.dice = dice
@@ -98,8 +101,14 @@ class ServiceCore:
         self.guild_defaults: dict[str, Any] = {**GUILD_DEFAULTS, **(defaults or {})}
         #: Open challenges per player and per server, and the longest typed play read (config.toml ``[limits]``).
         self.limits: LimitSettings = limits or LimitSettings()
-        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._cache = GameCache(cache_size, hot_cache_size)
         self._cache_size = cache_size
+        #: Vacations by (player, server), read with the time they were read (see ClocksMixin._vacations).
+        self._vacation_memo: dict[tuple[str, str], tuple[float, list[tuple[float, float]]]] = {}
+        #: What ClocksMixin.prepare_timers read for the due timers about to fire: the version of each game read
+        #: fresh from the database (and when), and the stored names of the players the service acts for.
+        self._timer_reads: dict[int, tuple[int, float]] = {}
+        self._timer_names: dict[str, str] = {}
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
@@ -127,13 +136,10 @@ class ServiceCore:
 
     # --- internals ------------------------------------------------------------------------------
     def _remember(self, loaded: _Loaded) -> None:
-        self._cache[loaded.row.id] = loaded
-        self._cache.move_to_end(loaded.row.id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._cache.put(loaded)
 
     def _forget(self, game_id: int) -> None:
-        self._cache.pop(game_id, None)
+        self._cache.pop(game_id)
 
     async def _load(self, game_id: int, who: Who) -> _Loaded:
         """The game ``game_id`` as ``who`` may see it: a game of another server (or, in a direct message, one the
@@ -142,7 +148,6 @@ class ServiceCore:
         if cached is not None:
             if not visible(cached.row, who):
                 raise Refused(f"there is no game #{game_id}")
-            self._cache.move_to_end(game_id)
             return cached
         try:
             row = await self.store.load_game(game_id, scope=scope_of(who))
@@ -150,6 +155,13 @@ class ServiceCore:
             raise Refused(f"there is no game #{game_id}") from None
         if not visible(row, who):
             raise Refused(f"there is no game #{game_id}")
+        loaded = await self._decoded(row)
+        self._remember(loaded)
+        return loaded
+
+    async def _decoded(self, row: GameRow) -> _Loaded:
+        """A game as read from the database, decoded for the cache."""
+        game_id = row.id
         if row.status == "challenge" or "match" not in row.setup:
             loaded = _Loaded(row, None)
         else:
@@ -166,7 +178,6 @@ class ServiceCore:
                 if snap.get("v") == SNAPSHOT_VERSION:
                     log.error("game %s: its stored state cannot be read (%s); replaying its log", game_id, exc)
                 loaded = await self._replayed(row, setup)
-        self._remember(loaded)
         return loaded
 
     async def _log(self, game_id: int) -> list[Action]:
@@ -175,7 +186,12 @@ class ServiceCore:
         rows = await self.store.load_actions(game_id, scope=Scope.system())
 
         def decode() -> list[Action]:
-            return [action_from_data(a.action) for a in rows]
+            # Each stored row goes as soon as it is read: half as many objects alive at once, for the collector.
+            rows.reverse()
+            out: list[Action] = []
+            while rows:
+                out.append(action_from_data(rows.pop().action))
+            return out
 
         return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
 
@@ -328,10 +344,12 @@ class ServiceCore:
                 guild = await self.server_settings(loaded.row.guild_id)
                 finished = final.over and not state.over
                 changes: dict[str, Any] = {}
+                # A player who acts under a new name (a changed nickname) is shown by it from now on.
+                setup = loaded.setup_as_named_by(player)
                 revealed: dict[str, Any] = {}
-                if finished and loaded.row.setup.get("dice"):
+                if finished and setup.get("dice"):
                     seed = await self.store.secret(game_id)
-                    revealed = {"setup": {**loaded.row.setup, "dice": {**loaded.row.setup["dice"], "seed": seed}}}
+                    revealed = {"setup": {**setup, "dice": {**setup["dice"], "seed": seed}}}
                 counters = advance_counters(loaded.counters, all_actions)
                 summary = _snapshot(final, counters)
                 turn_player = _to_act(final)
@@ -353,14 +371,14 @@ class ServiceCore:
                         timers=None
                         if only_choice or (tc is None and not final.over)
                         else self._timers_for(final, tc, clock, now, vacations, guild, counters["timed"]),
-                        **revealed,
+                        **(revealed or ({"setup": setup} if setup is not loaded.row.setup else {})),
                     )
                 except Conflict:
                     self._forget(game_id)
                     continue
                 row = replace(
                     loaded.row,
-                    setup=revealed.get("setup", loaded.row.setup),
+                    setup=revealed.get("setup", setup),
                     version=version,
                     status=status,
                     snapshot=None,  # the state is held decoded (see _load)

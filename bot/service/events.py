@@ -7,10 +7,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import match as m
+from engine.controls import allowed_actions
 from engine.match import Action, MatchOptions, MatchState, Phase
 from engine.variant import Variant
 
-from .helpers import _to_act
+from .helpers import _ended_state, _to_act
 from .types import Event, GameView
 
 
@@ -20,6 +21,11 @@ def _with_names(text: str, names: Mapping[str, str]) -> str:
         if names[pid] and names[pid] != pid:
             text = re.sub(rf"'{re.escape(pid)}'|(?<!\w){re.escape(pid)}(?!\w)", _literal(names[pid]), text)
     return text
+
+
+def _side_name(view: GameView, side: int) -> str:
+    """A side by its players' names as they are called now: ``Alice`` or, in team play, ``Alice & Carol``."""
+    return " & ".join(view.name(p) for p in view.sides[side])
 
 
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
@@ -100,11 +106,10 @@ def _events(
         a, b = action.dice
         n0, n1 = name(before.acting_member(0)), name(before.acting_member(1))
         if a == b:
-            out.append(
-                Event(
-                    "opening", game_id, f"Opening roll: {n0} {a}, {n1} {b} — a tie, roll again.", by, {"dice": [a, b]}
-                )
-            )
+            tie = f"Opening roll: {n0} {a}, {n1} {b} — a tie"
+            if after.cube.value > before.cube.value:  # automatic doubles
+                tie += f": the cube is doubled automatically to {after.cube.value} (it stays in the middle)"
+            out.append(Event("opening", game_id, f"{tie}; roll again.", by, {"dice": [a, b]}))
         else:
             starter = n0 if a > b else n1
             out.append(
@@ -140,7 +145,7 @@ def _events(
     elif isinstance(action, m.Raccoon):
         out.append(Event("raccoon", game_id, f"{name(by)} raccoons, redoubling to {after.cube.value * 2}.", by))
     elif isinstance(action, m.Resign):
-        level = m.RESIGN_LEVELS[action.level]
+        level = before.variant.result_name(action.level)
         out.append(Event("resign", game_id, f"{name(by)} offers to resign a {level}.", by, {"level": action.level}))
     elif isinstance(action, m.AcceptResignation):
         out.append(Event("resign-accepted", game_id, f"{name(by)} accepts the resignation.", by))
@@ -149,7 +154,12 @@ def _events(
     elif isinstance(action, m.Timeout):
         out.append(Event("timeout", game_id, f"{name(by)} ran out of time.", by))
     elif isinstance(action, m.Forfeit):
-        out.append(Event("forfeit", game_id, f"{name(by)} forfeits the match.", by))
+        what = "session" if before.options.money else "match"
+        out.append(Event("forfeit", game_id, f"{name(by)} forfeits the {what}.", by))
+    elif isinstance(action, m.EndSession):
+        hours = before.options.session_hours
+        text = f"The session's {hours} hours are up." if action.deadline else f"{name(by)} ends the session."
+        out.append(Event("end-session", game_id, text, None if action.deadline else by, {"deadline": action.deadline}))
     if isinstance(action, m.Resign) and after.phase is not Phase.RESIGNED and len(after.results) > len(before.results):
         out.append(
             Event(
@@ -161,40 +171,62 @@ def _events(
         )
     if len(after.results) > len(before.results):
         result = after.results[-1]
-        winner = after.setup.side_name(result.winner)
-        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(result.level, "the game")
+        winner = _side_name(view, result.winner)
+        kind = f"a {after.variant.result_name(result.level)}" if result.level else "the game"
         points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        text = f"{winner} wins {kind} ({points}, {result.reason}). Score {after.score[0]}-{after.score[1]}"
+        wins = "win" if len(view.sides[result.winner]) > 1 else "wins"
+        text = f"{winner} {wins} {kind} ({points}, {result.reason}). Score {after.score[0]}-{after.score[1]}"
         text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
-        out.append(Event("game-over", game_id, text, None, {"winner": result.winner, "points": result.points}))
+        # "ended": the game's final position, for its board (GameService.board(..., game_end=this event)).
+        data = {"winner": result.winner, "points": result.points, "game": result.game, "match_over": after.over}
+        out.append(Event("game-over", game_id, text, None, {**data, "ended": _ended_state(before, action, after)}))
     if after.over and not before.over:
-        winner = after.setup.side_name(after.winner) if after.winner is not None else "nobody"
-        out.append(
-            Event(
-                "match-over",
-                game_id,
-                f"Match over: {winner} wins {after.score[0]}-{after.score[1]}.",
-                None,
-                {"winner": after.winner},
-            )
-        )
+        winner = _side_name(view, after.winner) if after.winner is not None else "nobody"
+        wins = "win" if after.winner is not None and len(view.sides[after.winner]) > 1 else "wins"
+        text = f"Match over: {winner} {wins} {after.score[0]}-{after.score[1]}."
+        if after.options.money:
+            text = _session_over(view, before, action, after)
+        out.append(Event("match-over", game_id, text, None, {"winner": after.winner}))
     elif not after.over:
         actor = _to_act(after)
         if actor is not None and (before.turn != after.turn or before.phase != after.phase):
             out.append(
-                Event("turn", game_id, f"{name(actor)} to {_verb(after.phase)}.", actor, {"phase": str(after.phase)})
+                Event("turn", game_id, f"{name(actor)} to {_verb(after)}.", actor, {"phase": str(after.phase)})
             )
         elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
             out.append(Event("turn", game_id, f"Game {after.game}: roll the opening dice.", None, {"phase": "opening"}))
     return out
 
 
-def _verb(phase: Phase) -> str:
+def _session_over(view: GameView, before: MatchState, action: Action, after: MatchState) -> str:
+    """How a money session ended, at what score, and who leads (the side ahead wins it)."""
+    score = f"{after.score[0]}-{after.score[1]}"
+    if isinstance(action, m.EndSession) and action.deadline:
+        how = f"Session ended at its deadline at {score}"
+    elif isinstance(action, m.EndSession | m.Forfeit) and len(after.results) == len(before.results):
+        how = f"Session ended by {view.name(action.by)} at {score}"
+    else:
+        games = len(after.results)
+        how = f"Session over after {games} game{'s' if games != 1 else ''} at {score}"
+    if after.winner is None:
+        return f"{how}: level, nobody wins."
+    lead = abs(after.score[0] - after.score[1])
+    leader = _side_name(view, after.winner)
+    team = len(view.sides[after.winner]) > 1
+    points = f"{lead} point{'s' if lead != 1 else ''}"
+    return f"{how}: {leader} {'lead' if team else 'leads'} by {points} and {'win' if team else 'wins'} the session."
+
+
+def _verb(state: MatchState) -> str:
+    """What the player to act does now, offering only what the engine allows (no "or double" where the cube is
+    the opponent's, in the Crawford game, dead, or not in the rule set)."""
+    if state.phase is Phase.ROLL and state.roller is not None:
+        return "roll or double" if allowed_actions(state, state.roller).double else "roll"
     return {
-        Phase.ROLL: "roll (or double)",
+        Phase.ROLL: "roll",
         Phase.MOVE: "play",
         Phase.DOUBLED: "take or pass",
         Phase.RESIGNED: "accept or reject the resignation",
         Phase.OPENING: "roll the opening dice",
         Phase.OVER: "rest",
-    }[phase]
+    }[state.phase]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -11,13 +12,15 @@ from typing import Any
 
 from engine import match as m
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
-from engine.plugins import UnknownTimeControl, registry
+from engine.plugins import UnknownPlayer, UnknownTimeControl, find_player, registry
 from engine.record import log_counters, state_to_data
+from engine.snapshot import BoardSnapshot, Home
 from engine.timecontrol import TimeControl, TimeControlError
+from engine.turn import TurnError
 from engine.variant import VariantOptionError
 
 from ..storage import GameRow
-from .types import GameView, Refused
+from .types import FORGOTTEN, GameView, Refused, Request
 
 
 @dataclass
@@ -42,11 +45,96 @@ class _Loaded:
         """The record's length as timers count it: a team naming its acting member moves no deadline."""
         return self.counters["timed"]
 
+    def setup_as_named_by(self, player: Request) -> dict[str, Any]:
+        """The game's setup, with ``player``'s name as they are called now when they act from the game's own server
+        under a new name (a changed nickname): the same dict when nothing changes. An erased name is never brought
+        back, and the service's own requests (timers, bot players) rename nobody."""
+        setup: dict[str, Any] = self.row.setup
+        names = setup.get("names") or {}
+        old = names.get(player.id)
+        new = player.name.strip()
+        if old in (None, new, FORGOTTEN) or not new or player.guild_id != self.row.guild_id:
+            return setup
+        if player.transport in ("service", "bot"):
+            return setup
+        return {**setup, "names": {**names, player.id: new}}
+
+
+#: The name the bot players go by; each is shown with its strength: "Gammonbot (casual)".
+BOT_NAME = "Gammonbot"
+
+
+@functools.lru_cache(maxsize=64)
+def bot_name(spec_name: str, seat: int = 1) -> str:
+    """How a bot player (by its registered name) is shown: ``Gammonbot (casual)``; a second seat of the same bot
+    (the bots' team in Doubles) is ``Gammonbot 2 (casual)``."""
+    try:
+        strength = find_player(spec_name).strength
+    except UnknownPlayer:
+        strength = spec_name
+    return f"{BOT_NAME}{f' {seat}' if seat > 1 else ''} ({strength})"
+
+
+def bot_label(player_id: str) -> str | None:
+    """The name a bot player's seat (``bot:casual``, its second seat ``bot:casual:2``) is shown by; None for anyone
+    else."""
+    kind, _, rest = player_id.partition(":")
+    if kind != "bot" or not rest:
+        return None
+    spec, _, seat = rest.partition(":")
+    return bot_name(spec, 2 if seat == "2" else 1)
+
 
 def _names(loaded: _Loaded) -> Mapping[str, str]:
-    """The players' display names by id, as the game stores them (the same as its view's, without making one)."""
-    names: Mapping[str, str] = loaded.row.setup.get("names", {})
-    return names
+    """The players' display names by id, as the game stores them (the same as its view's, without making one); a
+    bot player by its name and strength (:func:`bot_label`)."""
+    setup = loaded.row.setup
+    names: Mapping[str, str] = setup.get("names", {})
+    bots = setup.get("bots") or (setup.get("terms") or {}).get("bots")  # a challenge's setup is its terms
+    if not bots:
+        return names
+    return {**names, **{pid: bot_label(pid) or name for pid, name in names.items() if pid in bots}}
+
+
+def _ended_state(before: MatchState, action: Action, after: MatchState) -> MatchState:
+    """The board of the game ``action`` ended, as it was left: what ``engine.match.board_snapshot(state, side,
+    ended=after.results[-1])`` draws with its result. The match's own state when the match is over (it keeps its
+    last position); otherwise the state before the action with its final position, the last play and the new score.
+    """
+    if after.over:
+        return after
+    last_move, position, moved = before.last_move, before.position, before.moved
+    if isinstance(action, m.Move) and after.last_move is not None and position is not None:
+        last_move = after.last_move
+        position = before.variant.apply(position, last_move[2])
+        moved = (True, moved[1]) if last_move[0] == 0 else (moved[0], True)
+    return dataclasses.replace(
+        before,
+        position=position,
+        last_move=last_move,
+        moved=moved,
+        score=after.score,
+        results=after.results,
+        _plays=None,
+    )
+
+
+def _board_of(
+    loaded: _Loaded, state: MatchState, side: int, home: str, ended: m.GameResult | None = None
+) -> BoardSnapshot:
+    """The board ``side`` sees (its home board on the ``home`` side), with the players' names and, while the game's
+    stored draft is being entered, that play so far; ``ended``: ``state`` is the final position of that game
+    (:func:`_ended_state`)."""
+    draft = None
+    if loaded.row.draft and ended is None and state is loaded.state and state.phase is m.Phase.MOVE:
+        try:
+            draft = state.draft()
+            for src, dst in loaded.row.draft:
+                draft = draft.add(src, dst)
+        except TurnError:  # a draft that no longer fits the roll is not drawn
+            draft = None
+    where: Home = "left" if home == "left" else "right"
+    return m.board_snapshot(state, side, home=where, names=dict(_names(loaded)), draft=draft, ended=ended)
 
 
 def _timed_length(actions: list[Action]) -> int:

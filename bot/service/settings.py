@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
+from engine.match import MatchOptions
+from engine.options import OptionError, check_defaults
+from engine.options import parse as parse_options
 from engine.plugins import UnknownVariant, registry
+from engine.terms import describe, suggest
 from engine.variant import Variant
 
 from .core import ServiceCore
-from .helpers import _coerce, _match_options
+from .helpers import _coerce, _time_control
 from .types import GUILD_DEFAULTS, PLAYER_DEFAULTS, Refused, Request
 
 
@@ -99,11 +105,79 @@ class SettingsMixin(ServiceCore):
                 if value not in ("dm", "refuse"):
                     raise Refused("the team thread fallback is dm (direct messages) or refuse")
             elif key == "default_options":
-                value = dict(value)
-                _match_options(value, length=current["default_length"])
+                value = self._default_options(value, current)
             current[key] = value
         await self.store.save_guild_settings(guild_id, current)
         return current
+
+    def _default_options(self, value: Any, current: Mapping[str, Any]) -> dict[str, Any]:
+        """Server default options from an options string (``jacoby beavers koks=on``), a JSON object or a mapping,
+        checked together for money play and for matches; stored flat (``longgammon.koks`` for a rule set's)."""
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "{}")):
+            return {}
+        if isinstance(value, str) and value.strip().startswith("{"):
+            try:
+                value = json.loads(value)
+            except ValueError as exc:
+                raise Refused(
+                    f"default_options is an options string (like jacoby beavers) or a JSON object: {exc}"
+                ) from None
+            if not isinstance(value, dict):
+                raise Refused("default_options is an options string (like jacoby beavers) or a JSON object")
+        if not isinstance(value, str | Mapping):
+            raise Refused("default_options is an options string, like jacoby beavers max_cube=16")
+        rule_sets = self.variants()
+        try:
+            chosen = parse_options(value, rule_sets)
+            check_defaults(chosen, rule_sets, int(current["default_length"]))
+        except OptionError as exc:
+            raise Refused(f"default options: {exc}") from None
+        return chosen.to_data()
+
+    def options_text(self, stored: Mapping[str, Any] | None) -> str:
+        """A server's stored default options as the options string that sets them ("none" when there are none)."""
+        chosen = parse_options(dict(stored or {}), self.variants(), lenient=True)
+        return chosen.text() or "none"
+
+    async def option_suggestions(
+        self, who: Request, typed: str, *, variant: str | None = None, length: int | None = None, server: bool = False
+    ) -> list[tuple[str, str]]:
+        """Completions of a half-typed options string, as (label, whole text): for a challenge of ``variant`` (the
+        server's default rule set and length when not given), or (``server``) for the server's defaults."""
+        rule_sets = self.variants()
+        if server:
+            return suggest(typed, rule_sets)
+        settings = await self.server_settings(who.guild_id) if who.guild_id is not None else dict(self.guild_defaults)
+        try:
+            cls = registry().find(variant or settings["default_variant"])
+        except UnknownVariant:
+            cls = registry().find(settings["default_variant"])
+        length = settings["default_length"] if length is None else length
+        return suggest(typed, rule_sets, rule_set=cls, money=int(length) == 0)
+
+    async def match_terms(self, game_id: int, who: Request) -> list[str]:
+        """The terms in force for a game, in words, one line each: length, cube rules, how games start and end, the
+        rule set's options, the clock and whether it is rated."""
+        loaded = await self._load(game_id, who)
+        row = loaded.row
+        if loaded.state is not None:
+            opts = loaded.state.options
+            lines = describe(loaded.state.setup.variant, opts)
+            terms = row.setup.get("terms", {})
+        else:
+            terms = row.setup
+            cls = self._variant_class(terms.get("variant", row.variant))
+            try:
+                variant = cls(**dict(terms.get("variant_options") or {}))
+                opts = MatchOptions(**dict(terms.get("options") or {}))
+            except (ValueError, TypeError) as exc:
+                raise Refused(f"the terms of game #{game_id} cannot be read: {exc}") from None
+            lines = describe(variant, opts)
+        tc = _time_control(row.setup.get("time_control", terms.get("time_control")))
+        lines.append(f"Clock: {tc.describe()}" if tc is not None else "Clock: none")
+        rated = bool(terms.get("rated", True)) and not opts.money
+        lines.append("Rated: yes" if rated else "Rated: no (money play and matches against the bot are not rated)")
+        return lines
 
     @staticmethod
     def _variant_class(name: str) -> type[Variant]:

@@ -1,11 +1,19 @@
-"""Turns: rolls, moves, submoves, the cube, resignations, forfeits and timeouts."""
+"""Turns: rolls, moves, submoves, the cube, resignations, forfeits, timeouts and the end of money sessions.
+
+A money session ends when its games are played (``games``), when either side ends it between games
+(:meth:`TurnsMixin.end_session`), or at its deadline (``session_hours``): once that many hours have passed since the
+challenge was accepted, the service ends the session at the first moment between games, in the same change that
+finishes a game (or, when the deadline passed while nobody played, instead of the next game's first roll). The
+score stands as it is; the side ahead wins the session.
+"""
 
 from __future__ import annotations
 
 from engine import match as m
 from engine.fairdice import FairDice
-from engine.match import RESIGN_LEVELS, Action, MatchState, Phase
+from engine.match import Action, MatchState, Phase
 from engine.turn import TurnError
+from engine.variant import Variant
 
 from .core import ServiceCore
 from .helpers import _Loaded, _names
@@ -29,6 +37,8 @@ class TurnsMixin(ServiceCore):
             by = player.id
             if state.phase is Phase.MOVE:
                 raise Refused("you have already rolled: play your move (or resign)")
+            if self._session_expired(loaded, state):
+                return [m.EndSession(state.acting_member(0), deadline=True)]  # no next game: the time is up
             if fair is not None:
                 dice = fair.roll(loaded.counters["rolls"])
             else:
@@ -133,17 +143,13 @@ class TurnsMixin(ServiceCore):
         return await self._simple(game_id, player, m.Raccoon)
 
     async def resign(self, game_id: int, player: Request, level: int | str = 1) -> Outcome:
-        """Offer to resign the game: single (1), gammon (2) or backgammon (3)."""
-        words = ", ".join(f"{name} ({n})" for n, name in sorted(RESIGN_LEVELS.items()))
-        if isinstance(level, str):
-            key = level.strip().lower()
-            if key not in RESIGN_NAMES and not key.isdigit():
-                raise Refused(f"resign {words}")
-            level = RESIGN_NAMES.get(key) or int(key)
-        if level not in RESIGN_LEVELS:
-            raise Refused(f"resign {words}")
-        lvl = int(level)
-        return await self._change(game_id, player, lambda _l, _s: [m.Resign(player.id, lvl)])
+        """Offer to resign the game at one of its rule set's results, by level or name: single (1), gammon (2) or
+        backgammon (3); in Longgammon single (1) or mars (2), koks (3) with that option."""
+
+        def decide(_loaded: _Loaded, state: MatchState) -> list[Action]:
+            return [m.Resign(player.id, resign_level(state.variant, level))]
+
+        return await self._change(game_id, player, decide)
 
     async def answer_resignation(self, game_id: int, player: Request, accept: bool) -> Outcome:
         """Accept or reject the resignation offered to you."""
@@ -151,8 +157,32 @@ class TurnsMixin(ServiceCore):
         return await self._simple(game_id, player, cls)
 
     async def forfeit(self, game_id: int, player: Request) -> Outcome:
-        """Give up the whole match."""
+        """Give up the whole match (only a side's acting member of the game at hand may). In a money session between
+        games nothing is charged: the session ends with the score as it stands."""
         return await self._simple(game_id, player, m.Forfeit)
+
+    async def end_session(self, game_id: int, player: Request) -> Outcome:
+        """End a money session between games (before the next game's first roll or double); the score stands."""
+        return await self._simple(game_id, player, m.EndSession)
+
+    def _session_expired(self, loaded: _Loaded, state: MatchState) -> bool:
+        """Whether a money session with a deadline is between games after its hours have passed (its start is when
+        the challenge was accepted; games accepted before that time was stored count from the challenge)."""
+        hours = state.options.session_hours
+        if not hours or not state.options.money or state.over or not state.between_games:
+            return False
+        started = float(loaded.row.setup.get("started_at") or loaded.row.created_at)
+        return self.clock() >= started + hours * 3600.0
+
+    async def _automatic(self, game_id: int, loaded: _Loaded, state: MatchState, n_actions: int) -> list[Action]:
+        """The automatic plays (see ServiceCore), then the end of a money session whose deadline has passed, when the
+        change has brought it between games."""
+        out = await super()._automatic(game_id, loaded, state, n_actions)
+        for action in out:
+            state = m.apply(state, action)
+        if self._session_expired(loaded, state):
+            out.append(m.EndSession(state.acting_member(0), deadline=True))
+        return out
 
     async def timeout(self, game_id: int, player_id: str) -> Outcome:
         """``player_id`` ran out of time (an admin or test may call this; the scheduler uses :meth:`fire_timer`)."""
@@ -170,3 +200,22 @@ class TurnsMixin(ServiceCore):
         if loaded.state is None or loaded.state.phase is not Phase.MOVE:
             return ()
         return tuple(self._draft(loaded, loaded.state).options())
+
+
+def resign_level(variant: Variant, level: int | str) -> int:
+    """The result level a player named, by number or name: the rule set's words ("mars") or the usual ones ("single",
+    "gammon", "backgammon"; a level the rule set does not have is refused by the engine, which lists those it has)."""
+    if isinstance(level, int):
+        return level
+    key = level.strip().lower()
+    if key.isdigit():
+        return int(key)
+    names = dict(RESIGN_NAMES)
+    for number, name in variant.results.items():
+        names[name.lower()] = number
+        names[name.split()[0].lower()] = number  # "single" for "single game"
+    if key.startswith("a "):
+        key = key[2:]
+    if key not in names:
+        raise Refused(f"resign {variant.results_text()}: give its name or number")
+    return names[key]

@@ -28,12 +28,14 @@ own games, or the system's all) and applies it in the query's ``WHERE``: a game 
 
 The package: ``schema`` (tables, migrations), ``rows`` (values and errors), ``store`` (opening, games and the unit
 of work), ``timers``, ``community`` (results, ratings, watchers, vacations, settings, forgetting), ``consultation``
-(team proposals, dice secrets), and ``dialects`` (every SQLite/PostgreSQL difference, one compare-and-swap each).
+(team proposals, dice secrets), ``prompts`` (each live game's message with buttons), and ``dialects`` (every
+SQLite/PostgreSQL difference, one compare-and-swap each).
 """
 
 from __future__ import annotations
 
 from .dialects import Dialect, GameUpdate, PostgresDialect, SqliteDialect, Timeouts
+from .prompts import LiveGame, Prompt
 from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerRow, TimerSpec, Unavailable
 from .schema import (
     MIGRATIONS,
@@ -45,6 +47,7 @@ from .schema import (
     guilds,
     metadata,
     players,
+    prompts,
     proposals,
     ratings,
     result_players,
@@ -65,6 +68,8 @@ __all__ = [
     "TimerSpec",
     "TimerRow",
     "Store",
+    "Prompt",
+    "LiveGame",
     "metadata",
     "normalise_url",
     "Scope",
@@ -82,6 +87,7 @@ __all__ = [
     "games",
     "guilds",
     "players",
+    "prompts",
     "proposals",
     "ratings",
     "result_players",

@@ -29,7 +29,12 @@ class CommunityMixin(StoreBase):
         self, conn: AsyncConnection, player_ids: Sequence[str], variant: str, system: str, guild_id: str
     ) -> dict[str, dict[str, Any]]:
         """The current rating rows of ``player_ids`` on server ``guild_id``, locked until ``conn``'s transaction
-        ends, by player."""
+        ends, by player.
+
+        A row that does not exist yet cannot be locked, so two matches of the same player ending at once would both
+        insert it: the ladder (server, rule set, system) is locked first, which serialises its updates (they come
+        once per finished match, so nothing waits long)."""
+        await self.backend.lock(conn, f"ratings:{guild_id}:{variant}:{system}")
         query = sa.select(ratings).where(
             ratings.c.guild_id == guild_id,
             ratings.c.player_id.in_(list(player_ids)),

@@ -21,6 +21,7 @@ __all__ = [
     "guilds",
     "metadata",
     "players",
+    "prompts",
     "proposals",
     "ratings",
     "result_players",
@@ -185,6 +186,20 @@ proposals = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
+#: The message carrying each live game's buttons (its prompt), so that a restarted bot can bring it up to date, or
+#: take the buttons off a game that ended meanwhile. Transport data, not a game change: written without moving the
+#: game's version. ``game_version`` is the version the prompt was drawn at; ``callers`` whom it called to act.
+prompts = sa.Table(
+    "prompts",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("channel_id", sa.String(32), nullable=False),
+    sa.Column("message_id", sa.String(32), nullable=False),
+    sa.Column("game_version", sa.Integer, nullable=False),
+    sa.Column("callers", sa.Text, nullable=False),  # player ids, comma-separated
+    sa.Column("posted_at", sa.Float, nullable=False),
+)
+
 
 # --- tables as released migrations built them (frozen: never change these) ---------------------------------------
 _released = sa.MetaData()
@@ -255,5 +270,10 @@ def _migration_3(conn: sa.Connection) -> None:
     old.drop(conn)
 
 
+def _migration_4(conn: sa.Connection) -> None:
+    """The prompts table: each live game's message with buttons (empty until the bot next posts one)."""
+    prompts.create(conn, checkfirst=True)
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
-MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3]
+MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4]

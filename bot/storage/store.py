@@ -17,6 +17,7 @@ from .community import CommunityMixin
 from .consultation import ConsultationMixin
 from .dialects import GameUpdate, Timeouts, dialect_for
 from .parts import StoreBase, visible
+from .prompts import PromptsMixin
 from .rows import (
     ActionRow,
     Conflict,
@@ -89,9 +90,11 @@ def normalise_url(url: str) -> str:
 
 #: Logs (and, divided by ten, lists of games) longer than this are decoded in a worker thread, not on the loop.
 DECODE_ON_THE_LOOP = 200
+#: Ids a statement lists at most (``IN (...)``); longer lists are read in several statements.
+_IN_CHUNK = 500
 
 
-class Store(CommunityMixin, TimersMixin, ConsultationMixin):
+class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin):
     """The game database. Create with :meth:`open`; every method is a coroutine.
 
     Every game lookup takes a :class:`Scope` (which server, or whose direct messages, asks): a game outside it is
@@ -222,6 +225,16 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         async with self.engine.connect() as conn:
             return await self._load(conn, game_id, scope)
 
+    async def load_games(self, game_ids: Sequence[int], *, scope: Scope) -> list[GameRow]:
+        """The games of ``game_ids`` that ``scope`` may see, by id (missing ones left out): two statements however
+        many (the scheduler reads the games of a batch of due timers so)."""
+        ids = sorted({i for i in game_ids if id_in_range(i)})
+        out: list[GameRow] = []
+        for k in range(0, len(ids), _IN_CHUNK):
+            chunk = ids[k : k + _IN_CHUNK]
+            out += await self._select_games(sa.select(games).where(games.c.id.in_(chunk), *visible(scope)))
+        return sorted(out, key=lambda r: r.id)
+
     async def load_game_and_actions(self, game_id: int, *, scope: Scope) -> tuple[GameRow, list[ActionRow]]:
         """A game and its action log as of one moment (read again if a write lands between the reads)."""
         game_id = game_id_of(game_id)
@@ -230,14 +243,15 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
                 row = await self._load(conn, game_id, scope)
                 version, log = await self._actions(conn, game_id, scope)
             if version == row.version:
-                return row, log
+                return row, await _decode_log(log)
         raise Conflict(f"game #{game_id} keeps changing while being read")
 
     async def load_actions(self, game_id: int, *, scope: Scope) -> list[ActionRow]:
         """A game's action log, in order: NotFound if the game is missing or outside the scope."""
         game_id = game_id_of(game_id)
         async with self.engine.connect() as conn:
-            return (await self._actions(conn, game_id, scope))[1]
+            log = (await self._actions(conn, game_id, scope))[1]
+        return await _decode_log(log)  # the connection is back in the pool meanwhile
 
     async def games_of(
         self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
@@ -249,14 +263,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
             .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
             .order_by(games.c.updated_at.desc(), games.c.id.desc())
         )
-        async with self.engine.connect() as conn:
-            return await self._rows(conn, query)
+        return await self._select_games(query)
 
     async def games_where(self, *, status: str, scope: Scope, limit: int = 1000) -> list[GameRow]:
         """Games in ``status`` that ``scope`` may see, oldest first."""
         query = sa.select(games).where(games.c.status == status, *visible(scope)).order_by(games.c.id).limit(limit)
-        async with self.engine.connect() as conn:
-            return await self._rows(conn, query)
+        return await self._select_games(query)
 
     async def count_games(self, *, status: str, scope: Scope) -> int:
         """How many games in ``status`` ``scope`` may see (one COUNT; no game is read)."""
@@ -272,15 +284,16 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         seats = (await conn.execute(sa.select(game_players).where(game_players.c.game_id == game_id))).all()
         return _game(row, {s.player_id: s.side for s in seats})
 
-    async def _rows(self, conn: AsyncConnection, query: sa.Select[Any]) -> list[GameRow]:
-        """The games a query selects, with their seats (two queries, however many games)."""
-        found = (await conn.execute(query)).mappings().all()
-        if not found:
-            return []
-        seats: dict[int, dict[str, int | None]] = {r["id"]: {} for r in found}
-        rows = await conn.execute(sa.select(game_players).where(game_players.c.game_id.in_(list(seats))))
-        for s in rows:
-            seats[s.game_id][s.player_id] = s.side
+    async def _select_games(self, query: sa.Select[Any]) -> list[GameRow]:
+        """The games a query selects, with their seats (two statements, however many games), decoded once the
+        connection is back in the pool."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(query)).mappings().all()
+            if not found:
+                return []
+            seats: dict[int, dict[str, int | None]] = {r["id"]: {} for r in found}
+            for s in await conn.execute(sa.select(game_players).where(game_players.c.game_id.in_(list(seats)))):
+                seats[s.game_id][s.player_id] = s.side
 
         def decode() -> list[GameRow]:
             return [_game(r, seats[r["id"]]) for r in found]
@@ -288,8 +301,9 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         # Many games (a player's list) are decoded in a worker thread, so the event loop never waits for them.
         return await asyncio.to_thread(decode) if len(found) > DECODE_ON_THE_LOOP // 10 else decode()
 
-    async def _actions(self, conn: AsyncConnection, game_id: int, scope: Scope) -> tuple[int, list[ActionRow]]:
-        """The game's version and its log, read by one statement (so they agree); NotFound outside the scope."""
+    async def _actions(self, conn: AsyncConnection, game_id: int, scope: Scope) -> tuple[int, list[Any]]:
+        """The game's version and its log (undecoded: see :func:`_decode_log`), read by one statement (so they
+        agree); NotFound outside the scope."""
         query = (
             sa.select(games.c.version, actions.c.seq, actions.c.action, actions.c.at)
             .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
@@ -299,13 +313,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
         rows = (await conn.execute(query)).all()
         if not rows:
             raise NotFound(f"there is no game #{game_id}")
-
-        def decode() -> list[ActionRow]:
-            return [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
-
-        # A long log is decoded in a worker thread, so the event loop never waits for it.
-        log = await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
-        return int(rows[0].version), log
+        return int(rows[0].version), list(rows)
 
     # --- games: the unit of work --------------------------------------------------------------------------------
     async def update_game(
@@ -400,6 +408,16 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin):
 
 
 _guard_requests(Store)
+
+
+async def _decode_log(rows: list[Any]) -> list[ActionRow]:
+    """Log rows as :meth:`Store._actions` read them, decoded (a long log in a worker thread, so the event loop never
+    waits for it)."""
+
+    def decode() -> list[ActionRow]:
+        return [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
+
+    return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
 
 
 def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:

@@ -11,9 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .parts import StoreBase
 from .rows import TimerRow, TimerSpec, dump, game_id_of, id_in_range
-from .schema import timers_table
+from .schema import players, timers_table, vacations
 
 __all__ = ["TimersMixin", "insert_timers"]
+
+#: Ids a statement lists at most (``IN (...)``); longer lists are read in several statements.
+_IN_CHUNK = 500
 
 
 def _timer(r: Any) -> TimerRow:
@@ -32,21 +35,16 @@ def _timer(r: Any) -> TimerRow:
 async def insert_timers(
     conn: AsyncConnection, game_id: int | None, version: int | None, specs: Sequence[TimerSpec]
 ) -> None:
-    """Store timers for a game (or for none), set at its ``version``."""
+    """Store timers for a game (or for none), set at its ``version``, in ``conn``'s transaction."""
     if specs:
-        await conn.execute(
-            timers_table.insert(),
-            [
-                {
-                    "game_id": game_id,
-                    "kind": t.kind,
-                    "due_at": t.due_at,
-                    "game_version": version,
-                    "payload": dump(t.payload),
-                }
-                for t in specs
-            ],
-        )
+        await conn.execute(timers_table.insert(), _timer_rows(game_id, version, specs))
+
+
+def _timer_rows(game_id: int | None, version: int | None, specs: Sequence[TimerSpec]) -> list[dict[str, Any]]:
+    return [
+        {"game_id": game_id, "kind": t.kind, "due_at": t.due_at, "game_version": version, "payload": dump(t.payload)}
+        for t in specs
+    ]
 
 
 class TimersMixin(StoreBase):
@@ -55,6 +53,7 @@ class TimersMixin(StoreBase):
     async def add_timers(
         self, game_id: int | None, specs: Sequence[TimerSpec], game_version: int | None = None
     ) -> None:
+        """Store timers for a game (or for none), set at ``game_version``."""
         game = None if game_id is None else game_id_of(game_id)
         async with self.engine.begin() as conn:
             await insert_timers(conn, game, game_version, specs)
@@ -103,9 +102,9 @@ class TimersMixin(StoreBase):
             .values(claimed_by=worker, claimed_until=now + lease)
             .returning(*t.c)
         )
-        async with self.engine.begin() as conn:
-            rows = (await conn.execute(stmt)).mappings().all()
-        return sorted((_timer(r) for r in rows), key=lambda r: (r.due_at, r.id))
+        names = list(t.c.keys())
+        rows = (await self.backend.write(stmt))[1]
+        return sorted((_timer(dict(zip(names, r))) for r in rows), key=lambda r: (r.due_at, r.id))
 
     async def finish_timers(self, timer_ids: Sequence[int], worker: str, now: float) -> int:
         """Mark claimed timers fired; returns how many were still this worker's (the rest were taken over)."""
@@ -113,11 +112,8 @@ class TimersMixin(StoreBase):
         if not ids:
             return 0
         t = timers_table
-        async with self.engine.begin() as conn:
-            result = await conn.execute(
-                t.update().where(t.c.id.in_(ids), t.c.claimed_by == worker, t.c.fired_at.is_(None)).values(fired_at=now)
-            )
-        return int(result.rowcount)
+        stmt = t.update().where(t.c.id.in_(ids), t.c.claimed_by == worker, t.c.fired_at.is_(None)).values(fired_at=now)
+        return (await self.backend.write(stmt))[0]
 
     async def timers_taken_over(self, timer_ids: Sequence[int], worker: str) -> int:
         """How many of these timers another worker holds now (a timer whose firing changed its game is gone:
@@ -129,3 +125,39 @@ class TimersMixin(StoreBase):
         async with self.engine.connect() as conn:
             query = sa.select(sa.func.count()).where(t.c.id.in_(ids), t.c.claimed_by != worker)
             return int((await conn.execute(query)).scalar() or 0)
+
+    # --- what firing a batch of due timers reads, at once ---------------------------------------------------------
+    async def vacations_of_players(
+        self, wanted: Sequence[tuple[str, str]], since: float = 0.0
+    ) -> dict[tuple[str, str], list[tuple[float, float]]]:
+        """The vacations of each (player, server) pair that end after ``since``, in order, as
+        :meth:`~bot.storage.Store.vacations_of` reads them one by one (an empty list for a pair without any)."""
+        out: dict[tuple[str, str], list[tuple[float, float]]] = {pair: [] for pair in wanted}
+        ids = sorted({p for p, _g in out})
+        if not ids:
+            return out
+        v = vacations
+        async with self.engine.connect() as conn:
+            for k in range(0, len(ids), _IN_CHUNK):
+                query = (
+                    sa.select(v.c.player_id, v.c.guild_id, v.c.start, v.c.end)
+                    .where(v.c.player_id.in_(ids[k : k + _IN_CHUNK]), v.c.end > since)
+                    .order_by(v.c.start)
+                )
+                for player_id, guild_id, start, end in (await conn.execute(query)).all():
+                    found = out.get((player_id, guild_id))
+                    if found is not None:
+                        found.append((float(start), float(end)))
+        return out
+
+    async def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The stored names of these players (those without a row left out)."""
+        ids = sorted(set(player_ids))
+        out: dict[str, str] = {}
+        if not ids:
+            return out
+        async with self.engine.connect() as conn:
+            for k in range(0, len(ids), _IN_CHUNK):
+                query = sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids[k : k + _IN_CHUNK]))
+                out.update({str(i): str(n) for i, n in (await conn.execute(query)).all()})
+        return out

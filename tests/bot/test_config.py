@@ -210,6 +210,8 @@ OPTION_VALUES: dict[str, tuple[Any, int]] = {
     "auto_accept_resign": (False, 7),
     "timeout_policy": ("game", 7),
     "opening": (None, 7),  # filled in below: the other opening rule
+    "dead_cube": (False, 7),
+    "session_hours": (24, 0),
 }
 
 

@@ -21,6 +21,7 @@ from engine.match import (
     ActionError,
     Beaver,
     Double,
+    EndSession,
     Forfeit,
     MatchOptions,
     MatchState,
@@ -81,6 +82,8 @@ def candidates(state: MatchState, by: str) -> list[tuple[str, Action]]:
         ("accept", AcceptResignation(by)),
         ("reject", RejectResignation(by)),
         ("play", Move(by, moves)),
+        ("end-session", EndSession(by)),
+        ("forfeit", Forfeit(by)),
     ]
     out += [(f"resign{level}", Resign(by, level)) for level in RESIGN_LEVELS]
     if state.phase is not Phase.OPENING:
@@ -104,6 +107,8 @@ def allows(allowed: Allowed, by: str, label: str) -> bool:
         "accept": allowed.accept_resignation,
         "reject": allowed.reject_resignation,
         "play": allowed.play is not PlayStatus.NONE,
+        "end-session": allowed.end_session,
+        "forfeit": allowed.forfeit,
         "opening": False,
         "plain-roll": False,
     }

@@ -29,10 +29,12 @@ from engine.selfplay import RandomPlayer, default_sides
 def match_setups(draw: st.DrawFn) -> tuple[str, MatchOptions]:
     name = draw(st.sampled_from(registry().names()))
     if draw(st.booleans()):
+        crawford = draw(st.booleans())
         options = MatchOptions(
             length=draw(st.integers(1, 7)),
-            crawford=draw(st.booleans()),
-            holland=draw(st.booleans()),
+            crawford=crawford,
+            holland=crawford and draw(st.booleans()),  # the Holland rule needs the Crawford rule
+            dead_cube=draw(st.booleans()),
             max_cube=draw(st.sampled_from([1, 2, 8, 64])),
             opening=draw(st.sampled_from(list(OpeningRule))),
         )

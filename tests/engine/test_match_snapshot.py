@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from engine.match import Double, MatchOptions, Move, OpeningRoll, Pass, Roll, apply, board_snapshot, new_match
+from engine.match import (
+    Double,
+    MatchOptions,
+    Move,
+    OpeningRoll,
+    Pass,
+    RejectResignation,
+    Resign,
+    Roll,
+    apply,
+    board_snapshot,
+    new_match,
+)
 from engine.plugins import get_variant
 from engine.snapshot import OPPONENT, VIEWER
 
@@ -33,6 +45,19 @@ def test_dice_and_cube_are_shown() -> None:
     s = apply(s, Move("b", s.legal_plays()[0].moves))
     s = apply(s, Roll("a", (4, 4)))
     assert board_snapshot(s, "b").dice == (4, 4)
+
+
+def test_a_resignation_offered_after_rolling_keeps_the_roll_on_the_board() -> None:
+    """While it awaits an answer, and after a rejection; one offered before rolling shows no dice."""
+    s = new_match(get_variant("backgammon"), [["a"], ["b"]], MatchOptions(length=5, auto_accept_resign=False))
+    s = apply(s, OpeningRoll("b", (2, 6)))
+    s = apply(s, Move("b", s.legal_plays()[0].moves))
+    s = apply(s, Roll("a", (4, 4)))
+    offered = apply(s, Resign("a", 1))
+    assert board_snapshot(offered, "b").dice == (4, 4) and board_snapshot(offered, "a").dice == (4, 4)
+    assert board_snapshot(apply(offered, RejectResignation("b")), "a").dice == (4, 4)
+    s = apply(s, Move("a", s.legal_plays()[0].moves))
+    assert board_snapshot(apply(s, Resign("b", 1)), "a").dice is None
 
 
 def test_team_snapshot_names_acting_members_and_teams() -> None:

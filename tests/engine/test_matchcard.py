@@ -151,7 +151,7 @@ def test_cube_actions_are_listed_with_who_and_the_value() -> None:
     state = m.replay(setup, actions)
     actions += [m.Move("bob", next(iter(state.legal_plays())).moves), m.Double("ann"), m.Pass("bob")]
     card = match_card(setup, actions)
-    assert [(c.game, c.side, c.kind, c.value) for c in card.cube] == [
+    assert [(c.game, c.side, c.action, c.value) for c in card.cube] == [
         (1, 1, "double", 2),
         (1, 0, "take", 2),
         (1, 0, "double", 4),
@@ -233,3 +233,20 @@ def test_an_analyst_without_rank_with_is_recorded_too() -> None:
 )
 def test_rating_words_follow_gnu_backgammon(rate: float, words: str) -> None:
     assert rating_words(rate) == words
+
+
+def test_results_are_named_in_the_rule_sets_words() -> None:
+    """A Longgammon game won with a mars is a mars on the card, never a "gammon"."""
+    for seed in range(200):
+        state, actions = random_game(seed, "longgammon")
+        if state.results[-1].level == 2:
+            break
+    else:
+        pytest.fail("no mars in 200 random Longgammon games")
+    card = match_card(state.setup, actions)
+    assert card.games[-1].how == "mars", card.games[-1]
+    for seed in range(200):
+        state, actions = random_game(seed)
+        if state.results[-1].level == 2:
+            break
+    assert match_card(state.setup, actions).games[-1].how == "gammon"

@@ -114,3 +114,56 @@ def test_gnubg_reads_back_our_ids_of_real_states(tmp_path: Path) -> None:
     out = run_gnubg_script(script, tmp_path)
     back = dict(line.split()[1:3] for line in out.splitlines() if line.startswith("MID "))
     assert back == {mid: mid for mid in ids}
+
+
+def test_a_resignation_offered_after_rolling_keeps_the_dice_in_the_id() -> None:
+    s = new_match(get_variant("backgammon"), [["a"], ["b"]], MatchOptions(length=7))
+    s = apply(s, OpeningRoll("a", (3, 1)))  # a is to play 3-1 and resigns instead
+    info = decode_match_id(match_id(apply(s, Resign("a", 1))))
+    assert info.dice == (3, 1) and info.resign_level == 1 and info.turn == 1 and info.dice_owner == 0
+    before = decode_match_id(match_id(apply(apply(s, _play(s, "a")), Resign("b", 1))))
+    assert before.dice is None and before.resign_level == 1  # offered before rolling: no dice
+
+
+@pytest.mark.gnubg
+def test_gnubg_writes_the_same_id_for_every_pending_resignation(tmp_path: Path) -> None:
+    """Resignations offered before and after rolling in seeded matches: GNU Backgammon, set to the state before the
+    offer (board, then Match ID) and told ``resign``, writes the Match ID we write for the pending offer."""
+    import random
+
+    from engine.dice import RandomDice
+    from engine.match import Phase
+    from engine.positionid import encode_position_id
+    from engine.selfplay import RandomPlayer, default_sides
+
+    bg = get_variant("backgammon")
+    words = {1: "normal", 2: "gammon", 3: "backgammon"}
+    cases: dict[tuple[str, str, int, int], str] = {}
+    for seed in range(40):
+        state = new_match(bg, default_sides(bg), MatchOptions(length=(0, 3, 7)[seed % 3], auto_accept_resign=False))
+        player = RandomPlayer(random.Random(seed), resign_rate=0.05, accept_rate=0.2, chaos=True)
+        dice = RandomDice(seed)
+        while not state.over:
+            action = player.choose(state, dice)
+            after = apply(state, action)
+            if isinstance(action, Resign) and after.phase is Phase.RESIGNED and after.resign_level == action.level:
+                assert state.roller is not None and state.position is not None
+                key = (encode_position_id(bg, state.position), match_id(state), state.roller, action.level)
+                cases.setdefault(key, match_id(after))
+            state = after
+    after_roll = [k for k in cases if decode_match_id(k[1]).dice is not None]
+    assert len(cases) >= 60 and len(after_roll) >= 20
+    lines = ["import gnubg", "gnubg.command('set player 0 human')", "gnubg.command('set player 1 human')"]
+    for k, (pid, mid, roller, level) in enumerate(cases):
+        lines += [
+            "gnubg.command('new match 7')",
+            f"gnubg.command('set turn {roller}')",
+            f"gnubg.command('set board {pid}')",
+            f"gnubg.command('set matchid {mid}')",
+            f"gnubg.command('resign {words[level]}')",
+            f"print('RES {k} ' + gnubg.matchid())",
+        ]
+    out = run_gnubg_script("\n".join(lines) + "\n", tmp_path)
+    got = {int(line.split()[1]): line.split()[2] for line in out.splitlines() if line.startswith("RES ")}
+    ours = list(cases.values())
+    assert {k: ours[k] for k in range(len(ours)) if got.get(k) != ours[k]} == {}

@@ -145,7 +145,7 @@ MONEY = MatchOptions(games=3, beavers=True, jacoby=True)
 def test_random_and_heuristic_players_only_make_legal_plays_and_cube_actions(name: str) -> None:
     """Every rule set (plugins included): hundreds of plays and cube answers per player, all refereed."""
     variant = get_variant(name)
-    for spec, matches, least in ((RANDOM, 10, 150), (HEURISTIC, 6, 80)):
+    for spec, matches, least in ((RANDOM, 10, 150), (HEURISTIC, 7, 80)):
         tally = Tally()
         for seed in range(matches):
             player = spec.create(seed)

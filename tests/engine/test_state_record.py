@@ -25,6 +25,7 @@ from engine.fairdice import roll_number
 from engine.match import (
     Action,
     Double,
+    EndSession,
     MatchOptions,
     MatchSetup,
     MatchState,
@@ -91,9 +92,13 @@ def random_match(
     player = RandomPlayer(random.Random(seed), chaos=chaos, resign_rate=resign_rate, double_rate=double_rate)
     seen = [state]
     actions: list[Action] = []
+    ender = random.Random(seed + 1)  # with chaos, money sessions are sometimes ended between games
     while not state.over:
         assert len(actions) < 50_000
-        action = player.choose(state, dice)
+        if chaos and state.options.money and state.between_games and ender.random() < 0.15:
+            action: Action = EndSession(state.acting_member(ender.randrange(2)))
+        else:
+            action = player.choose(state, dice)
         state = apply(state, action)
         actions.append(action)
         seen.append(state)
@@ -196,6 +201,7 @@ ACTION_KINDS = [
     "RejectResignation",
     "Timeout",
     "Forfeit",
+    "EndSession",
     "SetActing",
 ]
 STATE_CORNERS = [
@@ -268,10 +274,12 @@ def match_setups(draw: st.DrawFn) -> tuple[str, MatchOptions]:
     name = draw(st.sampled_from(registry().names()))
     team = get_variant(name).team_size > 1
     if draw(st.booleans()):
+        crawford = draw(st.booleans())
         options = MatchOptions(
             length=draw(st.integers(1, 9)),
-            crawford=draw(st.booleans()),
-            holland=draw(st.booleans()),
+            crawford=crawford,
+            holland=crawford and draw(st.booleans()),  # the Holland rule needs the Crawford rule
+            dead_cube=draw(st.booleans()),
             holland_counts_opening=draw(st.booleans()),
             holland_counts_dances=draw(st.booleans()),
             max_cube=draw(st.sampled_from([1, 2, 8, 64])),

@@ -4,7 +4,8 @@ Up to the commit that bounded it, ``check_play`` searched every way to make the 
 failure message for each hop at each of up to 20,000 steps, and ``parse_play`` read the text with regular
 expressions. Both are copied below unchanged (renamed ``reference_*``). Within the bounds (at most
 ``MAX_PLAY_CHARS`` characters, no more written hops than dice) the new judge must give the same answer:
-the same play, or an :class:`IllegalPlay` with the same message; the new reader must read every text to
+the same play, or an :class:`IllegalPlay` with the same message (the reference's messages follow today's wording:
+"1 pip", and a step the player did not write told as a part of the written move); the new reader must read every text to
 the same moves or refuse it with the same message.
 """
 
@@ -136,7 +137,7 @@ def reference_check_play(
         need = hop.src - hop.dst
         if (hop.dst != OFF and need not in sums) or (hop.dst == OFF and max(sums) < need and need not in sums):
             raise IllegalPlay(
-                f"{point_name(hop.src)}/{point_name(hop.dst)} is {need} pips, which your dice "
+                f"{point_name(hop.src)}/{point_name(hop.dst)} is {need} pip{'s' * (need != 1)}, which your dice "
                 f"{_dice_text(dice)} cannot make"
             )
 
@@ -239,7 +240,13 @@ class _ReferenceSearch:
                 stepped = True
                 error = self.variant.submove_error(b, at, d, self.rules)
                 if error:
-                    self._fail(f"{point_name(at)}/{point_name(max(to, OFF))} with a {d}: {error}", made, rule=True)
+                    if at != hop.src:
+                        step = f"{move_text} by way of point {point_name(at)} (then a {d})"
+                    elif max(to, OFF) != hop.dst:
+                        step = f"{move_text}, starting with a {d}"
+                    else:
+                        step = f"{move_text} with a {d}"
+                    self._fail(f"{step}: {error}", made, rule=True)
                     continue
                 dst = to if to > 0 else OFF
                 before_dst = b[dst]
@@ -263,7 +270,13 @@ class _ReferenceSearch:
                 b[at] += 1
             if not stepped:
                 dice_left = ", ".join(map(str, remaining))
-                self._fail(f"{move_text}: {at - hop.dst} pips cannot be made with the dice left ({dice_left})", made)
+                n = at - hop.dst
+                distance = f"{n} pip{'s' * (n != 1)}"
+                if at == hop.src:
+                    self._fail(f"{move_text} is {distance}, which the dice left ({dice_left}) cannot make", made)
+                else:
+                    where = f"the last {distance}, from point {point_name(at)}"
+                    self._fail(f"{move_text}: {where}, cannot be made with the dice left ({dice_left})", made)
 
     def _finish(self, made: int, pips: int) -> None:
         b = self.b

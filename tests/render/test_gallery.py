@@ -68,6 +68,8 @@ def test_scenes_cover_what_the_issue_lists() -> None:
         "crawford",
         "home-left",
         "opponent-view",
+        "moving",
+        "game-over",
     } <= names
     contact = dict(scenes(Backgammon()))["contact"]
     assert any(hit for _, _, hit in contact.last_play)

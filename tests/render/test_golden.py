@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, GameEnd
 from render.board import render_image
 from render.theme import HIGH_CONTRAST, Theme
 
@@ -76,6 +76,24 @@ CASES: dict[str, tuple[BoardSnapshot, Theme]] = {
             viewer_checkers="dark",
         ),
         Theme.build("high-contrast", HIGH_CONTRAST, width=WIDTH),
+    ),
+    # The end of a game in a match that goes on: the final position (the opponent's last checkers borne off) under
+    # the result banner.
+    "result-banner": (
+        snap(
+            "24:1 13:4 8:4 6:6 off:0/15",
+            names=("Ann", "Bob"),
+            pips=(137, 0),
+            on_roll=None,
+            cube_value=2,
+            cube_owner=VIEWER,
+            score=(1, 5),
+            match_length=7,
+            last_play=((2, 0, False), (1, 0, False)),
+            last_play_by=OPPONENT,
+            result=GameEnd(OPPONENT, 4, "gammon", "borne off", game=3),
+        ),
+        Theme.build("classic", width=WIDTH),
     ),
 }
 

@@ -14,7 +14,7 @@ from discord import app_commands
 from ...service import Refused
 from ..context import requester, require_server
 from ..errors import refusals, reply
-from ..options import clock_choices, clock_preset, show, variant_choices
+from ..options import clock_choices, clock_preset, option_choices, show, variant_choices
 from ..text import NO_PINGS
 from ..tree import BgCog
 from .stats import FORMER_PLAYER
@@ -41,6 +41,7 @@ class Admin(BgCog):
         vacation_days_per_year="Vacation days a player may take in any 365 days",
         archive_after_days="Days without a move before a match without a clock is archived",
         team_thread_fallback="Doubles without private threads: direct messages to both members (dm) or refuse",
+        options="Default rules of challenges here, like: jacoby beavers holland koks=on ('none' clears them)",
     )
     @refusals
     async def config(
@@ -54,6 +55,7 @@ class Admin(BgCog):
         vacation_days_per_year: app_commands.Range[int, 0, 365] | None = None,
         archive_after_days: app_commands.Range[int, 1, 3650] | None = None,
         team_thread_fallback: Literal["dm", "refuse"] | None = None,
+        options: str | None = None,
     ) -> None:
         """Server settings for backgammon (needs the Manage Server permission)."""
         asker = requester(interaction)
@@ -76,16 +78,30 @@ class Admin(BgCog):
         ):
             if value is not None:
                 changes[key] = value
+        if options is not None:
+            changes["default_options"] = options
         current = await self.service.guild_settings(asker, **changes)
         head = "Saved. " if changes else ""
-        text = ", ".join(f"{k} = {show(v, k)}" for k, v in current.items())
-        await reply(interaction, f"{head}Server settings: {text}.")
+        shown = {**current, "default_options": self.service.options_text(current["default_options"])}
+        text = ", ".join(f"{k} = {show(v, k)}" for k, v in shown.items())
+        note = (
+            " Default options apply where they can: those for money play (jacoby, beavers…) in money challenges, "
+            "those for matches (holland…) in matches, a rule set's (koks…) in that rule set; a challenge's own "
+            "options come first."
+        )
+        await reply(interaction, f"{head}Server settings: {text}.{note if 'default_options' in changes else ''}")
 
     @config.autocomplete("default_clock")
     async def _config_clock(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name="No clock", value="none"), *clock_choices(self.service, current)][:25]
+
+    @config.autocomplete("options")
+    async def _config_options(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await option_choices(self.service, requester(interaction), current, server=True)
 
     @config.autocomplete("default_variant")
     async def _config_variant(

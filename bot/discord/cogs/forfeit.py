@@ -69,15 +69,22 @@ class Forfeits(BgCog):
     async def forfeit(
         self, interaction: discord.Interaction[Any], game: int | None = None, confirm: bool = False
     ) -> None:
-        """Give up the whole match (or money session): your opponent wins it. Cannot be undone."""
+        """Give up the whole match (or end a money session). Cannot be undone."""
         view = await find_game(interaction, game)
         if confirm:
             await forfeit(interaction, view.id)
             return
+        if view.length:
+            cost = "Your opponent wins the whole match, not just this game"
+        else:
+            cost = (
+                "This ends the money session: a game under way is lost at the cube's value, between games nothing is "
+                "charged, and the score stands"
+            )
         await reply(
             interaction,
-            f"Forfeit game #{view.id} ({sides_text(view)})? Your opponent wins the whole match, not just this game "
-            "(to give up one game, use **Resign…** or `/bg resign`). It cannot be undone.",
+            f"Forfeit game #{view.id} ({sides_text(view)})? {cost} (to give up one game, use **Resign…** or "
+            "`/bg resign`). It cannot be undone.",
             view=ConfirmForfeit(interaction.user.id, view.id),
             allowed_mentions=NO_PINGS,
         )

@@ -24,7 +24,7 @@ from ..components import games_message
 from ..context import MAX_CHOICES, find_game, game_choices, games_page, player_of, requester, require_server
 from ..controls import challenge_controls
 from ..errors import refusals, reply
-from ..options import clock_choices, match_plays, variant_choices
+from ..options import clock_choices, match_plays, option_choices, variant_choices
 from ..text import callers, clip, describe, mention, pings, texts
 from ..tree import BgCog
 
@@ -55,6 +55,7 @@ class Games(BgCog):
         bot="Play the computer instead: pick its strength (bgsage for backgammon, a heuristic player elsewhere)",
         consult="Backgammon Doubles: free (the acting member decides) or agree (the teammate approves each play)",
         acting="Backgammon Doubles: rotate (the acting member changes each game) or choose (teams pick each game)",
+        options="More rules, like: jacoby beavers max_cube=16 holland games=5 koks=on (suggested as you type)",
     )
     @refusals(defer=False)
     async def play(
@@ -72,6 +73,7 @@ class Games(BgCog):
         bot: str | None = None,
         consult: Literal["free", "agree"] = "free",
         acting: Literal["rotate", "choose"] | None = None,
+        options: str | None = None,
     ) -> None:
         """Challenge someone (or anyone, or the bot) to a backgammon match or a money game."""
         require_server(interaction)
@@ -82,9 +84,13 @@ class Games(BgCog):
                 raise Refused(f"{person.display_name} is a Discord bot; to play the computer, pick a `bot` strength.")
         if bot is not None and (opponent is not None or partner is not None):
             raise Refused("Choose either an opponent or the bot, not both.")
-        options: dict[str, Any] = {
-            k: v for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford)) if v is not None
-        }
+        # The on/off options and the options string are read as one options string (one given twice is refused).
+        words = [options or ""] + [
+            f"{k}={'on' if v else 'off'}"
+            for k, v in (("jacoby", jacoby), ("beavers", beavers), ("crawford", crawford))
+            if v is not None
+        ]
+        team_choice = False
         me = requester(interaction)
         if acting is not None:
             settings = await self.service.guild_settings(me)
@@ -98,13 +104,14 @@ class Games(BgCog):
                     "each side is one player."
                 )
             if cls.team_size > 1:
-                options["team_choice"] = acting == "choose"
+                team_choice = acting == "choose"
+                words.append(f"team_choice={'on' if team_choice else 'off'}")
         out = await self.service.challenge(
             me,
             player_of(opponent) if opponent else None,
             variant=variant,
             length=length,
-            options=options,
+            options=" ".join(w for w in words if w),
             teammate=player_of(teammate) if teammate else None,
             opponent_teammate=player_of(partner) if partner else None,
             channel_id=str(interaction.channel_id),
@@ -121,7 +128,7 @@ class Games(BgCog):
             return
         ui = challenge_controls(view)
         said = texts(out.events)
-        if options.get("team_choice"):
+        if team_choice:
             said += "\nBefore each game, each team chooses its acting member (in its private team thread)."
         who = " ".join(mention(p) for p in view.invited)
         call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
@@ -169,6 +176,16 @@ class Games(BgCog):
     async def _play_clock(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         return clock_choices(self.service, current)
 
+    @play.autocomplete("options")
+    async def _play_options(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        ns = interaction.namespace
+        length = getattr(ns, "length", None)
+        return await option_choices(
+            self.service, requester(interaction), current, variant=getattr(ns, "variant", None), length=length
+        )
+
     @play.autocomplete("variant")
     async def _play_variant(
         self, interaction: discord.Interaction[Any], current: str
@@ -197,18 +214,35 @@ class Games(BgCog):
         return [app_commands.Choice(name=p[:100], value=p[:100]) for p in match_plays(view.plays, current)]
 
     @app_commands.command(name="resign")
-    @app_commands.describe(level="How much you give up", game="Game number (default: this thread's game)")
+    @app_commands.describe(
+        level="How much you give up: a result of the game's rule set (single, gammon, backgammon; Longgammon: mars)",
+        game="Game number (default: this thread's game)",
+    )
     @refusals
     async def resign(
-        self,
-        interaction: discord.Interaction[Any],
-        level: Literal["single", "gammon", "backgammon"] = "single",
-        game: int | None = None,
+        self, interaction: discord.Interaction[Any], level: str = "single", game: int | None = None
     ) -> None:
         """Offer to resign the current game (your opponent accepts or rejects)."""
         view = await find_game(interaction, game)
         me = requester(interaction)
         await self.table.command_action(interaction, view.id, lambda: self.service.resign(view.id, me, level))
+
+    @resign.autocomplete("level")
+    async def _resign_level(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The results of the game's rule set, in its words (under its options: koks only where it is on)."""
+        try:
+            view = await find_game(interaction, getattr(interaction.namespace, "game", None))
+            state = await self.service.state(view.id, requester(interaction))
+        except Refused:
+            return []
+        key = current.strip().lower()
+        return [
+            app_commands.Choice(name=f"{name} ({level} × the cube)", value=name)
+            for level, name in sorted(state.variant.results.items())
+            if key in name.lower()
+        ][:MAX_CHOICES]
 
     @app_commands.command(name="hint")
     @app_commands.describe(game="Game number (default: this thread's game, or your only game)")

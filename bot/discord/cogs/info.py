@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from ..context import requester
+from ..context import find_game, game_choices, requester, thread_game
 from ..errors import refusals, reply
 from ..options import variant_choices
-from ..text import lines_within
+from ..text import clip, lines_within, sides_text
 from ..tree import BgCog
 
 if TYPE_CHECKING:
@@ -36,12 +36,29 @@ class Info(BgCog):
         await reply(interaction, "\n".join(lines))
 
     @info.command(name="rules")
-    @app_commands.describe(variant="The rule set to explain")
-    @refusals(defer=False)  # nothing to look up: answered at once
-    async def rules(self, interaction: discord.Interaction[Any], variant: str = "backgammon") -> None:
-        """Read the rules of a rule set."""
-        text = self.service.rules(variant)
-        await reply(interaction, text[:2000])
+    @app_commands.describe(
+        variant="The rule set to explain",
+        game="A game whose terms to show: length, cube rules, options (default: this thread's game)",
+    )
+    @refusals
+    async def rules(
+        self, interaction: discord.Interaction[Any], variant: str | None = None, game: int | None = None
+    ) -> None:
+        """Read the rules of a rule set, or the terms of a game."""
+        view = None
+        if game is not None or variant is None:
+            view = await find_game(interaction, game) if game is not None else await thread_game(interaction)
+        if view is None:
+            await reply(interaction, clip(self.service.rules(variant or "backgammon")))
+            return
+        terms = await self.service.match_terms(view.id, requester(interaction))
+        head = f"**Game #{view.id}**: {sides_text(view)} ({view.status})"
+        summary = self.service.rules(view.variant)
+        await reply(interaction, clip("\n".join([head, *(f"- {line}" for line in terms), "", summary])))
+
+    @rules.autocomplete("game")
+    async def _rules_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+        return await game_choices(interaction, current, finished=True)
 
     @rules.autocomplete("variant")
     async def _rules_variant(

@@ -8,7 +8,7 @@ back end allows) is a method here, implemented once per back end in ``sqlite.py`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -232,6 +232,18 @@ class Dialect:
         """The same compare-and-swap inside ``conn``'s transaction (which may do more before it commits); False if
         the version did not match (then this changed nothing)."""
         raise NotImplementedError
+
+    async def write(
+        self, statement: sa.UpdateBase, rows: Sequence[dict[str, Any]] | None = None
+    ) -> tuple[int, list[tuple[Any, ...]]]:
+        """One write statement (an insert of ``rows``, when given) in a transaction of its own, sent as cheaply as
+        the back end allows: (rows changed, the rows it returned)."""
+        if rows is not None and not rows:
+            return 0, []
+        async with self.engine.begin() as conn:
+            result = await (conn.execute(statement, list(rows)) if rows else conn.execute(statement))
+            found = [tuple(r) for r in result.all()] if result.returns_rows else []
+            return int(result.rowcount), found
 
     # --- settings -----------------------------------------------------------------------------------------------
     async def settings_text(self, table: sa.Table, key: str) -> Any:

@@ -231,6 +231,8 @@ async def test_every_command_of_the_tree_is_answered_before_any_other_discord_ca
         await run("hint", mover, thread)
         await run("export", alice, thread)
         await run("ids", alice, thread)
+        await run("replay", alice, thread)
+        await run("help", alice, w.channel, page=2)
         await run("watch", mo, thread)
         await run("resign", waiting, thread, level="gammon")  # not on roll: refused, but answered first
         await run("move", mover, thread, play=view.plays[0])
@@ -256,6 +258,7 @@ async def test_every_command_of_the_tree_is_answered_before_any_other_discord_ca
         await run("me forget", mo, w.channel)
         await w.do(mo.click(reply(ran["me forget"]), label="Erase my data everywhere"))
         await run("play", carol, w.channel, opponent=dave, variant="sprintgammon")
+        await run("forfeit", alice, thread, confirm=True)
 
         commands = leaf_commands(w)
         assert sorted(ran) == sorted(commands), "a command of the tree is not run here: add it"

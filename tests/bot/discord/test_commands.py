@@ -85,6 +85,9 @@ async def test_no_two_commands_share_a_name_and_every_command_is_described_for_p
             "info": ["clocks", "rules", "variants"],
             "admin": ["config", "forget"],
             "me": ["forget", "settings", "vacation"],
+            "replay": None,
+            "help": None,
+            "forfeit": None,
         }
         assert len(root.commands) <= 25 and all(len(g) <= 25 for g in tree.values() if g is not None)
         for cmd in commands:
@@ -105,7 +108,7 @@ def test_the_bot_asks_for_no_privileged_intent() -> None:
 
 def test_the_readme_invite_link_asks_for_exactly_the_permissions_the_bot_needs() -> None:
     readme = (Path(__file__).parents[3] / "README.md").read_text()
-    section = readme[readme.index("## Running on Discord") :]
+    section = readme[readme.index("## Quick start for server admins") :]
     assert f"permissions={PERMISSIONS.value}" in section and f"`{PERMISSIONS.value}`" in section
     assert not (PERMISSIONS.administrator or PERMISSIONS.manage_guild or PERMISSIONS.manage_messages)
 
@@ -402,7 +405,8 @@ async def test_a_stale_play_list_is_refused_after_the_game_moved_on(tmp_path: Pa
         stale = live_message(thread)
         view = await d.view()
         mover = w.by_id(view.to_act or "")
-        await w.restart()  # the new bot does not know which message is live, so the old select stays
+        # Discord fails to take the old select off when the next turn is posted: the stale select stays.
+        w.env.inject_error("PATCH", f"/channels/{thread.id}/messages/{stale.id}", times=1)
         await w.do(mover.slash(w.channel, "bg move", play=view.plays[-1], game=game_id))
         select = next(c for c in components(stale) if c.get("type") == 3)
         r = await w.do(mover.select(stale, [view.plays[0]], custom_id=select["custom_id"]))
@@ -706,7 +710,8 @@ def drawn(view: GameView, allowed: Allowed) -> list[str]:
 
 def test_the_buttons_of_a_turn_are_exactly_what_the_engine_allows() -> None:
     state = new_match(get_variant("backgammon"), (("1",), ("2",)), MatchOptions(length=0, beavers=True))
-    assert drawn(game_view(phase="opening", to_act=None), allowed_actions(state)) == ["Roll"]
+    # Between games of a money session either player may also end it.
+    assert drawn(game_view(phase="opening", to_act=None), allowed_actions(state)) == ["Roll", "End session"]
     state = apply(state, OpeningRoll("1", (3, 1)))
     state = apply(state, Move("1", state.legal_plays()[0].moves))
     allowed = allowed_actions(state)

@@ -97,3 +97,18 @@ async def test_forfeit_asks_first_then_gives_the_match_to_the_opponent(tmp_path:
         # Over: a second forfeit is refused in words.
         r = await w.do(alice.slash(w.channel, "bg forfeit", game=game_id, confirm=True))
         assert "over" in said(r).lower() or "finished" in said(r).lower(), said(r)
+
+
+@pytest.mark.asyncio
+async def test_resign_offers_the_results_of_the_games_rule_set(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        game_id, thread = await w.start(variant="longgammon", length=3)
+        alice = w.people["alice"]
+        choices = await alice.autocomplete(thread, "bg resign", "level", "", game=game_id)
+        assert [c["value"] for c in choices] == ["single game", "mars"], choices
+        assert [c["value"] for c in await alice.autocomplete(thread, "bg resign", "level", "ma", game=game_id)] == [
+            "mars"
+        ]
+        standard, _ = await w.start(opponent="carol", length=3)
+        names = [c["value"] for c in await alice.autocomplete(w.channel, "bg resign", "level", "", game=standard)]
+        assert names == ["single game", "gammon", "backgammon"], names

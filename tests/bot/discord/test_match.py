@@ -156,7 +156,8 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
         v = await d.view()
         assert v.status == "finished" and v.winner == other_side
         assert v.score[other_side] == 3 and v.score[first_side] == 1
-        end = thread.history()[-1]
+        end, card = thread.history()[-2:]  # the end of the match, then its match card
+        assert card.attachments[0].filename == f"game{gid}-card.png"
         assert "Match over" in end.content
         assert "accepted automatically" in end.content
         names = sorted(a.filename for a in end.attachments)

@@ -96,7 +96,7 @@ def test_challenge_refusals(db_url: tuple[str, str | None]) -> None:
         await refused(svc.challenge(ALICE, ALICE), "you cannot challenge yourself")
         await refused(svc.challenge(ALICE, BOB, variant="chess"), "no rule set called 'chess'")
         await refused(svc.challenge(ALICE, BOB, options={"jacoby": True}, length=5), "money play only")
-        await refused(svc.challenge(ALICE, BOB, options={"colour": "red"}), "no match option 'colour'")
+        await refused(svc.challenge(ALICE, BOB, options={"colour": "red"}), "unknown option 'colour'")
         await refused(svc.challenge(ALICE, BOB, variant="doubles"), "name your teammate")
         await svc.guild_settings(ADMIN, allowed_variants=["longgammon"])
         await refused(svc.challenge(ALICE, BOB, variant="backgammon"), "not allowed on this server")
