@@ -1,0 +1,226 @@
+"""Standings: each entrant's record, ranked by score and then by tiebreaks players know, named on the table.
+
+- **Round robin** (a league): ranked by wins, then **head-to-head** (wins in the matches between the entrants
+  level on wins), then **points difference** (match points won minus points lost). A rest in an odd-sized
+  division is no win: everybody rests once.
+- **Swiss**: ranked by score (wins; a bye counts as a win), then **Buchholz** (the sum of the scores of every
+  opponent met, a walkover's included, a bye's not), then **median Buchholz** (the same without the best and
+  the worst opponent, when there were three or more), then points difference.
+- **Knockout**: ranked by how far each entrant went (those still in share first place until the end).
+
+Entrants equal on the score and every tiebreak share a rank; the table lists them by seed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .model import Bracket, Format, How, Match, Tiebreak, Tournament
+
+__all__ = ["Record", "Standing", "Standings", "compute_standings", "records"]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of a table. ``tiebreaks`` holds the values of :attr:`Standings.tiebreaks`, in order (None where
+    it does not apply: head-to-head for an entrant level with nobody)."""
+
+    rank: int
+    entrant: str
+    played: int
+    wins: int
+    losses: int
+    byes: int
+    score: int
+    points_for: int
+    points_against: int
+    tiebreaks: tuple[int | None, ...] = ()
+    shared: bool = False
+    withdrawn: bool = False
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A ranked table (one per league division; ``division`` is 0 when the tournament has none)."""
+
+    format: Format
+    division: int
+    score_label: str
+    score_words: str
+    tiebreaks: tuple[Tiebreak, ...]
+    rows: tuple[Standing, ...]
+
+    def explain(self) -> str:
+        """How the table is ranked, in words: "Ranked by wins, then head-to-head (...), then ..."."""
+        parts = [self.score_words, *(t.words for t in self.tiebreaks)]
+        return "Ranked by " + ", then ".join(parts) + "."
+
+    def row(self, entrant: str) -> Standing:
+        for r in self.rows:
+            if r.entrant == entrant:
+                return r
+        raise KeyError(entrant)
+
+
+@dataclass(slots=True)
+class Record:
+    """One entrant's results so far (mutable while counting)."""
+
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    opponents: list[str] | None = None
+    beaten: list[str] | None = None
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses
+
+
+def records(t: Tournament, matches: Iterable[Match] | None = None) -> dict[str, Record]:
+    """Every entrant's record over ``matches`` (all decided matches by default)."""
+    out = {e.id: Record(opponents=[], beaten=[]) for e in t.entrants}
+    for m in t.matches if matches is None else matches:
+        r = m.result
+        if r is None or r.how is How.VOID or r.winner is None:
+            continue
+        w = out[r.winner]
+        if r.how is How.BYE or r.loser is None:
+            w.byes += 1
+            w.points_for += r.winner_points
+            continue
+        lo = out[r.loser]
+        w.wins += 1
+        lo.losses += 1
+        w.points_for += r.winner_points
+        w.points_against += r.loser_points
+        lo.points_for += r.loser_points
+        lo.points_against += r.winner_points
+        assert w.opponents is not None and lo.opponents is not None and w.beaten is not None
+        w.opponents.append(r.loser)
+        lo.opponents.append(r.winner)
+        w.beaten.append(r.loser)
+    return out
+
+
+def swiss_score(rec: Record) -> int:
+    return rec.wins + rec.byes
+
+
+def compute_standings(t: Tournament) -> tuple[Standings, ...]:
+    """The tables of ``t``: one per division of a league, else one."""
+    recs = records(t)
+    fmt = t.spec.format
+    if fmt is Format.KNOCKOUT:
+        return (_knockout(t, recs),)
+    groups = t.divisions if fmt is Format.ROUND_ROBIN and t.divisions else (t.seeds or tuple(e.id for e in t.entrants),)
+    numbered = len(groups) > 1
+    return tuple(_table(t, recs, tuple(g), d + 1 if numbered else 0) for d, g in enumerate(groups))
+
+
+def _table(t: Tournament, recs: dict[str, Record], ids: tuple[str, ...], division: int) -> Standings:
+    swiss = t.spec.format is Format.SWISS
+    tiebreaks = t.spec.effective_tiebreaks()
+    score = {e: swiss_score(recs[e]) if swiss else recs[e].wins for e in ids}
+    values: dict[str, list[int | None]] = {e: [] for e in ids}
+    for tb in tiebreaks:
+        for e in ids:
+            values[e].append(_tiebreak(tb, e, recs, score))
+    seed = {e: t.seed(e) for e in ids}
+
+    def key(e: str) -> tuple[int, ...]:
+        return (-score[e], *(-(v or 0) for v in values[e]))
+
+    order = sorted(ids, key=lambda e: (key(e), seed[e]))
+    rows: list[Standing] = []
+    withdrawn = set(t.withdrawn)
+    for i, e in enumerate(order):
+        rank = i + 1
+        if rows and key(order[i - 1]) == key(e):
+            rank = rows[-1].rank
+        shared = (i > 0 and key(order[i - 1]) == key(e)) or (i + 1 < len(order) and key(order[i + 1]) == key(e))
+        rec = recs[e]
+        rows.append(
+            Standing(
+                rank,
+                e,
+                rec.played,
+                rec.wins,
+                rec.losses,
+                rec.byes,
+                score[e],
+                rec.points_for,
+                rec.points_against,
+                tuple(values[e]),
+                shared,
+                e in withdrawn,
+            )
+        )
+    words = "score (wins; a bye counts as a win)" if swiss else "wins"
+    return Standings(t.spec.format, division, "Score" if swiss else "W", words, tiebreaks, tuple(rows))
+
+
+def _tiebreak(tb: Tiebreak, e: str, recs: dict[str, Record], score: dict[str, int]) -> int | None:
+    rec = recs[e]
+    opponents = rec.opponents or []
+    if tb is Tiebreak.POINTS_DIFFERENCE:
+        return rec.points_for - rec.points_against
+    if tb is Tiebreak.BUCHHOLZ:
+        return sum(swiss_score(recs[o]) for o in opponents)
+    if tb is Tiebreak.MEDIAN_BUCHHOLZ:
+        scores = sorted(swiss_score(recs[o]) for o in opponents)
+        return sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
+    # Head-to-head: wins against the entrants level with e on the score.
+    level = {o for o, s in score.items() if s == score[e] and o != e}
+    if not level:
+        return None
+    return sum(1 for o in rec.beaten or [] if o in level)
+
+
+def _knockout(t: Tournament, recs: dict[str, Record]) -> Standings:
+    """Ranked by the round reached: an entrant's depth is the match they went out in (their second loss in a
+    double elimination); those still in rank first."""
+    losses: dict[str, int] = defaultdict(int)
+    out_in: dict[str, int] = {}
+    limit = 2 if t.spec.double_elimination else 1
+    for m in t.matches:
+        r = m.result
+        if r is None or r.loser is None or r.how is How.BYE:
+            continue
+        losses[r.loser] += 1
+        if losses[r.loser] >= limit:
+            out_in[r.loser] = m.stage + (1000 if m.bracket is Bracket.FINAL else 0)
+    ids = t.seeds or tuple(e.id for e in t.entrants)
+    alive = 10**9
+    depth = {e: out_in.get(e, alive) for e in ids}
+    ranked = sorted(ids, key=lambda e: (-depth[e], t.seed(e)))
+    rows = []
+    for e in ranked:
+        better = sum(1 for o in ids if depth[o] > depth[e])
+        tied = sum(1 for o in ids if depth[o] == depth[e]) > 1
+        rec = recs[e]
+        rows.append(
+            Standing(
+                better + 1,
+                e,
+                rec.played,
+                rec.wins,
+                rec.losses,
+                rec.byes,
+                rec.wins,
+                rec.points_for,
+                rec.points_against,
+                (),
+                tied,
+                e in t.withdrawn,
+            )
+        )
+    return Standings(Format.KNOCKOUT, 0, "W", "the round reached", (), tuple(rows))

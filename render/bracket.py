@@ -1,0 +1,506 @@
+"""Knockout brackets as pictures (Pillow) and as text, drawn in a board theme's colours.
+
+    pages = render_bracket(tournament, theme, names={"p1": "Alice"})   # tuple of RenderedPage (PNG + alt text)
+    text = bracket_text(tournament)                                     # the same, as a monospace listing
+
+A page is sized for a phone: at most :data:`MAX_COLUMNS` rounds side by side (about 870 pixels wide, so a
+name stays about 12 CSS pixels high on a 390-pixel screen) and at most :data:`MAX_ROWS` matches in its first
+column. A large bracket is cut into bands of rounds, each band into parts of the first column with everything
+those parts feed; the parts are then packed onto pages no taller than :data:`MAX_PAGE_HEIGHT`. A double
+elimination draws the winners' bracket, then the losers' bracket, then the grand final (and its reset).
+A knockout of up to 256 players fits in 10 pages, Discord's limit of attachments on one message; a double
+elimination of more than 64 needs more, and ``only_round`` then draws the parts where a round is played.
+
+Pure and thread-safe (run it in a worker thread). Names come from the tournament, or from ``names`` (entrant
+id -> name) when the server calls its players otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.tournament import Bracket, How, Match, Result, Status, Tournament, bracket_size, champion
+
+from .board import encode_png
+from .fonts import font
+from .theme import RGB, Theme, builtin_config
+
+__all__ = [
+    "MAX_COLUMNS",
+    "MAX_PAGE_HEIGHT",
+    "MAX_ROWS",
+    "RenderedPage",
+    "bracket_images",
+    "bracket_text",
+    "render_bracket",
+    "round_title",
+]
+
+MAX_COLUMNS = 3
+MAX_ROWS = 16
+MAX_PAGE_HEIGHT = 2000
+MARGIN = 20
+BOX_W = 260
+LINE_H = 42
+BOX_H = 2 * LINE_H
+PITCH = BOX_H + 22
+GAP = 34
+HEAD_H = 44
+SECTION_H = 46
+TITLE_H = 86
+FOOT_H = 44
+NAME_SIZE = 26
+SMALL = 19
+#: What a result that was not played shows instead of points, with the legend's words.
+TAGS = {
+    How.WALKOVER: ("wo", "walkover"),
+    How.DEADLINE: ("dl", "decided at the deadline"),
+    How.ADMIN: ("adm", "an admin's decision"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPage:
+    """One picture: the PNG, its size, a text alternative (for Discord's alt text) and the page's title."""
+
+    png: bytes
+    width: int
+    height: int
+    alt_text: str
+    title: str
+
+
+# --- shared drawing (the standings table uses it too) -------------------------------------------------------
+class Canvas:
+    """A page being drawn: the theme's colours, text fitted to a width, a title band at the top."""
+
+    def __init__(self, theme: Theme, width: int, height: int) -> None:
+        self.t = theme
+        self.width = width
+        self.height = height
+        self.im = Image.new("RGB", (width, height), theme.rgb("background"))
+        self.draw = ImageDraw.Draw(self.im)
+
+    def rgb(self, key: str) -> RGB:
+        return self.t.rgb(key)
+
+    def text(self, xy: tuple[float, float], text: str, colour: RGB, size: int, anchor: str = "la") -> None:
+        self.draw.text((round(xy[0]), round(xy[1])), text, fill=colour, font=font(size), anchor=anchor)
+
+    def fit(self, text: str, size: int, limit: float) -> str:
+        """``text`` cut short with an ellipsis so it is at most ``limit`` pixels wide."""
+        f = font(size)
+        if f.getlength(text) <= limit:
+            return text
+        while text and f.getlength(text + "…") > limit:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
+    def title(self, heading: str, sub: str) -> None:
+        self.text((MARGIN, 18), self.fit(heading, 34, self.width - 2 * MARGIN), self.rgb("text"), 34)
+        self.text((MARGIN, 60), self.fit(sub, SMALL + 2, self.width - 2 * MARGIN), self.rgb("text dim"), SMALL + 2)
+
+    def footer(self, words: str, y: float) -> None:
+        self.text((MARGIN, y + 12), self.fit(words, SMALL, self.width - 2 * MARGIN), self.rgb("text dim"), SMALL)
+
+
+def outline(c: Canvas) -> RGB | None:
+    """An edge for panels when the theme's panel colour is its background's (high contrast), else None."""
+    a, b = c.rgb("info"), c.rgb("background")
+    return mix(a, c.rgb("text dim"), 0.5) if sum(abs(x - y) for x, y in zip(a, b)) < 24 else None
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def pack(heights: Sequence[int], limit: int) -> list[list[int]]:
+    """Indices of ``heights`` packed in order onto pages of at most ``limit`` (a taller item gets a page)."""
+    pages: list[list[int]] = []
+    used = 0
+    for i, h in enumerate(heights):
+        if pages and used + h <= limit:
+            pages[-1].append(i)
+            used += h
+        else:
+            pages.append([i])
+            used = h
+    return pages
+
+
+def status_line(t: Tournament, what: str) -> str:
+    """ "Knockout · round 2 of 4", "Swiss · finished", with "paused" when it is."""
+    if t.status is Status.SIGNUP:
+        state = f"sign-ups open · {len(t.entrants)} entrants"
+    elif t.status is Status.FINISHED:
+        state = "finished"
+    else:
+        state = f"round {t.round} of {t.planned_rounds}" + (" · paused" if t.paused else "")
+    return f"{what} · {state}"
+
+
+def entrant_name(t: Tournament, entrant: str, names: Mapping[str, str] | None) -> str:
+    if names and entrant in names:
+        return names[entrant]
+    return t.entrant(entrant).name
+
+
+# --- the bracket's structure -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Column:
+    title: str
+    matches: tuple[Match, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    title: str
+    columns: tuple[_Column, ...]
+    y: Mapping[str, int]  # each match's top, relative to the first row
+    rows_height: int
+
+    @property
+    def height(self) -> int:
+        return (SECTION_H if self.title else 0) + HEAD_H + self.rows_height
+
+    @property
+    def width(self) -> int:
+        n = len(self.columns)
+        return 2 * MARGIN + n * BOX_W + (n - 1) * GAP
+
+
+def round_title(t: Tournament, m: Match) -> str:
+    """What a knockout round is called: "Round 1", "Quarter-finals", "Semi-finals", "Final"; in a double
+    elimination "Winners 1" .. "Winners final", "Losers 1" .. "Losers final", "Grand final", "Reset"."""
+    rounds = bracket_size(len(t.seeds or t.entrants)).bit_length() - 1
+    if m.bracket is Bracket.MAIN:
+        left = rounds - m.stage
+        return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(left, f"Round {m.stage}")
+    if m.bracket is Bracket.WINNERS:
+        return "Winners final" if m.stage == rounds else f"Winners {m.stage}"
+    if m.bracket is Bracket.LOSERS:
+        return "Losers final" if m.stage == 2 * rounds - 2 else f"Losers {m.stage}"
+    return "Grand final" if m.stage == 1 else "Reset (if needed)"
+
+
+_BRACKET_TITLES = {Bracket.MAIN: "", Bracket.WINNERS: "Winners' bracket", Bracket.LOSERS: "Losers' bracket"}
+
+
+def _sections(t: Tournament, only_round: int | None = None) -> list[_Section]:
+    out: list[_Section] = []
+    for bracket in (Bracket.MAIN, Bracket.WINNERS, Bracket.LOSERS):
+        matches = [m for m in t.matches if m.bracket is bracket]
+        if not matches:
+            continue
+        stages = sorted({m.stage for m in matches})
+        bands = _bands(stages)
+        if only_round is not None:  # the round's stage and the next one
+            now = [m.stage for m in matches if m.round == only_round]
+            bands = [[x for x in stages if min(now) <= x <= min(now) + 1]] if now else []
+        for band in bands:
+            out.extend(_band_sections(t, bracket, [m for m in matches if m.stage in band], band, len(bands) == 1))
+    final = tuple(m for m in t.matches if m.bracket is Bracket.FINAL)
+    if final and (only_round is None or any(m.round == only_round for m in final)):
+        columns = tuple(_Column(round_title(t, m), (m,)) for m in final)
+        y, h = _place(columns)
+        out.append(_Section("Grand final", columns, y, h))
+    if len(out) == 1:  # a small knockout: one picture, no part to name
+        out[0] = _Section("", out[0].columns, out[0].y, out[0].rows_height)
+    return out
+
+
+def _bands(stages: list[int]) -> list[list[int]]:
+    """Consecutive stages in bands of at most MAX_COLUMNS, as even as possible, the larger ones first."""
+    count = math.ceil(len(stages) / MAX_COLUMNS)
+    base, extra = divmod(len(stages), count)
+    out, start = [], 0
+    for i in range(count):
+        size = base + (1 if i < extra else 0)
+        out.append(stages[start : start + size])
+        start += size
+    return out
+
+
+def _band_sections(
+    t: Tournament, bracket: Bracket, matches: list[Match], band: list[int], whole: bool
+) -> list[_Section]:
+    first = sorted((m for m in matches if m.stage == band[0]), key=lambda m: m.slot)
+    parts = [first[i : i + MAX_ROWS] for i in range(0, len(first), MAX_ROWS)]
+    out = []
+    for k, part in enumerate(parts):
+        chosen = {m.id for m in part}
+        columns = [_Column(round_title(t, part[0]), tuple(part))]
+        for stage in band[1:]:
+            here = tuple(
+                m
+                for m in sorted(matches, key=lambda m: m.slot)
+                if m.stage == stage and any(f[2:] in chosen for f in m.feeds if f)
+            )
+            chosen.update(m.id for m in here)
+            if here:
+                columns.append(_Column(round_title(t, here[0]), here))
+        words = [_BRACKET_TITLES[bracket]] if _BRACKET_TITLES[bracket] else []
+        if not words or not whole:
+            words.append(columns[0].title if len(columns) == 1 else f"{columns[0].title} to {columns[-1].title}")
+        if len(parts) > 1:
+            words.append(f"part {k + 1} of {len(parts)}")
+        y, h = _place(tuple(columns))
+        out.append(_Section(" · ".join(words), tuple(columns), y, h))
+    return out
+
+
+def _place(columns: tuple[_Column, ...]) -> tuple[dict[str, int], int]:
+    """Each match's top: the first column evenly spaced, later ones level with the middle of their feeders."""
+    y: dict[str, int] = {}
+    for c, column in enumerate(columns):
+        for i, m in enumerate(column.matches):
+            fed = [y[f[2:]] for f in m.feeds if f and f[2:] in y]
+            y[m.id] = round(sum(fed) / len(fed)) if c and fed else i * PITCH
+    return y, max(y.values(), default=0) + BOX_H + 8
+
+
+# --- drawing -----------------------------------------------------------------------------------------------------
+def bracket_images(
+    t: Tournament,
+    theme: Theme | None = None,
+    *,
+    names: Mapping[str, str] | None = None,
+    title: str = "",
+    only_round: int | None = None,
+) -> list[Image.Image]:
+    """The bracket's pages as RGB images (see the module's docstring for how it is cut)."""
+    return [im for im, _ in _pages(t, theme or builtin_config().theme(), names, title, only_round)]
+
+
+def render_bracket(
+    t: Tournament,
+    theme: Theme | None = None,
+    *,
+    names: Mapping[str, str] | None = None,
+    title: str = "",
+    compress_level: int = 6,
+    only_round: int | None = None,
+) -> tuple[RenderedPage, ...]:
+    """The bracket's pages as PNGs, each with a text alternative.
+
+    ``only_round``: draw only the parts where that round is played (a double elimination of 129 to 256
+    players has more than 10 pages, Discord's limit of attachments on one message; its parts for one round
+    never have more)."""
+    pages = _pages(t, theme or builtin_config().theme(), names, title, only_round)
+    return tuple(
+        RenderedPage(encode_png(im, compress_level), im.width, im.height, alt, heading) for im, (heading, alt) in pages
+    )
+
+
+def _pages(
+    t: Tournament, theme: Theme, names: Mapping[str, str] | None, title: str, only_round: int | None
+) -> list[tuple[Image.Image, tuple[str, str]]]:
+    if not t.spec.is_knockout:
+        raise ValueError("only a knockout has a bracket; draw a league or a Swiss with render.standings")
+    if not t.matches:
+        raise ValueError("the bracket is drawn once the tournament has started")
+    sections = _sections(t, only_round) or _sections(t)[-1:]
+    packed = pack([s.height for s in sections], MAX_PAGE_HEIGHT - TITLE_H - FOOT_H)
+    heading = title or t.spec.name or "Knockout"
+    what = "Double elimination" if t.spec.double_elimination else "Knockout"
+    out = []
+    for p, indices in enumerate(packed):
+        chosen = [sections[i] for i in indices]
+        width = max(max(s.width for s in chosen), 600)
+        height = TITLE_H + sum(s.height for s in chosen) + FOOT_H
+        c = Canvas(theme, width, height)
+        page = f" · page {p + 1} of {len(packed)}" if len(packed) > 1 else ""
+        c.title(heading, status_line(t, what) + _champion_words(t, names) + page)
+        y = TITLE_H
+        for s in chosen:
+            _draw_section(c, t, s, y, names)
+            y += s.height
+        c.footer(_legend(chosen), y)
+        parts = "; ".join(s.title or f"{s.columns[0].title} to {s.columns[-1].title}" for s in chosen)
+        alt = f"{what} bracket of {heading}{page}: {parts}."
+        out.append((c.im, (heading + page, alt[:1000])))
+    return out
+
+
+def _legend(sections: Sequence[_Section]) -> str:
+    """What the small numbers and the tags on these sections mean."""
+    shown = {m.result.how for s in sections for col in s.columns for m in col.matches if m.result is not None}
+    tags = [f"{tag} {words}" for how, (tag, words) in TAGS.items() if how in shown]
+    return " · ".join(["small numbers are seeds", *tags])
+
+
+def _champion_words(t: Tournament, names: Mapping[str, str] | None) -> str:
+    winner = champion(t)
+    return f" · champion {entrant_name(t, winner, names)}" if winner else ""
+
+
+def _draw_section(c: Canvas, t: Tournament, s: _Section, top: int, names: Mapping[str, str] | None) -> None:
+    if s.title:
+        c.text((MARGIN, top + 14), c.fit(s.title.upper(), SMALL, c.width - 2 * MARGIN), c.rgb("accent"), SMALL)
+        top += SECTION_H
+    rows = top + HEAD_H
+    x_of = {m.id: MARGIN + k * (BOX_W + GAP) for k, col in enumerate(s.columns) for m in col.matches}
+    for k, col in enumerate(s.columns):
+        x = MARGIN + k * (BOX_W + GAP)
+        current = any(m.round == t.round for m in col.matches) and t.status is Status.RUNNING
+        ink = c.rgb("text") if current else c.rgb("text dim")
+        c.text((x, top + 8), c.fit(col.title, SMALL + 2, BOX_W), ink, SMALL + 2)
+    for col in s.columns:  # connectors first, boxes over them
+        for m in col.matches:
+            for side, feed in enumerate(m.feeds):
+                src = feed[2:]
+                if feed.startswith("W:") and src in s.y:
+                    _connector(c, x_of[src] + BOX_W, rows + s.y[src] + BOX_H // 2, x_of[m.id], rows + s.y[m.id], side)
+    champ = champion(t)
+    for col in s.columns:
+        for m in col.matches:
+            _box(c, t, m, x_of[m.id], rows + s.y[m.id], names, champ)
+
+
+def _connector(c: Canvas, x0: int, y0: int, x1: int, top: int, side: int) -> None:
+    y1 = top + LINE_H // 2 + side * LINE_H
+    mid = x0 + GAP // 2
+    colour = mix(c.rgb("background"), c.rgb("text dim"), 0.55)
+    c.draw.line([(x0, y0), (mid, y0), (mid, y1), (x1, y1)], fill=colour, width=3)
+
+
+def _box(
+    c: Canvas, t: Tournament, m: Match, x: int, y: int, names: Mapping[str, str] | None, champ: str | None
+) -> None:
+    live = m.round == t.round and m.result is None and t.status is Status.RUNNING
+    fill = c.rgb("info on roll") if live else c.rgb("info")
+    seed_w = font(SMALL).getlength("8" * len(str(len(t.seeds)))) + 20
+    if m.is_bye and m.result is not None and m.result.winner is not None:  # one line: the player and "bye"
+        top = y + LINE_H // 2
+        c.draw.rounded_rectangle(
+            (x, top, x + BOX_W - 1, top + LINE_H - 1), radius=8, fill=fill, outline=outline(c), width=2
+        )
+        alone = m.result.winner
+        c.text((x + 12, top + LINE_H // 2), str(t.seed(alone)), c.rgb("text dim"), SMALL, "lm")
+        room = BOX_W - seed_w - 70
+        name = c.fit(entrant_name(t, alone, names), NAME_SIZE, room)
+        ink = c.rgb("accent") if alone == champ else c.rgb("text")
+        c.text((x + seed_w, top + LINE_H // 2), name, ink, NAME_SIZE, "lm")
+        c.text((x + BOX_W - 12, top + LINE_H // 2), "bye", c.rgb("text dim"), SMALL, "rm")
+        return
+    c.draw.rounded_rectangle((x, y, x + BOX_W - 1, y + BOX_H - 1), radius=8, fill=fill)
+    score_w = 50
+    c.draw.rounded_rectangle(
+        (x + BOX_W - score_w, y, x + BOX_W - 1, y + BOX_H - 1),
+        radius=8,
+        fill=mix(fill, c.rgb("background"), 0.45),
+        corners=(False, True, True, False),
+    )
+    edge = outline(c)
+    if edge is not None:
+        c.draw.rounded_rectangle((x, y, x + BOX_W - 1, y + BOX_H - 1), radius=8, outline=edge, width=2)
+    c.draw.line([(x + 8, y + LINE_H), (x + BOX_W - score_w - 8, y + LINE_H)], fill=c.rgb("background"), width=1)
+    r = m.result
+    for side, (who, feed) in enumerate(zip((m.a, m.b), m.feeds)):
+        ly = y + side * LINE_H + LINE_H // 2
+        won = r is not None and who is not None and r.winner == who
+        lost = r is not None and who is not None and r.winner != who
+        if who is None:
+            label = _empty_side(t, m, feed)
+            c.text((x + 12, ly), c.fit(label, SMALL, BOX_W - score_w - 20), c.rgb("text dim"), SMALL, "lm")
+            continue
+        seed = str(t.seed(who))
+        c.text((x + 12, ly), seed, c.rgb("text dim"), SMALL, "lm")
+        name_x = x + seed_w
+        gone = who in t.withdrawn
+        room = BOX_W - score_w - (name_x - x) - (46 if gone else 10)
+        ink = c.rgb("accent") if won and who == champ else c.rgb("text")  # the champion's path in gold
+        if lost:
+            ink = mix(c.rgb("text dim"), c.rgb("info"), 0.35)
+        name = c.fit(entrant_name(t, who, names), NAME_SIZE, room)
+        c.text((name_x, ly), name, ink, NAME_SIZE, "lm")
+        if gone:
+            c.text((x + BOX_W - score_w - 8, ly), "DQ", c.rgb("hit"), SMALL, "rm")
+        if r is not None:
+            c.text(
+                (x + BOX_W - score_w // 2, ly),
+                _score(r, won),
+                c.rgb("text") if won else c.rgb("text dim"),
+                SMALL + 2,
+                "mm",
+            )
+
+
+def _score(r: Result, won: bool) -> str:
+    if r.how in TAGS:
+        return TAGS[r.how][0] if won else ""
+    if r.how is How.BYE or r.how is How.VOID:
+        return ""
+    return str(r.winner_points if won else r.loser_points)
+
+
+def _empty_side(t: Tournament, m: Match, feed: str) -> str:
+    if m.result is not None or not feed:
+        return "bye" if m.result is None or m.result.how is not How.VOID or feed == "" else "—"
+    source = t.match(feed[2:])
+    if source.result is not None:
+        return "—"
+    return f"{'winner' if feed[0] == 'W' else 'loser'} of {source.id}"
+
+
+# --- text ------------------------------------------------------------------------------------------------------------
+def bracket_text(
+    t: Tournament, *, names: Mapping[str, str] | None = None, rounds: Sequence[int] | None = None, width: int = 16
+) -> str:
+    """The bracket as monospace lines, round by round (only ``rounds`` when given): the match, each side with its
+    seed, and the score (the first side's points first) or how it was decided. About 45 characters wide, so a
+    Discord code block does not wrap on a phone; give a few rounds at a time to stay under a message's length.
+    For a league or a Swiss it lists the pairings the same way (``rounds=[t.round]``: the round's pairings)."""
+    knockout = t.spec.is_knockout
+    what = {"knockout": "Knockout", "round robin": "League", "swiss": "Swiss"}[t.spec.format.value]
+    what = "Double elimination" if t.spec.double_elimination else what
+    heading = t.spec.name or what
+    lines = [f"{heading} · {status_line(t, what)}{_champion_words(t, names)}"]
+    order = sorted(t.matches, key=lambda m: (m.round, list(Bracket).index(m.bracket), m.stage, m.slot))
+    last_title = ""
+    for m in order:
+        if rounds is not None and m.round not in rounds:
+            continue
+        if knockout:
+            heading_here = f"Round {m.round} — {round_title(t, m)}"
+        else:
+            heading_here = f"Round {m.round}" + (f" — Division {m.division}" if m.division else "")
+        if heading_here != last_title:
+            lines += ["", heading_here]
+            last_title = heading_here
+        lines.extend(_match_lines(t, m, names, width))
+    return "\n".join(lines)
+
+
+def _side_text(t: Tournament, m: Match, who: str | None, feed: str, names: Mapping[str, str] | None, width: int) -> str:
+    if who is None:
+        return _empty_side(t, m, feed)[:width]
+    name = entrant_name(t, who, names)
+    tag = f"({t.seed(who)}) "
+    room = width - len(tag) - (3 if who in t.withdrawn else 0)
+    short = name if len(name) <= room else name[: room - 1] + "…"
+    return tag + short + (" DQ" if who in t.withdrawn else "")
+
+
+def _match_lines(t: Tournament, m: Match, names: Mapping[str, str] | None, width: int) -> list[str]:
+    left = _side_text(t, m, m.a, m.feeds[0], names, width)
+    right = _side_text(t, m, m.b, m.feeds[1], names, width)
+    r = m.result
+    if r is not None and r.how is How.BYE and r.winner is not None:
+        return [f"{m.id:<5} {_side_text(t, m, r.winner, '', names, width):<{width}}  bye"]
+    if r is not None and r.how is How.VOID:
+        return [f"{m.id:<5} not played: {r.note or 'no players'}"]
+    middle = "vs"
+    if r is not None and r.how in TAGS:
+        middle = TAGS[r.how][0]
+    elif r is not None:
+        a_won = r.winner == m.a
+        middle = f"{r.winner_points}-{r.loser_points}" if a_won else f"{r.loser_points}-{r.winner_points}"
+    out = [f"{m.id:<5} {left:<{width}} {middle:^5} {right}".rstrip()]
+    if r is not None and r.how in TAGS:
+        out.append(f"{'':<5} {entrant_name(t, r.winner or '', names)} wins: {TAGS[r.how][1]}")
+    return out
