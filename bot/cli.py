@@ -94,9 +94,20 @@ def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
         if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
             raise _row_error(lineno, f'"dice" must be two numbers from 1 to 6, got {dice!r}')
         plays = variant.legal_plays(pos, (dice[0], dice[1]), bool(row.get("first_move", False)))
-        row["plays"] = [p.position.to_frame() for p in plays]
+        frame = row.get("position") or {}
+        row["plays"] = [_play_frame(variant, p.position, "pinned" in frame, "reserve" in frame) for p in plays]
         out.write(json.dumps(row, separators=(",", ":")) + "\n")
     return 0
+
+
+def _play_frame(variant: Variant, pos: Position, pinned: bool, reserve: bool) -> dict[str, Any]:
+    """A play as an oracle row writes it: the position it leaves (``pinned`` and ``reserve`` where the row has
+    them), and ``result`` when it ends the game (winner 1 the roller, -1 the opponent, 0 a draw; points per cube)."""
+    frame: dict[str, Any] = pos.to_frame(pinned=pinned, reserve=reserve)
+    over = variant.game_over(pos)
+    if over is not None:
+        frame["result"] = {"winner": over.winner, "points": over.level}
+    return frame
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
@@ -105,6 +116,8 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         cls = reg.variants[name]
         aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
         out.write(f"{name}: {cls.display_name}{aliases} — plugin {reg.owners[name]}\n")
+    for plugin, reason in sorted(reg.refused.items()):
+        out.write(f"refused plugin {plugin}: {reason}\n")
     return 0
 
 

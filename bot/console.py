@@ -26,7 +26,17 @@ from engine.plugins import registry
 from .config import Settings
 from .console_io import Interrupt
 from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
-from .service import GameService, GameView, Outcome, PlayerRef, Refused, Request, SeededDice, service_for
+from .service import (
+    GameService,
+    GameView,
+    Outcome,
+    PlayerRef,
+    Refused,
+    Request,
+    SeededDice,
+    not_installed,
+    service_for,
+)
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
@@ -50,7 +60,6 @@ class Console:
         self.images = 0
         self.typed = ""  # the line being run, as typed (after a NAME: prefix)
         self.switched: Request | None = None  # set by ``as NAME`` (a NAME: prefix lasts one line)
-        self.waiting: dict[int, set[str]] = {}  # Doubles challenges: who has still to accept
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -154,6 +163,8 @@ class Console:
             return
         if cmd == "leaderboard":
             rows = await svc.leaderboard(me, args[0] if args else "backgammon")
+            if rows and args and not_installed(args[0].strip().lower()):
+                self.say(f"({not_installed(args[0].strip().lower())}: its ratings are kept)")
             for r in rows:
                 self.say(f"{r['rank']:2d}. {r['name']:<20} {r['rating']:7.1f}  {r['wins']}-{r['losses']}")
             if not rows:
@@ -163,7 +174,8 @@ class Console:
             info = await svc.profile(me, args[0].lower() if args else me.id)
             self.say(f"{info['name']}")
             for variant, r in info["ratings"].items():
-                self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d})")
+                note = f" ({r['unavailable']})" if r.get("unavailable") else ""
+                self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d}){note}")
             return
         if cmd == "dice":
             who = _ref(args[0]) if args else me.actor
@@ -339,22 +351,8 @@ class Console:
         if view.status != "challenge":
             await self._show(await svc.answer_resignation(game_id, me, cmd == "accept"), me)
             return
-        if cmd == "accept" and len(view.sides[0]) > 1 and me.id in self._asked(view, everyone=True):
-            # Doubles: everyone the challenge names (the challenger's teammate too) accepts before it starts.
-            waiting = self.waiting.setdefault(view.id, set(self._asked(view)))
-            if me.id not in waiting:
-                who = ", ".join(view.name(p) for p in self._asked(view))
-                raise Refused(f"you have accepted challenge #{view.id} already; waiting for {who}")
-            waiting.discard(me.id)
-            if waiting:
-                who = ", ".join(view.name(p) for p in self._asked(view))
-                self.say(f"{me.name} accepts challenge #{view.id}; waiting for {who}.")
-                return
-            self.say(f"{me.name} accepts challenge #{view.id}.")
-            if me.id not in view.invited:  # the challenger's teammate was the last to agree
-                me = Request(view.invited[0], view.name(view.invited[0]), self.guild, "console", admin=True)
+        # A team challenge starts once each player it names has accepted (the service keeps who has).
         out = await (svc.accept(game_id, me) if cmd == "accept" else svc.decline(game_id, me))
-        self.waiting.pop(game_id, None)
         for pid in {p for side in out.game.sides for p in side} if out.game.status == "active" else ():
             # A new match becomes current for each of its players whose current game is over (or who has none).
             old = self.current.get(pid)
@@ -363,18 +361,17 @@ class Console:
         self.current[me.id] = game_id
         await self._show(out, me)
 
-    def _asked(self, view: GameView, *, everyone: bool = False) -> tuple[str, ...]:
-        """Who must still accept a challenge: everyone it names but the challenger (Doubles: until each accepted;
-        ``everyone``: whether they have or not)."""
+    def _asked(self, view: GameView) -> tuple[str, ...]:
+        """Who must still accept a challenge: everyone it names but the challenger (a team challenge: each until they
+        have; see GameView.awaiting)."""
         if view.status != "challenge":
             return ()
-        named = tuple(dict.fromkeys(p for side in view.sides for p in side if p != view.challenger))
-        if len(view.sides[0]) > 1 and view.id in self.waiting and not everyone:
-            return tuple(p for p in named if p in self.waiting[view.id])
-        return named
+        if len(view.sides[0]) > 1:
+            return view.awaiting
+        return tuple(dict.fromkeys(p for side in view.sides for p in side if p != view.challenger))
 
     async def _state(self, view: GameView) -> MatchState | None:
-        if view.status == "challenge" or view.status == "declined":
+        if view.status == "challenge" or view.status == "declined" or view.unavailable:
             return None
         return await self.service.state(view.id, self._request(view.sides[0][0]))
 

@@ -193,9 +193,12 @@ def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...]
     sides = " vs ".join(_names(view, side) for side in view.sides)
     if view.status == "challenge":
         who = _listed([view.name(p) for p in waiting], "and") if waiting else "anyone"
-        return f"#{view.id} challenge: {sides or view.name(view.challenger)}, {view.display_name}; waiting for {who}"
+        tail = f": {view.unavailable}" if view.unavailable else f"; waiting for {who}"
+        return f"#{view.id} challenge: {sides or view.name(view.challenger)}, {view.display_name}{tail}"
     length = f"{view.length}-point match" if view.length else "money session"
     head = f"#{view.id} {view.display_name} {length}, {sides}, score {view.score[0]}-{view.score[1]}"
+    if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, shown as stored
+        return f"{head}: {view.unavailable} (the game is kept)"
     if view.status != "active" or state is None:
         return f"{head}: {view.status}"
     turn = prompt(view, state) or "the match is over."

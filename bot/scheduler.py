@@ -21,7 +21,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 
-from .service import GameService, Outcome, Refused
+from .service import GameService, NotInstalled, Outcome, Refused
 from .storage import Store, TimerRow, Unavailable
 
 __all__ = ["Scheduler"]
@@ -118,6 +118,9 @@ class Scheduler:
         """Fire one timer: (whether it is done with, what happened)."""
         try:
             return True, await self.service.fire_timer(timer)
+        except NotInstalled as exc:  # kept for when its rule set is back: it fires again after its lease
+            log.info("timer %s (%s, game %s) waits: %s", timer.id, timer.kind, timer.game_id, exc)
+            return False, None
         except Refused as exc:
             log.info("timer %s (%s, game %s) no longer applies: %s", timer.id, timer.kind, timer.game_id, exc)
             return True, None

@@ -1,9 +1,14 @@
-"""Hook specifications of gammonbot plugins: only specs live here.
+"""Hook specifications of gammonbot plugins: only specs live here (the guide is ``docs/plugins.md``).
 
 A plugin is a module or object with functions marked ``@hookimpl`` (from :mod:`engine.plugins`) whose
 names match these specs. The built-in rule sets are plugins registered the same way outside packages
 are (entry-point group ``gammonbot``). Hooks are synchronous; implementations may accept fewer
 arguments than the spec lists, so specs can grow.
+
+Each hook is called once per plugin, at start-up, with a ``register`` callback. A plugin whose hook raises, that
+registers something of the wrong kind, or whose name or alias another plugin already holds is refused as a whole
+(a warning names it and the reason; what it registered is taken back) and the bot starts with the others
+(:mod:`engine.plugins`). A hook implemented under a name that is not below (a misspelling) refuses its plugin too.
 """
 
 from __future__ import annotations
@@ -27,7 +32,10 @@ def register_variants(register: Callable[[type[Variant]], None]) -> None:
     """Called once when the plugin manager starts: call ``register(VariantSubclass)`` for each rule set.
 
     Results are collected from every plugin (the return value is ignored). ``register`` rejects a name
-    or alias that another plugin already registered, and remembers which plugin registered what.
+    or alias that another plugin already registered, and remembers which plugin registered what. A subclass has
+    only the aliases it declares itself, and must declare its own ``name`` (the name games are stored under).
+    The :class:`~engine.variant.Variant` contract, and the kit that checks it (:mod:`engine.testing`), are
+    described in ``docs/plugins.md``.
     """
 
 

@@ -8,19 +8,31 @@
 
 * ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
   unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
-* Start-up runs ``check_pending()``, so a misspelled hook name is an error instead of silence.
 * Collection hooks (``register_variants``, ``register_time_controls``, ``register_players``,
   ``register_rating_systems``) are called once per
   plugin with a ``register`` callback that rejects duplicates and remembers which plugin registered what.
+
+**One bad plugin never stops the bot.** A plugin that cannot be imported, implements a hook gammonbot does not
+have (a misspelling), raises in one of its hooks, registers something that is not what the hook takes, or claims a
+name or alias another plugin already holds is *refused*: a warning naming it and the reason is logged, everything
+it registered is taken back (a plugin is in whole or not at all), and the rest load. Plugins load in a fixed order
+(the built-in ones, then entry points, then ``extra``), so an outside plugin can never take a built-in name.
+:attr:`Registry.refused` keeps the reasons (``gammonbot variants`` lists them). ``strict=True`` raises
+:class:`PluginError` instead (a plugin's own tests; see :mod:`engine.testing`).
+
+Names are never inherited silently: a :class:`~engine.variant.Variant` subclass has only the aliases it declares
+itself (``Variant.__init_subclass__``), and a rule set that does not declare its own ``name`` is refused.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -43,14 +55,17 @@ __all__ = [
     "Registry",
     "build_plugin_manager",
     "registry",
+    "reset_registry",
     "find_variant",
     "get_variant",
+    "is_installed",
     "find_time_control",
     "find_player",
     "players_for",
 ]
 
 hookimpl = pluggy.HookimplMarker("gammonbot")
+log = logging.getLogger("gammonbot.plugins")
 
 #: Built-in plugins: (plugin name, module).
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
@@ -58,6 +73,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("longgammon", "variants.longgammon"),
     ("sprintgammon", "variants.sprintgammon"),
     ("doubles", "variants.doubles"),
+    ("tavli", "variants.tavli"),
     ("timecontrols", "variants.timecontrols"),
     ("players", "engine.players"),
     ("ratings", "engine.ratings"),
@@ -95,7 +111,8 @@ class UnknownPlayer(LookupError):
 
 @dataclass
 class Registry:
-    """What the plugins registered: rule sets and time controls by name, their aliases, and who registered each."""
+    """What the plugins registered: rule sets and time controls by name, their aliases, and who registered each;
+    and the plugins that were refused, with why."""
 
     variants: dict[str, type[Variant]] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)
@@ -108,24 +125,31 @@ class Registry:
     rating_system_owners: dict[str, str] = field(default_factory=dict)
     player_owners: dict[str, str] = field(default_factory=dict)
     _player_names: dict[str, str] = field(default_factory=dict)
+    #: Plugins refused at start-up (by plugin name), with the reason in words; they registered nothing.
+    refused: dict[str, str] = field(default_factory=dict)
 
     def register_variant(self, cls: type[Variant], owner: str) -> None:
+        """Add a rule set; a name or alias already taken is a :class:`PluginError` naming both plugins, and so is a
+        class that is not a working rule set (no name of its own, options or a start that cannot be made)."""
         if not (isinstance(cls, type) and issubclass(cls, Variant)):
-            raise PluginError(f"plugin {owner!r} registered {cls!r}, which is not a Variant subclass")
+            raise PluginError(f"it registered {cls!r}, which is not a Variant subclass")
+        if "name" not in cls.__dict__:
+            raise PluginError(
+                f"its rule set {cls.__name__} declares no name of its own (it would take {cls.name!r} from "
+                f"{cls.__mro__[1].__name__}): give it one"
+            )
         if not cls.name or cls.name != cls.name.lower():
-            raise PluginError(f"plugin {owner!r}: variant {cls.__name__} needs a lower-case name")
-        for label in (cls.name, *cls.aliases):
-            key = label.lower()
-            if key in self._names:
-                other = self._names[key]
-                raise PluginError(
-                    f"plugin {owner!r} registers {label!r}, but plugin {self.owners[other]!r} "
-                    f"already registered it for {other!r}"
-                )
+            raise PluginError(f"its rule set {cls.__name__} needs a lower-case name")
+        keys = _claim(self._names, self.owners, "rule set", cls.name, cls.aliases)
+        try:
+            variant = cls()
+            variant.validate_position(variant.start_position())
+        except Exception as exc:  # a rule set that cannot even start would crash the first game played
+            raise PluginError(f"its rule set {cls.name!r} cannot start a game: {type(exc).__name__}: {exc}") from exc
         self.variants[cls.name] = cls
         self.owners[cls.name] = owner
-        for label in (cls.name, *cls.aliases):
-            self._names[label.lower()] = cls.name
+        for key in keys:
+            self._names[key] = cls.name
 
     def find(self, name: str) -> type[Variant]:
         key = name.strip().lower()
@@ -137,16 +161,18 @@ class Registry:
     def get(self, name: str, **options: Any) -> Variant:
         return self.find(name)(**options)
 
+    def has(self, name: str) -> bool:
+        """Whether a rule set of that name or alias is registered."""
+        return name.strip().lower() in self._names
+
     def names(self) -> list[str]:
         return sorted(self.variants)
 
     def register_time_control(self, tc: TimeControl, owner: str) -> None:
         """Add a time-control preset; a name or alias already taken is a :class:`PluginError` naming both plugins."""
         if not isinstance(tc, TimeControl):
-            raise PluginError(f"plugin {owner!r} registered {tc!r}, which is not a TimeControl")
-        for label in _claim(
-            self._time_control_names, self.time_control_owners, "time control", tc.name, tc.aliases, owner
-        ):
+            raise PluginError(f"it registered {tc!r}, which is not a TimeControl")
+        for label in _claim(self._time_control_names, self.time_control_owners, "time control", tc.name, tc.aliases):
             self._time_control_names[label] = tc.name
         self.time_controls[tc.name] = tc
         self.time_control_owners[tc.name] = owner
@@ -165,10 +191,10 @@ class Registry:
     def register_player(self, spec: PlayerSpec, owner: str) -> None:
         """Add a bot player; a name or alias already taken is a :class:`PluginError` naming both plugins."""
         if not isinstance(spec, PlayerSpec):
-            raise PluginError(f"plugin {owner!r} registered {spec!r}, which is not a PlayerSpec")
+            raise PluginError(f"it registered {spec!r}, which is not a PlayerSpec")
         if not spec.name or spec.name != spec.name.lower():
-            raise PluginError(f"plugin {owner!r}: player {spec.display_name!r} needs a lower-case name")
-        for label in _claim(self._player_names, self.player_owners, "player", spec.name, spec.aliases, owner):
+            raise PluginError(f"its player {spec.display_name!r} needs a lower-case name")
+        for label in _claim(self._player_names, self.player_owners, "player", spec.name, spec.aliases):
             self._player_names[label] = spec.name
         self.players[spec.name] = spec
         self.player_owners[spec.name] = owner
@@ -176,10 +202,10 @@ class Registry:
     def register_rating_system(self, system: RatingSystem, owner: str) -> None:
         name = getattr(system, "name", None)
         if not isinstance(name, str) or not name or not callable(getattr(system, "update", None)):
-            raise PluginError(f"plugin {owner!r} registered {system!r}, which is not a rating system")
+            raise PluginError(f"it registered {system!r}, which is not a rating system")
         if name in self.rating_systems:
             raise PluginError(
-                f"plugin {owner!r} registers rating system {name!r}, but plugin "
+                f"it registers rating system {name!r}, but plugin "
                 f"{self.rating_system_owners[name]!r} already registered it"
             )
         self.rating_systems[name] = system
@@ -216,23 +242,28 @@ class Registry:
             found.append(spec)
         return found
 
+    def _save(self) -> dict[str, dict[str, Any]]:
+        """A copy of what is registered, to take a refused plugin's registrations back with :meth:`_restore`."""
+        return {f.name: dict(getattr(self, f.name)) for f in fields(self) if f.name != "refused"}
 
-def _claim(
-    taken: dict[str, str], owners: dict[str, str], kind: str, name: str, aliases: Iterable[str], owner: str
-) -> list[str]:
-    """The lower-case labels ``name`` and ``aliases`` would take; :class:`PluginError` naming both plugins if
-    another plugin holds one, or if the same label is listed twice."""
+    def _restore(self, saved: dict[str, dict[str, Any]]) -> None:
+        for name, value in saved.items():
+            setattr(self, name, value)
+
+
+def _claim(taken: dict[str, str], owners: dict[str, str], kind: str, name: str, aliases: Iterable[str]) -> list[str]:
+    """The lower-case labels ``name`` and ``aliases`` would take; :class:`PluginError` naming the plugin that holds
+    one already, or if the same label is listed twice."""
     labels = (name, *aliases)
     for label in labels:
         other = taken.get(label.lower())
         if other is not None:
             raise PluginError(
-                f"plugin {owner!r} registers {kind} {label!r}, but plugin {owners[other]!r} "
-                f"already registered it for {other!r}"
+                f"it registers {kind} {label!r}, but plugin {owners[other]!r} already registered it for {other!r}"
             )
     keys = [label.lower() for label in labels]
     if len(set(keys)) != len(keys):
-        raise PluginError(f"plugin {owner!r}: {kind} {name!r} lists the same name twice")
+        raise PluginError(f"its {kind} {name!r} lists the same name twice")
     return keys
 
 
@@ -243,43 +274,101 @@ def _wanted() -> set[str] | None:
     return {part.strip() for part in raw.split(",") if part.strip()}
 
 
+def _candidates(
+    extra: Iterable[tuple[str, object]], load_entry_points: bool
+) -> list[tuple[str, str, Callable[[], object]]]:
+    """Every plugin that may load, in order: (name, where it comes from, how to load it)."""
+    out: list[tuple[str, str, Callable[[], object]]] = []
+    for name, module in DEFAULT_PLUGINS:
+        out.append((name, f"built-in module {module}", functools.partial(importlib.import_module, module)))
+    if load_entry_points:
+        seen: set[tuple[str, str]] = set()
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if (ep.name, ep.value) not in seen:  # one package found twice on the path is one plugin
+                seen.add((ep.name, ep.value))
+                out.append((ep.name, f"entry point {ep.value}", ep.load))
+    for name, plugin in extra:
+        out.append((name, "given", functools.partial(_same, plugin)))
+    return out
+
+
+def _same(plugin: object) -> object:
+    return plugin
+
+
+def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
+    """The hooks ``plugin`` implements that no spec declares (a misspelling, or a hook of another version)."""
+    return sorted(
+        caller.name
+        for caller in pm.get_hookcallers(plugin) or ()
+        if not caller.has_spec()
+        and any(impl.plugin is plugin and not impl.optionalhook for impl in caller.get_hookimpls())
+    )
+
+
 def build_plugin_manager(
-    extra: Iterable[tuple[str, object]] = (), *, load_entry_points: bool = True
+    extra: Iterable[tuple[str, object]] = (), *, load_entry_points: bool = True, strict: bool = False
 ) -> tuple[pluggy.PluginManager, Registry]:
-    """A fresh plugin manager with the built-in plugins, entry points and ``extra`` (name, plugin) pairs."""
+    """A fresh plugin manager with the built-in plugins, entry points and ``extra`` (name, plugin) pairs, and what
+    they registered. A plugin that fails is refused with a logged warning (``Registry.refused``) and the others
+    load; with ``strict`` the first refusal is a :class:`PluginError` instead."""
     pm = pluggy.PluginManager("gammonbot")
     pm.add_hookspecs(hookspecs)
+    reg = Registry()
     wanted = _wanted()
 
-    def allowed(name: str) -> bool:
-        return wanted is None or name in wanted
+    def refuse(name: str, reason: str, exc: BaseException | None = None) -> None:
+        if strict:
+            raise PluginError(f"plugin {name!r} refused: {reason}") from exc
+        reg.refused.setdefault(name, reason)  # a second plugin of a refused one's name keeps the first reason
+        log.warning("plugin %r refused: %s", name, reason)
+        if exc is not None and not isinstance(exc, PluginError):
+            log.debug("plugin %r: what went wrong", name, exc_info=exc)
 
-    for name, module in DEFAULT_PLUGINS:
-        if allowed(name):
-            pm.register(importlib.import_module(module), name=name)
-    if load_entry_points:
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            if not allowed(ep.name) or pm.has_plugin(ep.name):
-                continue
-            try:
-                plugin = ep.load()
-            except Exception as exc:  # an outside package failing to import must say which one
-                raise PluginError(f"cannot load plugin {ep.name!r} ({ep.value}): {exc}") from exc
-            pm.register(plugin, name=ep.name)
-    for name, plugin in extra:
-        if allowed(name):
+    for name, where, load in _candidates(extra, load_entry_points):
+        if wanted is not None and name not in wanted:
+            continue
+        if pm.has_plugin(name) or name in reg.refused:
+            refuse(name, f"a plugin loaded before it has the same name; this one ({where}) is left out")
+            continue
+        try:
+            plugin = load()
+        except Exception as exc:  # an outside package failing to import must say which one, and only stop itself
+            refuse(name, f"it cannot be loaded ({where}): {type(exc).__name__}: {exc}", exc)
+            continue
+        try:
             pm.register(plugin, name=name)
+        except pluggy.PluginValidationError as exc:
+            refuse(name, f"its hooks do not fit gammonbot's ({where}): {exc}", exc)
+            continue
+        except ValueError as exc:  # pluggy: this very object is loaded already, under another plugin name
+            other = pm.get_name(plugin) if pm.is_registered(plugin) else "another"
+            refuse(name, f"it is the same plugin as {other!r} ({where}), loaded once", exc)
+            continue
+        unknown = _unknown_hooks(pm, plugin)
+        if unknown:
+            pm.unregister(plugin)
+            refuse(name, f"it implements {', '.join(unknown)}, which gammonbot has no hook for (misspelled?)")
+    for name in sorted((wanted or set()) - {n for n, _ in pm.list_name_plugin()} - set(reg.refused)):
+        log.warning("%s names plugin %r, but no plugin of that name is installed", ENV_PLUGINS, name)
     pm.check_pending()
     if os.environ.get(ENV_TRACE, "").strip() not in ("", "0"):
         pm.trace.root.setwriter(lambda text: sys.stderr.write(text))
         pm.enable_tracing()
 
-    reg = Registry()
-    for name, plugin in pm.list_name_plugin():
+    for name, plugin in list(pm.list_name_plugin()):
         others = [p for p in pm.get_plugins() if p is not plugin]
-        for hook, method in COLLECTIONS:
-            caller = pm.subset_hook_caller(hook, remove_plugins=others)
-            caller(register=_registrar(getattr(reg, method), name))
+        saved = reg._save()
+        hook = ""
+        try:
+            for hook, method in COLLECTIONS:
+                caller = pm.subset_hook_caller(hook, remove_plugins=others)
+                caller(register=_registrar(getattr(reg, method), name))
+        except Exception as exc:  # whatever one plugin's hook does, the others load: its registrations are undone
+            reg._restore(saved)
+            pm.unregister(plugin)
+            reason = str(exc) if isinstance(exc, PluginError) else f"its {hook} failed: {type(exc).__name__}: {exc}"
+            refuse(name, reason, exc)
     return pm, reg
 
 
@@ -312,6 +401,13 @@ def registry() -> Registry:
     return _default
 
 
+def reset_registry() -> None:
+    """Forget the process-wide registry: the next use builds it again, reading ``GAMMONBOT_PLUGINS`` and the
+    installed entry points afresh (a plugin installed, enabled or disabled meanwhile; tests)."""
+    global _default
+    _default = None
+
+
 def find_variant(name: str) -> type[Variant]:
     """The rule-set class registered under ``name`` or an alias; :class:`UnknownVariant` lists what exists."""
     return registry().find(name)
@@ -320,6 +416,11 @@ def find_variant(name: str) -> type[Variant]:
 def get_variant(name: str, **options: Any) -> Variant:
     """An instance of the rule set ``name`` with ``options``."""
     return registry().get(name, **options)
+
+
+def is_installed(name: str) -> bool:
+    """Whether the rule set ``name`` (a stored game's, say) is registered on this machine now."""
+    return registry().has(name)
 
 
 def find_time_control(name: str) -> TimeControl:

@@ -106,10 +106,17 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
     """
     if view.status == "challenge":
         own = user_id in view.sides[0]
+        team = len(view.sides[0]) > 1
         if action == "accept":
-            if own:
+            if user_id == view.challenger or (own and not team):
                 return "You cannot accept your own challenge; wait for your opponent (or Decline to withdraw it)."
-            if view.invited and user_id not in view.invited:
+            if team and user_id not in view.awaiting:
+                if user_id in view.sides[0] or user_id in view.sides[1]:
+                    waiting = ", ".join(safe(view.name(i)) for i in view.awaiting)
+                    return f"You have accepted already; the match starts once {waiting} accept."
+                names = ", ".join(safe(view.name(i)) for i in (*view.sides[0][1:], *view.sides[1]))
+                return f"This challenge is for {names}. Start your own with `/bg play`."
+            if not team and view.invited and user_id not in view.invited:
                 names = ", ".join(safe(view.name(i)) for i in view.invited)
                 return f"This challenge is for {names}. Start your own with `/bg play`."
             return None

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from ..service import GameService, GameView, PlayerRef, Refused, Request, may_wait_for
+from ..service import GameService, GameView, NotInstalled, PlayerRef, Refused, Request, may_wait_for
 from ..storage import GameRow
 from .text import callers, describe, safe
 
@@ -134,6 +134,10 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
     for number in dict.fromkeys(candidates):
         try:
             view = await service.view(number, asker)
+        except NotInstalled as exc:  # this thread's game, whose rule set is not installed: say so
+            if exc.view.thread_id == here or number == remembered:
+                raise
+            continue
         except Refused:
             continue
         if view.thread_id == here or number == remembered or here in (await service.team_threads(view.id)).values():
@@ -144,6 +148,8 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
         if row.thread_id == here or here in {str(r) for r in rooms}:
             try:
                 return await service.view(row.id, asker)
+            except NotInstalled:  # this thread's game, whose rule set is not installed: say so
+                raise
             except Refused:
                 continue
     return None
@@ -214,13 +220,16 @@ async def game_rows(interaction: discord.Interaction[Any], asker: Request | None
 async def views_of(
     interaction: discord.Interaction[Any], rows: Iterable[GameRow], asker: Request | None = None
 ) -> list[GameView]:
-    """The games of these rows as the asker sees them (one that can no longer be shown is left out)."""
+    """The games of these rows as the asker sees them (one that can no longer be shown is left out; one of a rule set
+    that is not installed is its stored view, marked ``unavailable``)."""
     asker = asker or requester(interaction)
     service = _service(interaction)
     out = []
     for row in rows:
         try:
             out.append(await service.view(row.id, asker))
+        except NotInstalled as exc:  # kept, and listed as "rule set X is not installed"
+            out.append(exc.view)
         except Refused:
             continue
     return out

@@ -31,7 +31,7 @@ from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
 from .components import board_pointer, may_press
 from .context import requester
-from .controls import MAX_SELECT, acting_question, resign_chooser, turn_controls
+from .controls import MAX_SELECT, acting_question, challenge_controls, resign_chooser, turn_controls
 from .errors import answer_first, refuse, reply
 from .text import NO_PINGS, callers, clip, describe, mention, pings, safe, team_name, texts
 from .threads import MAX_LOCKS, Threads, is_team_game
@@ -249,6 +249,15 @@ class Table:
                 return
             message = interaction.message
             old = message.content if message is not None else ""
+            if out.game.status == "challenge":
+                # A team challenge some of whose players have still to accept: its buttons stay for them.
+                await self._edit_pressed(
+                    interaction,
+                    content=clip(f"{old}\n{texts(out.events)}"),
+                    view=challenge_controls(out.game),
+                    allowed_mentions=NO_PINGS,
+                )
+                return
             await self._edit_pressed(
                 interaction, content=clip(f"{old}\n{texts(out.events)}"), view=None, allowed_mentions=NO_PINGS
             )

@@ -99,8 +99,11 @@ def describe(view: GameView) -> str:
     sides = [team_name(view, k) for k in range(len(view.sides))]
     if view.status == "challenge":
         who = ", ".join(safe(view.name(i)) for i in view.invited) or "anyone"
-        return f"#{view.id} {view.display_name} {kind}: challenge from {safe(view.name(view.challenger))} to {who}"
+        tail = f" · {view.unavailable}" if view.unavailable else f" to {who}"
+        return f"#{view.id} {view.display_name} {kind}: challenge from {safe(view.name(view.challenger))}{tail}"
     score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
+    if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, listed as stored
+        return f"#{view.id} {view.display_name} {kind} · {score} · {view.unavailable}"
     cube = f"cube {view.cube}" + (f" ({sides[view.cube_owner]})" if view.cube_owner is not None else "")
     return f"#{view.id} {view.display_name} {kind} · {score} · {cube}"
 

@@ -47,6 +47,7 @@ from .helpers import _time_control as _time_control
 from .helpers import _timed_length as _timed_length
 from .helpers import _to_act as _to_act
 from .helpers import json_dumps as json_dumps
+from .missing import NotInstalled, not_installed
 from .records import RecordsMixin
 from .results import ResultsMixin, may_wait_for
 from .settings import SettingsMixin
@@ -93,6 +94,8 @@ __all__ = [
     "PLAYER_DEFAULTS",
     "service_for",
     "may_wait_for",
+    "NotInstalled",
+    "not_installed",
 ]
 
 

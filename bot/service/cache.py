@@ -1,12 +1,12 @@
-"""The service's cache of games, and keeping the garbage collector's pauses short.
+"""The service's cache of games: the most recently used decoded, every other one compact.
 
 Every object a process holds is looked at by each full collection of Python's garbage collector, which stops the
-event loop while it runs: 10,000 cached games held decoded (about 20 to 50 tracked objects each) made one pause
-last 100 to 300 ms. So the cache holds only the most recently used games decoded (``hot``; a game being played
-is one of them) and every other game as one ``bytes`` object, which the collector never looks at (a pickle of the
-decoded game without its legal plays and view, which are made again when needed: 2 to 3 KB for a game of 1,000
-actions, against 20 KB decoded). Taking a game from the compact tier costs about 30 µs, far less than reading it
-from the database.
+event loop while it runs: 10,000 cached games held decoded (20 to 50 tracked objects each) made one pause last 100
+to 300 ms. So the cache holds only the most recently used games decoded (``hot``; a game being played is one of
+them) and every other game as one ``bytes`` object, which the collector never looks at: a pickle of the decoded game
+and its view, without its legal plays (made again when a play is judged). That is 2 to 4 KB for a game of 1,000
+actions, against 20 KB decoded; taking a game from the compact tier costs 30 to 300 µs (the longest money sessions),
+far less than reading it from the database.
 
 What start-up loaded is taken out of the collector's passes once and for all (bot/runtime.py).
 """
@@ -17,6 +17,7 @@ import dataclasses
 import logging
 import pickle
 from collections import OrderedDict
+from typing import NamedTuple
 
 from .helpers import _Loaded
 
@@ -31,10 +32,18 @@ def _pack(loaded: _Loaded) -> bytes | None:
     if state is not None and state._plays is not None:
         state = dataclasses.replace(state, _plays=None)
     try:
-        return pickle.dumps(dataclasses.replace(loaded, state=state, view=None), pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(dataclasses.replace(loaded, state=state), pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # not kept compact: it is read from the database when next needed
         log.debug("game %s cannot be kept compact in the cache: %s", loaded.row.id, exc)
         return None
+
+
+class _Hot(NamedTuple):
+    loaded: _Loaded
+    #: Its compact form while still current (taken from the compact tier, not changed since), and whether that holds
+    #: the view: then it goes back without pickling again.
+    packed: bytes | None
+    with_view: bool
 
 
 class GameCache:
@@ -44,9 +53,7 @@ class GameCache:
     def __init__(self, size: int, hot: int) -> None:
         self.size = max(0, size)
         self.hot_size = max(1, min(hot, self.size))
-        #: Decoded games, with their compact form when it is still current (a game taken from the compact tier and
-        #: not changed since: it needs no pickling when it goes back).
-        self._hot: OrderedDict[int, tuple[_Loaded, bytes | None]] = OrderedDict()
+        self._hot: OrderedDict[int, _Hot] = OrderedDict()
         self._cold: OrderedDict[int, bytes] = OrderedDict()
 
     def __len__(self) -> int:
@@ -60,29 +67,33 @@ class GameCache:
         """How many games are held decoded."""
         return len(self._hot)
 
+    def is_compact(self, game_id: int) -> bool:
+        """Whether the game is held compact (taking it costs an unpickling)."""
+        return game_id in self._cold
+
     def get(self, game_id: int) -> _Loaded | None:
         """The cached game (now the most recently used), or None."""
         entry = self._hot.get(game_id)
         if entry is not None:
             self._hot.move_to_end(game_id)
-            return entry[0]
+            return entry.loaded
         packed = self._cold.pop(game_id, None)
         if packed is None:
             return None
         loaded: _Loaded = pickle.loads(packed)  # our own bytes, made by _pack in this process
-        self._hold(game_id, loaded, packed)
+        self._hold(game_id, _Hot(loaded, packed, loaded.view is not None))
         return loaded
 
     def peek(self, game_id: int) -> _Loaded | None:
         """The cached game if it is held decoded, without making it the most recently used."""
         entry = self._hot.get(game_id)
-        return None if entry is None else entry[0]
+        return None if entry is None else entry.loaded
 
     def put(self, loaded: _Loaded) -> None:
         """Hold ``loaded`` (decoded, the most recently used), replacing what was held for its game."""
         game_id = loaded.row.id
         self._cold.pop(game_id, None)
-        self._hold(game_id, loaded, None)
+        self._hold(game_id, _Hot(loaded, None, False))
 
     def pop(self, game_id: int) -> None:
         """Forget a game."""
@@ -93,14 +104,14 @@ class GameCache:
         self._hot.clear()
         self._cold.clear()
 
-    def _hold(self, game_id: int, loaded: _Loaded, packed: bytes | None) -> None:
-        self._hot[game_id] = (loaded, packed)
+    def _hold(self, game_id: int, entry: _Hot) -> None:
+        self._hot[game_id] = entry
         self._hot.move_to_end(game_id)
         while len(self._hot) > self.hot_size:
-            old_id, (old, old_packed) = self._hot.popitem(last=False)
-            if len(self) < self.size:
-                packed_old = old_packed if old_packed is not None else _pack(old)
-                if packed_old is not None:
-                    self._cold[old_id] = packed_old
+            old_id, old = self._hot.popitem(last=False)
+            current = old.packed is not None and (old.with_view or old.loaded.view is None)
+            packed = old.packed if current else _pack(old.loaded)
+            if packed is not None:
+                self._cold[old_id] = packed  # the most recently used of the compact ones
         while len(self) > self.size:
             (self._cold if self._cold else self._hot).popitem(last=False)

@@ -19,7 +19,16 @@ from ..clock import start_clock
 from ..storage import Conflict, Scope, TimerSpec
 from .core import ServiceCore
 from .events import _describe_terms
-from .helpers import _Loaded, _match_options, _options_data, _snapshot, _tc_data, _time_control
+from .helpers import (
+    _Loaded,
+    _match_options,
+    _options_data,
+    _snapshot,
+    _tc_data,
+    _time_control,
+    challenge_awaiting,
+)
+from .missing import stored_class
 from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request
 
 
@@ -63,6 +72,11 @@ class ChallengesMixin(ServiceCore):
             raise Refused("challenges are made in a server's channel, not in a direct message")
         guild_id = challenger.guild_id
         settings = await self.server_settings(guild_id)
+        if variant is None and not registry().has(settings["default_variant"]):
+            raise Refused(
+                f"this server's default rule set, {settings['default_variant']}, is not installed on this bot: "
+                f"name a rule set ({', '.join(registry().names())})"
+            )
         tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
         bots: dict[str, str] = {}
         if bot is not None:
@@ -142,8 +156,15 @@ class ChallengesMixin(ServiceCore):
         what = _terms_words(cls, match_options, variant_options) + (f", clock: {tc.describe()}" if tc else "")
         who = " and ".join(p.name for p in invited) if invited else "anyone"
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
-        if bots:
-            # A bot accepts at once; the challenger's own click is the players' share of the dice.
+        if teammate is not None:
+            asked = _listed([names[p] for p in challenge_awaiting(terms)])
+            text = (
+                f"{challenger.name} & {teammate.name} challenge {' & '.join(p.name for p in invited)} to {what} "
+                f"(game #{row.id}); it starts once {asked} accept.{text_commit}"
+            )
+        if bots and not challenge_awaiting(terms):
+            # A bot accepts at once; the challenger's own click is the players' share of the dice. (A team challenge
+            # against the bots waits for the challenger's teammate, who is asked like anyone else.)
             accepted = await self.accept(row.id, challenger.as_player(invited[0]), entropy=entropy)
             return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
         return Outcome((Event("challenge", row.id, text, challenger.id),), view)
@@ -196,14 +217,45 @@ class ChallengesMixin(ServiceCore):
                 if row.status != "challenge":
                     raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
                 terms = row.setup
-                if player.id in (terms["challenger"], terms.get("teammate")):
+                if player.id == terms["challenger"]:
                     raise Refused("you cannot accept your own challenge")
                 invited = list(terms["invited"])
-                if invited and player.id not in invited:
-                    raise Refused(f"this challenge is for {', '.join(terms['names'][i] for i in invited)}, not for you")
-                cls = self._variant_class(terms["variant"])
+                cls = stored_class(terms["variant"], game_id)
                 names = dict(terms["names"])
                 names[player.id] = player.name
+                if terms.get("teammate"):
+                    # A team challenge: every player it names accepts (the challenger's teammate too).
+                    waiting = [p for p in challenge_awaiting(terms) if p != player.id]
+                    bots = terms.get("bots") or {}
+                    if player.id not in challenge_awaiting(terms) and player.id not in bots:
+                        if player.id in (terms.get("accepted") or ()):
+                            who = _listed([names[p] for p in challenge_awaiting(terms)])
+                            raise Refused(f"you have accepted challenge #{game_id} already; it waits for {who}")
+                        named = [terms["teammate"], *invited]
+                        raise Refused(f"this challenge is for {', '.join(names[i] for i in named)}, not for you")
+                    if waiting:
+                        accepted = sorted({*(terms.get("accepted") or ()), player.id})
+                        try:
+                            await self.store.update_game(
+                                game_id,
+                                row.version,
+                                setup={**terms, "accepted": accepted, "names": names},
+                                turn_player=waiting[0],
+                            )
+                        except Conflict:
+                            self._forget(game_id)
+                            continue
+                        await self.store.save_player(player.id, player.name)
+                        self._forget(game_id)
+                        view = self._view(await self._load(game_id, SYSTEM))
+                        who = _listed([names[p] for p in waiting])
+                        verb = "accepts" if len(waiting) == 1 else "accept"
+                        text = f"{player.name} accepts challenge #{game_id}; it starts once {who} {verb}."
+                        return Outcome((Event("accepted", game_id, text, player.id),), view)
+                elif player.id == terms.get("teammate"):
+                    raise Refused("you cannot accept your own challenge")
+                elif invited and player.id not in invited:
+                    raise Refused(f"this challenge is for {', '.join(terms['names'][i] for i in invited)}, not for you")
                 if cls.team_size > 1:
                     sides: tuple[tuple[str, ...], tuple[str, ...]] = (
                         (terms["challenger"], terms["teammate"]),
@@ -316,3 +368,8 @@ def _terms_words(cls: type[Variant], opts: m.MatchOptions, variant_options: Mapp
     }
     text = Chosen(changed, {cls.name: dict(variant_options)} if variant_options else {}).text(cls.name)
     return _describe_terms(cls, opts) + (f"; options: {text}" if text else "")
+
+
+def _listed(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

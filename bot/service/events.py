@@ -12,6 +12,7 @@ from engine.match import Action, MatchOptions, MatchState, Phase
 from engine.variant import Variant
 
 from .helpers import _ended_state, _to_act
+from .missing import not_installed
 from .types import Event, GameView
 
 
@@ -48,6 +49,7 @@ def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         "rated": bool(row["rated"]),
         "finished_at": row["finished_at"],
         "thread_id": row.get("thread_id"),
+        "unavailable": not_installed(row["variant"]),  # "rule set X is not installed", or None
     }
     if viewer is not None and winner is not None:
         sides = data.get("sides", [[], []])

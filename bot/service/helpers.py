@@ -85,6 +85,18 @@ def bot_label(player_id: str) -> str | None:
     return bot_name(spec, 2 if seat == "2" else 1)
 
 
+def challenge_awaiting(terms: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who must still accept a challenge (its stored terms). A team challenge starts once every player it names but
+    the challenger has accepted (the challenger's teammate too: nobody is seated without being asked), bots
+    excepted; one against one, the invited player (any of them) accepts; () for an open challenge."""
+    bots = terms.get("bots") or {}
+    if terms.get("teammate"):
+        accepted = set(terms.get("accepted") or ())
+        named = dict.fromkeys((terms["teammate"], *terms["invited"], terms.get("opponent_teammate")))
+        return tuple(p for p in named if p and p not in bots and p not in accepted)
+    return tuple(p for p in terms["invited"] if p not in bots)
+
+
 def _names(loaded: _Loaded) -> Mapping[str, str]:
     """The players' display names by id, as the game stores them (the same as its view's, without making one); a
     bot player by its name and strength (:func:`bot_label`)."""

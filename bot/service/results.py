@@ -11,6 +11,7 @@ from engine.ratings import Rating
 from ..storage import GameRow
 from .core import ServiceCore
 from .events import _result_line
+from .missing import NotInstalled, not_installed
 from .types import FORGOTTEN, SYSTEM, GameView, Refused, Request, scope_of
 
 
@@ -100,8 +101,13 @@ class ResultsMixin(ServiceCore):
         if who.guild_id is None:
             raise Refused("leaderboards belong to a server: ask in one")
         guild_id = who.guild_id
-        cls = self._variant_class(variant)
-        rows = await self.store.leaderboard(guild_id, cls.name, self.ratings.name, min_matches=min_matches, limit=limit)
+        try:
+            name = self._variant_class(variant).name
+        except Refused:  # a rule set not installed now: its ratings are kept, and shown if there are any
+            name = variant.strip().lower()
+            if not await self.store.leaderboard(guild_id, name, self.ratings.name, min_matches=1, limit=1):
+                raise
+        rows = await self.store.leaderboard(guild_id, name, self.ratings.name, min_matches=min_matches, limit=limit)
         return [
             {
                 "rank": k,
@@ -129,6 +135,7 @@ class ResultsMixin(ServiceCore):
                 "wins": r["wins"],
                 "losses": r["losses"],
                 "streak": r["streak"],
+                "unavailable": not_installed(r["variant"]),
             }
             for r in (
                 await self.store.ratings_of(player_id, self.ratings.name, who.guild_id)
@@ -195,7 +202,10 @@ class ResultsMixin(ServiceCore):
         rows = await self.store.games_of(player_id, scope=scope_of(who))
         views = []
         for row in rows:
-            views.append(self._view(await self._load(row.id, SYSTEM)))
+            try:
+                views.append(self._view(await self._load(row.id, SYSTEM)))
+            except NotInstalled as exc:  # kept, and listed as "rule set X is not installed"
+                views.append(exc.view)
 
         def waiting(v: GameView) -> int:
             if v.to_act == player_id:

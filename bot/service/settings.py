@@ -15,6 +15,7 @@ from engine.variant import Variant
 
 from .core import ServiceCore
 from .helpers import _coerce, _time_control
+from .missing import stored_class
 from .types import GUILD_DEFAULTS, PLAYER_DEFAULTS, Refused, Request
 
 
@@ -151,6 +152,8 @@ class SettingsMixin(ServiceCore):
         try:
             cls = registry().find(variant or settings["default_variant"])
         except UnknownVariant:
+            if not registry().has(settings["default_variant"]):  # the server's default is not installed now
+                return suggest(typed, rule_sets)
             cls = registry().find(settings["default_variant"])
         length = settings["default_length"] if length is None else length
         return suggest(typed, rule_sets, rule_set=cls, money=int(length) == 0)
@@ -166,7 +169,7 @@ class SettingsMixin(ServiceCore):
             terms = row.setup.get("terms", {})
         else:
             terms = row.setup
-            cls = self._variant_class(terms.get("variant", row.variant))
+            cls = stored_class(terms.get("variant", row.variant), game_id)
             try:
                 variant = cls(**dict(terms.get("variant_options") or {}))
                 opts = MatchOptions(**dict(terms.get("options") or {}))

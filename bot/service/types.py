@@ -160,8 +160,14 @@ class GameView:
     channel_id: str | None = None
     challenger: str | None = None
     invited: tuple[str, ...] = ()
+    #: A challenge: who must still accept it (a team challenge: each player it names but the challenger, until each
+    #: has; one against one: the invited, any one of whom accepts; () for an open challenge).
+    awaiting: tuple[str, ...] = ()
     #: When the running clock's flag falls (None: no clock runs); vacations may push it back.
     deadline: float | None = None
+    #: Why the game cannot be shown or played now, in words ("rule set nackgammon is not installed"): a game of a
+    #: rule set whose plugin is disabled or uninstalled, listed from its stored row (see missing.py). None: it can.
+    unavailable: str | None = None
 
     def side_of(self, player_id: str) -> int | None:
         for k, members in enumerate(self.sides):

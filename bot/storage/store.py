@@ -310,10 +310,10 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin):
             .where(games.c.id == game_id, *visible(scope))
             .order_by(actions.c.seq)
         )
-        rows = (await conn.execute(query)).all()
+        rows = list((await conn.execute(query)).all())
         if not rows:
             raise NotFound(f"there is no game #{game_id}")
-        return int(rows[0].version), list(rows)
+        return int(rows[0].version), rows
 
     # --- games: the unit of work --------------------------------------------------------------------------------
     async def update_game(

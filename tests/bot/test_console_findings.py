@@ -85,16 +85,17 @@ def test_a_mistyped_command_is_unknown_and_the_nearest_is_suggested(tmp_path: Pa
 def test_a_doubles_challenge_names_both_teams_and_waits_for_all_three(tmp_path: Path) -> None:
     async def body(s: Session) -> None:
         said = await s.type(DOUBLES.format(length=1))
-        assert "alice & carol challenge bob & dave to a 1-point Backgammon Doubles match (game #1)." in said
+        assert "alice & carol challenge bob & dave to a 1-point Backgammon Doubles match (game #1)" in said
+        assert "it starts once carol, bob and dave accept." in said
         assert "carol, bob, dave: type accept (each of you) or decline." in said
-        assert "waiting for carol, dave" in await s.type("bob: accept")
+        assert "bob accepts challenge #1; it starts once carol and dave accept." in await s.type("bob: accept")
         assert refusals(await s.type("bob: accept")) == [
-            "! you have accepted challenge #1 already; waiting for carol, dave"
+            "! you have accepted challenge #1 already; it waits for carol and dave"
         ]
         await s.type("dave: accept")
         assert (await s.view(1)).status == "challenge"  # the challenger's teammate has not agreed yet
         started = await s.type("carol: accept")
-        assert "carol accepts challenge #1." in started and "alice & carol vs bob & dave" in started
+        assert "carol accepted" in started and "alice & carol vs bob & dave" in started, started
         assert (await s.view(1)).status == "active"
 
     run(tmp_path, body)

@@ -121,7 +121,7 @@ class Games(BgCog):
             entropy=str(interaction.id),
         )
         view = out.game
-        if bot is not None:
+        if bot is not None and view.status == "active":
             # The bot accepted at once: the match starts now, in a thread of its own.
             sent = await self._post_challenge(interaction, content=clip(texts(out.events)))
             await self.table.start_match(interaction, view.id, sent)
@@ -130,11 +130,13 @@ class Games(BgCog):
         said = texts(out.events)
         if team_choice:
             said += "\nBefore each game, each team chooses its acting member (in its private team thread)."
-        who = " ".join(mention(p) for p in view.invited)
-        call = f"{who}: Accept or Decline below." if who else "Anyone may Accept below."
+        asked = view.awaiting or view.invited  # a team challenge asks each player it names (the teammate too)
+        who = " ".join(mention(p) for p in asked)
+        each = " (each of you)" if len(view.sides[0]) > 1 and len(asked) > 1 else ""
+        call = f"{who}: Accept{each} or Decline below." if who else "Anyone may Accept below."
         try:
             sent = await self._post_challenge(
-                interaction, content=clip(f"{said}\n{call}"), view=ui, allowed_mentions=pings(view.invited)
+                interaction, content=clip(f"{said}\n{call}"), view=ui, allowed_mentions=pings(asked)
             )
         finally:
             ui.stop()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from ...service import not_installed
 from ..context import requester, require_server
 from ..errors import refusals, reply
 from ..options import RuleSet
@@ -70,6 +71,8 @@ def result_line(line: dict[str, Any]) -> str:
             text += f" ({line['rating_change']:+.2f})"
     if not line.get("rated"):
         text += " · unrated"
+    if line.get("unavailable"):  # "rule set X is not installed": the match is kept
+        text += f" · {line['unavailable']}"
     if line.get("thread_id"):
         text += f" · <#{line['thread_id']}>"
     if line.get("finished_at"):
@@ -109,6 +112,8 @@ class Stats(BgCog):
             )
             return
         embed = discord.Embed(title=f"{shown} leaderboard", description=leaderboard_table(rows)[:MAX_EMBED])
+        if not_installed(variant):  # its ratings are kept while its plugin is away
+            embed.title = f"{shown} leaderboard ({not_installed(variant)})"
         least = "1 rated match" if min_matches == 1 else f"{min_matches} rated matches"
         embed.set_footer(text=f"{self.service.ratings.display_name}; players with at least {least} in it.")
         await reply(interaction, embed=embed)
@@ -126,7 +131,7 @@ class Stats(BgCog):
         for variant, r in sorted(data["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
             games = r["wins"] + r["losses"]
             embed.add_field(
-                name=names.get(variant, variant),
+                name=names.get(variant, variant) + (f" ({r['unavailable']})" if r.get("unavailable") else ""),
                 value=(
                     f"Rating **{r['rating']:.2f}**\n"
                     f"{r['wins']} won, {r['losses']} lost ({games} rated)\n"

@@ -250,6 +250,9 @@ class World:
         assert found is not None, r.response.content
         game_id = int(found[1])
         await self.do(them.click(r.response, label="Accept"))
+        # A team challenge starts once each player it names has accepted (the challenger's teammate too).
+        for waiting in (await self.view(game_id)).awaiting:
+            await self.do(self.by_id(waiting).click(r.response, label="Accept"))
         return game_id, game_thread(self, await self.view(game_id))
 
 

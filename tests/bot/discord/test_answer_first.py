@@ -130,7 +130,8 @@ async def test_every_interaction_of_a_doubles_match_with_consultation_is_answere
             )
         )  # fmt: skip
         gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts
+            await w.do(member.click(reply(r), label="Accept"))
         d = Driver(w, gid)
         thread = await d.thread()
         rooms = (team_room(w, gid, "alice & carol"), team_room(w, gid, "bob & dave"))
@@ -204,7 +205,8 @@ async def test_every_command_of_the_tree_is_answered_before_any_other_discord_ca
             )
         )  # fmt: skip
         team_gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts
+            await w.do(member.click(reply(r), label="Accept"))
         td = Driver(w, team_gid)
         team_thread = await td.thread()
         await td.until("move")

@@ -102,7 +102,8 @@ async def test_in_doubles_the_team_thread_is_told_its_turn_mentioning_the_teamma
         )
         assert r.response is not None
         gid = int(re.search(r"game #(\d+)", r.response.content)[1])  # type: ignore[index]
-        await w.do(bob.click(r.response, label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+            await w.do(member.click(r.response, label="Accept"))
         d = Driver(w, gid)
         await d.until("move")
         view = await d.view()

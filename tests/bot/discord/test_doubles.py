@@ -110,7 +110,8 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         )  # fmt: skip
         assert "each team chooses its acting member" in said(r), said(r)
         gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+            await w.do(member.click(reply(r), label="Accept"))
         d = Driver(w, gid)
         thread = await d.thread()
         ours, theirs = team_thread(w, gid, "alice & carol"), team_thread(w, gid, "bob & dave")
@@ -273,7 +274,8 @@ async def test_both_must_agree_holds_a_play_picked_on_the_board_until_the_teamma
             )
         )  # fmt: skip
         gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+            await w.do(member.click(reply(r), label="Accept"))
         d = Driver(w, gid)
         thread = await d.thread()
         await d.until("move", side=0)
@@ -332,7 +334,8 @@ async def test_without_private_threads_each_member_is_asked_who_acts_by_direct_m
             )
         )  # fmt: skip
         gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+            await w.do(member.click(reply(r), label="Accept"))
         assert await w.bot.service.team_threads(gid) == {}
         asked = {}
         for member in (alice, bob, carol, dave):
@@ -370,7 +373,8 @@ async def test_a_team_thread_opened_during_a_roll_keeps_the_boards_play_select_w
             alice.slash(w.channel, "bg play", opponent=bob, teammate=carol, partner=dave, variant="doubles", length=1)
         )
         gid = int(re.findall(r"game #(\d+)", said(r))[0])
-        await w.do(bob.click(reply(r), label="Accept"))
+        for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+            await w.do(member.click(reply(r), label="Accept"))
         d = Driver(w, gid)
         thread = await d.thread()
         await d.until("move")
@@ -387,3 +391,30 @@ async def test_a_team_thread_opened_during_a_roll_keeps_the_boards_play_select_w
         assert not r.followups, r.followups[0].content
         after = await d.view()
         assert after.phase != "move" or after.to_act != view.to_act or after.draft
+
+
+async def test_a_team_challenge_starts_only_once_each_player_it_names_has_accepted(tmp_path: Path) -> None:
+    """Nobody is seated without being asked: the challenger's teammate accepts like the two opponents."""
+    async with world(tmp_path) as w:
+        alice, bob, carol, dave, eve = (w.people[n] for n in ("alice", "bob", "carol", "dave", "eve"))
+        r = await w.do(
+            alice.slash(w.channel, "bg play", opponent=bob, teammate=carol, partner=dave, variant="doubles", length=1)
+        )
+        challenge = reply(r)
+        assert "alice & carol challenge bob & dave" in challenge.content, challenge.content
+        assert f"<@{carol.id}> <@{bob.id}> <@{dave.id}>: Accept (each of you)" in challenge.content
+        gid = int(re.findall(r"game #(\d+)", challenge.content)[0])
+        refused = await w.do(alice.click(challenge, label="Accept"))
+        assert "cannot accept your own challenge" in said(refused)
+        refused = await w.do(eve.click(challenge, label="Accept"))
+        assert "This challenge is for" in said(refused)
+        await w.do(bob.click(challenge, label="Accept"))
+        assert "it starts once carol and dave accept" in challenge.content and "Accept" in labels(challenge)
+        again = await w.do(bob.click(challenge, label="Accept"))
+        assert "You have accepted already" in said(again), said(again)
+        await w.do(carol.click(challenge, label="Accept"))
+        assert (await w.view(gid)).status == "challenge"
+        await w.do(dave.click(challenge, label="Accept"))
+        view = await w.view(gid)
+        assert view.status == "active" and view.thread_id is not None
+        assert not labels(challenge)  # the challenge's buttons are gone once the match starts

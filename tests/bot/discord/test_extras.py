@@ -183,7 +183,8 @@ async def _doubles(w: World) -> tuple[int, Any, Driver]:
     found = re.search(r"game #(\d+)", said(r))
     assert found is not None
     gid = int(found[1])
-    await w.do(bob.click(reply(r), label="Accept"))
+    for member in (carol, dave, bob):  # each player the challenge names accepts, the teammate too
+        await w.do(member.click(reply(r), label="Accept"))
     d = Driver(w, gid)
     return gid, await d.thread(), d
 
@@ -317,7 +318,8 @@ async def test_both_must_agree_holds_the_play_for_the_teammates_approval(tmp_pat
             consult="agree",
         )
         gid = out.game.id
-        await svc.accept(gid, ben)
+        for member in (cat, dan, ben):  # each player the challenge names accepts, the teammate too
+            await svc.accept(gid, member)
         for _ in range(40):  # roll until a side has a play to make (no thread: the game lives in the channel)
             view = await svc.view(gid, SYSTEM)
             if view.phase == "move":

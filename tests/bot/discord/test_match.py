@@ -52,8 +52,10 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
 
         # Someone else cannot accept it; bob can, and the match gets its own thread.
         r = await w.do(eve.click(challenge, label="Accept"))
-        assert r.ephemeral and r.followups == [] and "This challenge is for bob" in said(r)
+        assert r.ephemeral and r.followups == [] and "This challenge is for " in said(r) and "bob" in said(r)
         assert (await w.view(gid)).status == "challenge"
+        for member in (carol, dave) if team else ():  # a team challenge: each player it names accepts
+            await w.do(member.click(challenge, label="Accept"))
         await w.do(bob.click(challenge, label="Accept"))
         view = await w.view(gid)
         assert view.status == "active"

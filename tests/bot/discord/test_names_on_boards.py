@@ -196,7 +196,8 @@ async def test_doubles_boards_show_team_names_and_the_acting_member(tmp_path: Pa
                 )
             )
             gid = int(re.search(r"game #(\d+)", reply(r).content)[1])  # type: ignore[index]
-            await w.do(bob.click(reply(r), label="Accept"))
+            for member in (carol, dave, bob):  # each player the challenge names accepts
+                await w.do(member.click(reply(r), label="Accept"))
             d = Driver(w, gid)
             while (await d.view()).phase == "opening":
                 await d.roll()

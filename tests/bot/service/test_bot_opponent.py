@@ -44,6 +44,9 @@ def test_a_whole_match_against_the_bot(variant: str, bot: str, tmp_path: Path) -
         svc = GameService(store, dice=SeededDice(4))
         team = {"teammate": FRIEND} if variant == "doubles" else {}
         out = await svc.challenge(ME, None, variant=variant, length=1, bot=bot, **team)
+        if team:  # the bots accept at once; the challenger's teammate is asked like anyone else
+            assert out.game.status == "challenge" and out.game.awaiting == ("friend",)
+            out = await svc.accept(out.game.id, FRIEND)
         assert out.game.status == "active"  # the bot accepted at once
         # In Doubles the person plays whichever teammate is acting this game.
         actor = FRIEND if out.game.acting and out.game.acting[0] == "friend" else ME

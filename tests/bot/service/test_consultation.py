@@ -33,6 +33,8 @@ async def _match(svc: GameService, consult: str = "free") -> Outcome:
     out = await svc.challenge(
         ANN, CAL, variant="doubles", length=3, teammate=BEA, opponent_teammate=DAN, consult=consult
     )
+    await svc.accept(out.game.id, BEA)  # each player the challenge names accepts, the teammate too
+    await svc.accept(out.game.id, DAN)
     out = await svc.accept(out.game.id, CAL)
     while out.game.phase == "opening":
         out = await svc.roll(out.game.id, ANN)

@@ -43,6 +43,8 @@ async def doubles(svc: GameService, *, team_choice: bool = True, length: int = 3
         opponent_teammate=DAN,
         options={"team_choice": True} if team_choice else {},
     )
+    await svc.accept(out.game.id, BEA)  # each player the challenge names accepts, the teammate too
+    await svc.accept(out.game.id, DAN)
     return await svc.accept(out.game.id, CAL)
 
 
@@ -192,6 +194,8 @@ def test_refusals_name_players_not_their_ids(db_url: tuple[str, str | None]) -> 
 
     async def body(store: Store, svc: GameService) -> None:
         out = await svc.challenge(ann, cal, variant="doubles", length=1, teammate=bea, opponent_teammate=dan)
+        await svc.accept(out.game.id, bea)
+        await svc.accept(out.game.id, dan)
         gid = (await svc.accept(out.game.id, cal)).game.id
         acting = (await svc.view(gid, SYSTEM)).acting
         assert acting is not None
@@ -213,6 +217,8 @@ def test_naming_the_acting_member_moves_no_deadline(db_url: tuple[str, str | Non
             ANN, CAL, variant="doubles", length=1, teammate=BEA, opponent_teammate=DAN,
             options={"team_choice": True}, time_control="doubles-clock",
         )  # fmt: skip
+        await svc.accept(out.game.id, BEA)
+        await svc.accept(out.game.id, DAN)
         gid = (await svc.accept(out.game.id, CAL)).game.id
         before = [(t.id, t.kind, t.due_at) for t in await store.pending_timers(gid)]
         assert [k for _, k, _ in before] == ["opening"]

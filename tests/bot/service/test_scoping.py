@@ -124,6 +124,8 @@ def test_another_servers_requests_and_strangers_direct_messages_find_no_game(db_
         invited = (await svc.challenge(ALICE_A, BOB_A, length=1)).game.id
         open_challenge = (await svc.challenge(ALICE_A, None, length=1)).game.id
         team = await svc.challenge(ALICE_A, BOB_A, variant="doubles", length=1, teammate=DAN_A, opponent_teammate=FAY_A)
+        await svc.accept(team.game.id, DAN_A)  # each player the challenge names accepts, the teammate too
+        await svc.accept(team.game.id, FAY_A)
         team = await act(svc, await svc.accept(team.game.id, BOB_A), A, moving)
         team_id, acting = team.game.id, team.game.to_act
         assert acting is not None

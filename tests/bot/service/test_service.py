@@ -243,6 +243,13 @@ def test_forced_plays_are_played_automatically_by_setting(db_url: tuple[str, str
 def test_doubles_only_the_acting_member_acts(db_url: tuple[str, str | None]) -> None:
     async def body(svc: GameService) -> None:
         out = await svc.challenge(ALICE, BOB, variant="doubles", length=3, teammate=CAROL, opponent_teammate=DAVE)
+        assert out.game.awaiting == ("carol", "bob", "dave")  # nobody is seated without being asked
+        await refused(svc.accept(out.game.id, ALICE), "you cannot accept your own challenge")
+        out = await svc.accept(out.game.id, CAROL)
+        assert out.game.status == "challenge" and "it starts once Bob and Dave accept" in out.events[0].text
+        await refused(svc.accept(out.game.id, CAROL), "you have accepted challenge")
+        await refused(svc.accept(out.game.id, ADMIN), "this challenge is for")
+        await svc.accept(out.game.id, DAVE)
         out = await svc.accept(out.game.id, BOB)
         gid = out.game.id
         assert out.game.acting == ("alice", "bob")
