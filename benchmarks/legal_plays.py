@@ -11,6 +11,9 @@ A pass is timed by the CPU time this process spends (``time.process_time``), whi
 rate means: on a shared machine other processes take the core away for a while, and the wall-clock time
 then counts their work too. The wall-clock rate of the best pass is printed beside it (``--wall`` judges
 the targets by it instead).
+
+Rule sets that share another's rows are timed on them too (Portes on the backgammon rows), and the new rule sets of
+the backgammon family (Portes, Plakoto, Fevga) are compared with Longgammon's rate, which each must reach.
 """
 
 from __future__ import annotations
@@ -29,15 +32,23 @@ from engine import Position  # noqa: E402
 from engine.plugins import UnknownVariant, get_variant  # noqa: E402
 
 TARGETS = {"backgammon": 20_000, "longgammon": 9_000, "sprintgammon": 100_000}
+#: Rule sets timed on another rule set's rows (they have exactly its legal plays).
+BORROWED = {"portes": "backgammon"}
+#: Rule sets whose rate must reach Longgammon's.
+AT_LEAST_LONGGAMMON = ("portes", "plakoto", "fevga")
 
 
-def bench(path: Path, passes: int, by_wall: bool = False) -> None:
+def bench(path: Path, passes: int, by_wall: bool = False, as_variant: str | None = None) -> float | None:
+    """Time the rows of one file (as another rule set's when ``as_variant``); the best rate, or None if skipped."""
     rows = [json.loads(line) for line in path.open() if line.strip()]
+    if as_variant is not None:
+        rows = [{**r, "variant": as_variant} for r in rows]
+    label = as_variant or path.stem
     try:
         variants = {name: get_variant(name) for name in {r["variant"] for r in rows}}
     except UnknownVariant as exc:
-        print(f"{path.stem:14s} skipped: {exc}", flush=True)
-        return
+        print(f"{label:14s} skipped: {exc}", flush=True)
+        return None
     work = [
         (variants[r["variant"]], Position.from_frame(r["position"]), tuple(r["dice"]), r.get("first_move", False))
         for r in rows
@@ -58,14 +69,17 @@ def bench(path: Path, passes: int, by_wall: bool = False) -> None:
     median = statistics.median(times)
     rate = len(work) / best
     other = len(work) / min(cpu_times if by_wall else wall_times)
-    target = TARGETS.get(path.stem)
+    target = None if as_variant else TARGETS.get(path.stem)
     verdict = "" if target is None else f"  target {target:,}/s: {'met' if rate >= target else 'NOT met'}"
+    if as_variant:
+        verdict = f"  ({path.stem} rows)"
     print(
-        f"{path.stem:14s} {len(work):5d} rows {n_plays:6d} plays  best pass {best * 1000:7.1f} ms "
+        f"{label:14s} {len(work):5d} rows {n_plays:6d} plays  best pass {best * 1000:7.1f} ms "
         f"{'wall' if by_wall else 'CPU '} = {rate:8,.0f} generations/s  (median {len(work) / median:8,.0f}/s, "
         f"{'CPU' if by_wall else 'wall'} {other:8,.0f}/s){verdict}",
         flush=True,
     )
+    return rate
 
 
 def main() -> None:
@@ -77,8 +91,19 @@ def main() -> None:
     files = sorted(args.oracle.glob("*.jsonl"))
     if not files:
         sys.exit(f"no oracle files in {args.oracle}")
+    rates: dict[str, float | None] = {}
     for path in files:
-        bench(path, args.passes, args.wall)
+        rates[path.stem] = bench(path, args.passes, args.wall)
+    for name, rows_of in BORROWED.items():
+        if (args.oracle / f"{rows_of}.jsonl").exists():
+            rates[name] = bench(args.oracle / f"{rows_of}.jsonl", args.passes, args.wall, as_variant=name)
+    floor = rates.get("longgammon")
+    if floor:
+        for name in AT_LEAST_LONGGAMMON:
+            rate = rates.get(name)
+            if rate is not None:
+                verdict = "met" if rate >= floor else "NOT met"
+                print(f"{name:14s} {rate:8,.0f}/s against Longgammon's {floor:8,.0f}/s: {verdict}", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,18 @@ Pure and synchronous; imports neither discord nor PIL, and never names a rule se
 """
 
 from .geometry import Geometry
-from .movegen import Play, PlaySet, Submove, TurnRules
+from .movegen import HIT, Play, PlaySet, Submove, TurnRules
 from .notation import NotationError, format_plain, format_play, parse_play
 from .position import BAR, OFF, Position, PositionError
 from .positionid import decode_position_id, encode_position_id
 from .validate import IllegalPlay
-from .variant import Variant, VariantOptionError
+from .variant import GameOver, Variant, VariantOptionError
 
 __all__ = [
     "BAR",
+    "HIT",
     "OFF",
+    "GameOver",
     "Geometry",
     "IllegalPlay",
     "NotationError",

@@ -3,8 +3,9 @@
 ``X`` is the player on roll, ``O`` the opponent; points are numbered in X's own numbering, X's home board
 (points 1..6) at the bottom right, as GNU Backgammon draws it. Stacks taller than five show their count
 in the fifth row, right-aligned under the point's number (a Longgammon head of 15 reads "15"); the bar's count
-(ten or more included) keeps to the bar's three columns. The same drawing serves every geometry: where the
-opponent stands is read from the position, never from the rule set's name.
+(ten or more included) keeps to the bar's three columns. A checker pinned under a stack (Plakoto) is drawn ``*O`` at
+the edge of the board with the stack above it, and a line under the board lists the pins. The same drawing serves
+every geometry: where the opponent stands is read from the position, never from the rule set's name.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from .position import Position
+from .position import POINTS, Position
 from .turn import TurnDraft
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,9 +24,20 @@ __all__ = ["ascii_board"]
 ROWS = 5
 
 
-def _cell(count: int, row: int, mark: str, fresh: int = 0) -> str:
-    """What a point holding ``count`` checkers shows in ``row`` (0 = the edge of the board); the ``fresh`` checkers
-    on top of the stack (moved there by the play being entered) are drawn in lower case."""
+def _cell(count: int, row: int, mark: str, fresh: int = 0, under: str = "") -> str:
+    """What a point holding ``count`` checkers on top shows in ``row`` (0 = the edge of the board); the ``fresh``
+    checkers on top of the stack (moved there by the play being entered) are drawn in lower case. ``under``: the
+    letter of a checker pinned under the stack, drawn ``*O`` at the edge, the stack above it."""
+    if under:
+        if row == 0:
+            return "*" + under
+        row -= 1
+        if row == ROWS - 2 and count > ROWS - 1:
+            return str(count)
+        if count <= row:
+            return " "
+        top = min(count, ROWS - 1) - 1 - (count > ROWS - 1)
+        return mark.lower() if top - fresh < row <= top else mark
     if count <= row:
         return " "
     if row == ROWS - 1 and count > ROWS:
@@ -40,7 +52,8 @@ def _half(points: list[int], pos: Position, rows: range, fresh: Mapping[int, int
         cells = []
         for p in points:
             v = pos.board[p - 1]
-            cells.append(_cell(abs(v), row, "X" if v > 0 else "O", fresh.get(p, 0) if v > 0 else 0))
+            under = ("O" if v > 0 else "X") if pos.is_pinned(p) else ""
+            cells.append(_cell(abs(v), row, "X" if v > 0 else "O", fresh.get(p, 0) if v > 0 else 0, under))
         left = " ".join(f"{c:>2}" for c in cells[:6])  # a count of 10 or more takes the space before it
         right = " ".join(f"{c:>2}" for c in cells[6:])
         lines.append((left, right))
@@ -98,6 +111,11 @@ def ascii_board(
     if dice is not None:
         footer += f"   dice {dice[0]}-{dice[1]}"
     out.append(footer)
+    if pos.pins:
+        pinned = [(p, "X" if pos.board[p - 1] < 0 else "O") for p in range(POINTS, 0, -1) if pos.is_pinned(p)]
+        out.append(" pinned (*): " + ", ".join(f"{who} on {p}" for p, who in pinned))
+    if any(pos.reserve):
+        out.append(f" waiting to enter: {names[0]} {pos.reserve[0]}  {names[1]} {pos.reserve[1]}")
     if draft is not None:
         left = " ".join(map(str, draft.remaining)) if not draft.complete else ""
         so_far = draft.notation or "nothing yet"

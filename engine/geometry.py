@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .position import BAR, POINTS, Position
+from .position import BAR, OFF, PINS, POINTS, RESERVE, THEIR_BAR, THEIR_OFF, THEIR_RESERVE, Position
 
 __all__ = ["Geometry"]
 
@@ -56,22 +56,36 @@ class Geometry:
         return self.opposite.index(theirs)
 
     def flip(self, pos: Position) -> Position:
-        """The same board seen by the other player (the turn passes)."""
-        board = [0] * POINTS
+        """The same board seen by the other player (the turn passes); pins and the reserve go along."""
+        raw = pos.key()
+        opposite = self.opposite
+        board = [0] * (POINTS + 1)
         for mine in range(1, POINTS + 1):
-            v = pos.board[mine - 1]
+            v = raw[mine]
             if v:
-                board[self.opposite[mine] - 1] = -v
-        return Position(tuple(board), (pos.bar[1], pos.bar[0]), (pos.off[1], pos.off[0]))
+                board[opposite[mine]] = -v
+        pins = raw[PINS]
+        if pins:
+            pins = sum(1 << opposite[p] for p in range(1, POINTS + 1) if pins >> p & 1)
+        return Position.trusted(
+            (raw[THEIR_OFF], *board[1:], raw[THEIR_BAR], raw[BAR], raw[OFF], pins, raw[THEIR_RESERVE], raw[RESERVE])
+        )
 
     def pips(self, pos: Position) -> tuple[int, int]:
-        """Pip counts (roller, opponent): the distance every checker still has to travel."""
-        mine = BAR * pos.bar[0]
-        theirs = BAR * pos.bar[1]
+        """Pip counts (roller, opponent): the distance every checker still has to travel (from the bar or the
+        reserve, 25; a pinned checker from where it lies)."""
+        raw = pos.key()
+        mine = BAR * (raw[BAR] + raw[RESERVE])
+        theirs = BAR * (raw[THEIR_BAR] + raw[THEIR_RESERVE])
+        pins = raw[PINS]
         for p in range(1, POINTS + 1):
-            v = pos.board[p - 1]
+            v = raw[p]
             if v > 0:
                 mine += v * p
+                if pins >> p & 1:
+                    theirs += self.opposite[p]
             elif v < 0:
                 theirs -= v * self.opposite[p]
+                if pins >> p & 1:
+                    mine += p
         return mine, theirs

@@ -16,6 +16,11 @@ the choice away.
 Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` too):
 
 * A roll with no legal play passes the turn at once (the record holds just the roll).
+* A game ends where the rule set's :meth:`~engine.variant.Variant.game_over` says so on the position a play leaves
+  (bearing off, or a rule of its own such as Plakoto's pinned mother: :attr:`EndReason.RULE`); a drawn game scores
+  nothing (:attr:`EndReason.DRAW`) and the next game starts as the first one did.
+* A rule set's ``match_defaults`` replace the global defaults of the options (:class:`MatchSetup`), and its
+  ``forbidden_options`` (the cube's rules, where it has no cube) are refused by :meth:`MatchSetup.check`.
 * A resignation may be offered only by the player on roll (before or after rolling), never while a double
   is pending; after a rejection the same side may only offer a higher level in that game (GNU Backgammon).
   Its levels are the rule set's results (:attr:`Variant.results <engine.variant.Variant.results>`: single,
@@ -129,6 +134,9 @@ class OpeningRule(StrEnum):
     REROLL = "reroll"
     #: The winner of the previous game starts by rolling both dice (the first game starts as IBF).
     PREVIOUS_WINNER = "winner"
+    #: The winner of the previous game starts by rolling both dice; the first game, and a game after a draw,
+    #: start as REROLL (Tavli).
+    WINNER_REROLL = "winner-reroll"
 
 
 class TimeoutPolicy(StrEnum):
@@ -148,6 +156,10 @@ class EndReason(StrEnum):
     RESIGN = "resign"
     TIMEOUT = "timeout"
     FORFEIT = "forfeit"
+    #: A rule of the rule set ended the game otherwise than by bearing off (``Variant.game_over``: a pinned mother).
+    RULE = "rule"
+    #: The game ended in a draw (``Variant.game_over``): nobody scores; ``winner`` is the side that made the last play.
+    DRAW = "draw"
 
 
 @dataclass(frozen=True)
@@ -255,6 +267,12 @@ class MatchSetup:
     #: Display names of the sides; default: the members joined with " & ".
     names: tuple[str, str] | None = None
 
+    def __post_init__(self) -> None:
+        # The rule set's own match defaults (Variant.match_defaults) replace the global ones.
+        options = self.variant.match_options(self.options)
+        if options is not self.options:
+            object.__setattr__(self, "options", options)
+
     def side_name(self, side: int) -> str:
         """The name of side 0 or 1."""
         if self.names is not None:
@@ -269,6 +287,9 @@ class MatchSetup:
     def check(self) -> None:
         """Raise :class:`MatchOptionError` if the sides or options cannot work with this rule set."""
         self.options.check()
+        refused = self.variant.refused_option(self.options)
+        if refused:
+            raise MatchOptionError(refused)
         size = self.variant.team_size
         if len(self.sides) != 2:
             raise MatchOptionError(f"a match has two sides, got {len(self.sides)}")
@@ -759,7 +780,7 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
             autos += 1
         return replace(state, opening_ties=state.opening_ties + 1, cube=cube, auto_doubles=autos, begun=True)
     roller = 0 if d[0] > d[1] else 1
-    if state.options.opening is OpeningRule.REROLL:
+    if state.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL):
         # The opening throw only decides who starts; the starter rolls both dice as a normal turn.
         return replace(state, phase=Phase.ROLL, roller=roller, begun=True, _plays=None)
     rolls = list(state.rolls)
@@ -836,12 +857,17 @@ def _move(state: MatchState, a: Move) -> MatchState:
     moved = list(state.moved)
     moved[roller] = True
     state = replace(state, moved=(moved[0], moved[1]))
-    if pos.off[0] >= state.variant.checkers:
-        level = state.variant.game_result(pos)
+    over = state.variant.game_over(pos)
+    if over is not None:
+        done = replace(state, position=pos, last_move=(roller, dice, moves))
+        if over.draw:
+            return _end_game(done, roller, 0, 0, EndReason.DRAW)
+        level = over.level
         if state.options.money and state.options.jacoby and state.cube.centred:
             level = 1  # Jacoby: no gammons while the cube has not been turned
-        done = replace(state, position=pos, last_move=(roller, dice, moves))
-        return _end_game(done, roller, level, level * state.cube.value, EndReason.BORNE_OFF)
+        winner = roller if over.winner > 0 else 1 - roller
+        reason = EndReason.RULE if over.how else EndReason.BORNE_OFF
+        return _end_game(done, winner, level, level * state.cube.value, reason)
     return _pass_turn(state, pos, moves)
 
 
@@ -1098,7 +1124,8 @@ def _start_game(state: MatchState, number: int) -> MatchState:
     size = state.variant.team_size
     acting = ((number - 1) % size, (number - 1) % size)
     phase, roller = Phase.OPENING, None
-    if opts.opening is OpeningRule.PREVIOUS_WINNER and state.results:
+    after_winner = opts.opening in (OpeningRule.PREVIOUS_WINNER, OpeningRule.WINNER_REROLL)
+    if after_winner and state.results and state.results[-1].reason is not EndReason.DRAW:
         phase, roller = Phase.ROLL, state.results[-1].winner
     return replace(
         state,
@@ -1190,14 +1217,19 @@ def board_snapshot(
     if ended is not None:
         won = rel(ended.winner)
         assert won is not None
+        how = ""
+        if ended.reason in (EndReason.RULE, EndReason.DRAW) and state.roller is not None:
+            over = state.variant.game_over(state.position_for(state.roller))
+            how = over.how if over is not None else ""
         result = GameEnd(
             winner=won,
             points=ended.points,
             result=state.variant.result_name(ended.level) if ended.level else "",
-            reason=ended.reason.value,  # type: ignore[arg-type]  # EndReason's values are Reason's
+            reason=ended.reason.value,
             game=ended.game,
             match_over=state.over,
             match_winner=rel(state.winner) if state.over else None,
+            how=how,
         )
     return snapshot_of(
         state.variant,

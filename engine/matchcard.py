@@ -528,7 +528,7 @@ class _Film:
             winner=0 if r.winner == self.viewer else 1,
             points=r.points,
             result=self.setup.variant.result_name(r.level) if r.level else "",
-            reason=r.reason.value,  # type: ignore[arg-type]  # EndReason's values are Reason's
+            reason=r.reason.value,
             game=r.game,
             match_over=over,
             match_winner=_rel(self.viewer, after.winner) if over else None,

@@ -5,11 +5,12 @@ Export writes what GNU Backgammon's own ``export match mat`` writes: a header of
 side 0 in the left column and side 1 in the right. A line is ``%3d) `` + the left entry padded to 27
 characters + a blank + the right entry, so an entry always ends with a blank, however long. Entries are
 ``dd: <submoves>`` (plain form in the order the checkers were moved, mover's numbering, 25 = bar, 0 = off,
-``*`` on a hit; nothing after the colon = a dance), `` Doubles => v``, `` Takes``, `` Drops``,
-`` Beavers => v`` (a beaver, and a raccoon too, as GNU Backgammon 1.07 and Jellyfish write it; a raccoon that
-is dropped is written `` Raccoons => v``, since GNU Backgammon's importer loses the roll after a dropped
-``Beavers``), and finally ``Wins n point(s)`` in the winner's column. As in GNU Backgammon's files, the
-doubler's acceptance of a beaver or raccoon is not written: his next roll implies it.
+``*`` on a hit or, in Plakoto, a pin; nothing after the colon = a dance), `` Doubles => v``, `` Takes``,
+`` Drops``, `` Beavers => v`` (a beaver, and a raccoon too, as GNU Backgammon 1.07 and Jellyfish write it; a
+raccoon that is dropped is written `` Raccoons => v``, since GNU Backgammon's importer loses the roll after a
+dropped ``Beavers``), and finally ``Wins n point(s)`` in the winner's column (no line after a drawn game, which
+its last play ends). As in GNU Backgammon's files, the doubler's acceptance of a beaver or raccoon is not
+written: his next roll implies it.
 
 Import (:mod:`engine.matread`) reads the same grammar, and everything GNU Backgammon 1.07 writes, back into a
 setup and an action list, replaying every action through the match state machine. Dice are written high die
@@ -43,6 +44,7 @@ from .match import (
     Action,
     Beaver,
     Double,
+    EndReason,
     EndSession,
     MatchOptions,
     MatchSetup,
@@ -174,7 +176,8 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
         if len(state.results) > len(before.results):
             flush()
             result = state.results[-1]
-            game.wins = (result.winner, result.points)
+            if result.reason is not EndReason.DRAW:  # a drawn game has no "Wins" line: the moves end it
+                game.wins = (result.winner, result.points)
             if not state.over:
                 games.append(_Game(state.game, state.score, []))
         elif state.over and not before.over:  # a money session closed between games

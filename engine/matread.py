@@ -514,7 +514,8 @@ class _Importer:
 
     def _starts(self, side: int, lineno: int) -> None:
         """Reroll opening: the file keeps the starter's first roll or double, not the throw that decided who starts."""
-        if self.state.phase is Phase.OPENING and self.setup.options.opening is OpeningRule.REROLL:
+        rerolls = self.setup.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL)
+        if self.state.phase is Phase.OPENING and rerolls:
             self.do(OpeningRoll(self.state.acting_member(side), (2, 1) if side == 0 else (1, 2)), lineno)
 
     def _play(self, by: str, moves: tuple[tuple[int, int, bool], ...], lineno: int) -> None:

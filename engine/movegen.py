@@ -7,20 +7,31 @@ It follows GNU Backgammon's ``GenerateMoves`` exactly (rules.md §1.5):
 * of all sequences, only those using the most dice, then the most pips (die values), are kept;
 * a play is identified by the position it leaves, so different orders reaching it are one play.
 
-What differs between rule sets enters only as data and predicates of the :class:`~engine.variant.Variant`:
-how many opposing checkers block a point, whether a lone opposing checker is hit, and an optional
-:class:`TurnRules` object whose ``allow`` / ``after`` predicates add constraints (a head rule, a
-six-block rule) checked before and after every submove.
+What differs between rule sets enters only through the :class:`~engine.variant.Variant`: its **make step**
+(``make_submove`` / ``unmake_submove``: what one checker moved by one die does to the board, a hit to the bar
+in backgammon, a pin in Plakoto), its **submove test** (``submove_target``: where a checker may go with a die,
+or nowhere), the sources it offers (``submove_sources``: the bar first) and an optional :class:`TurnRules`
+object whose ``allow`` / ``after`` predicates add constraints (a head rule, a six-block rule) checked before
+and after every submove.
 
-Internally a board is a list of 26 ints in the roller's frame: ``b[0]`` my checkers borne off, ``b[1..24]``
-the points (positive mine, negative the opponent's), ``b[25]`` my checkers on the bar. A position's
-identity during the search is an exact integer key, updated incrementally with each submove.
+The working board is a list copy of a position's internal tuple (:class:`~engine.position.Position`): ``b[0]``
+my checkers borne off, ``b[1..24]`` the points (positive mine, negative the opponent's, on top), ``b[25]`` my
+checkers on the bar, ``b[26]`` the opponent's, ``b[27]`` his borne-off checkers, ``b[28]`` the pin bits and
+``b[29..30]`` the reserves. A finished board is already a position's tuple.
 
-There are two searches with one result. :func:`generate_general` serves rule sets with turn rules;
-:func:`generate_free` serves those without (chosen by that property alone, never by name): it leaves out
-the predicate calls, keeps hits in the opponent's bar slot so a finished board is already a position's
-tuple, and unrolls the two dice orders. It visits submoves in the general search's order, so both return
-the same plays in the same order with the same submoves (a property test holds them to it).
+There are three searches with one result:
+
+* :func:`generate_general` is the reference: it calls the rule set's hooks for every submove, so a rule set
+  that owns its move arithmetic (Plakoto's pins) is searched by it;
+* :func:`generate_ruled` serves rule sets with the standard make step and turn rules (Longgammon, Fevga): the
+  hooks' standard arithmetic is written inline and identities are exact integer keys updated with each submove;
+* :func:`generate_free` serves those with the standard make step and no turn rules (backgammon): it also leaves
+  out the predicate calls and unrolls the two dice orders.
+
+They are chosen by those properties alone, never by name (``Variant.standard_moves`` says whether a rule set
+keeps the standard make step and submove test). The two specialisations visit submoves in the reference's
+order, so all three return the same plays in the same order with the same submoves (property tests hold them to
+it); the standard arithmetic they inline is the base class's make step, the one definition of a hit.
 """
 
 from __future__ import annotations
@@ -28,27 +39,40 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, overload
 
-from .position import BAR, OFF, POINTS, Position
+from .position import BAR, OFF, POINTS, THEIR_BAR, Position
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
 
-__all__ = ["Play", "PlaySet", "Submove", "TurnRules", "generate", "board_list", "HOME"]
+__all__ = [
+    "Play",
+    "PlaySet",
+    "Submove",
+    "TurnRules",
+    "generate",
+    "generate_general",
+    "generate_ruled",
+    "generate_free",
+    "board_list",
+    "HOME",
+    "HIT",
+]
 
-#: A single checker moved by one die: (source, destination, hit). Source 25 is the bar, destination 0 off.
+#: A single checker moved by one die: (source, destination, hit). Source 25 is the bar, destination 0 off;
+#: ``hit`` is the ``*`` of the notation: the checker landed on a lone opposing one (a hit, or a pin in Plakoto).
 Submove = tuple[int, int, bool]
 
 #: Points 1..HOME are the home board: checkers are borne off from there.
 HOME = 6
+#: The bit of a make step's undo token that says the submove hit (or pinned): the notation's ``*``.
+HIT = 1
 
 # Weights of the exact integer key of a board reached during one search: 5 bits per slot. The key is the
 # sum of each slot's change since the start times its weight; a slot never changes by 16 or more within a
-# turn, so equal keys mean equal boards.
+# turn, so equal keys mean equal boards (the opponent's bar follows from the points that were hit).
 _W = tuple(1 << (5 * i) for i in range(26))
 #: The key change of a hit: the point goes from one opposing checker to one of mine.
 _W2 = tuple(2 * w for w in _W)
-#: The opponent's bar in a position's internal tuple (after the 26 slots of the working board).
-_THEIR_BAR = 26
 #: My points from the 24-point down.
 _DOWN = tuple(range(POINTS, 0, -1))
 _new = object.__new__
@@ -72,8 +96,8 @@ class TurnRules(Protocol):
 
 
 def board_list(pos: Position) -> list[int]:
-    """The generator's working board for a position (see the module docstring)."""
-    return list(pos.key()[:26])
+    """The working board for a position (see the module docstring): a list copy of its internal tuple."""
+    return list(pos.key())
 
 
 class Play:
@@ -165,17 +189,186 @@ def dice_orders(dice: tuple[int, int]) -> list[tuple[int, ...]]:
 def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
     """Every legal play for ``pos`` (roller's frame) and ``dice``, per GNU Backgammon's rules."""
     rules = variant.turn_rules(pos, dice, first_move)
+    if not variant.standard_moves:
+        return generate_general(variant, pos, dice, rules)
     if rules is None:
         return generate_free(variant, pos, dice)
-    return generate_general(variant, pos, dice, rules)
+    return generate_ruled(variant, pos, dice, rules)
 
 
-def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rules: TurnRules | None) -> PlaySet:
-    """The general search, consulting ``rules`` (from ``variant.turn_rules``) before and after every submove.
+def generate_general(
+    variant: Variant, pos: Position, dice: tuple[int, int], rules: TurnRules | None, *, recursive: bool = False
+) -> PlaySet:
+    """The reference search: every submove through the rule set's hooks, ``rules`` checked before and after each.
 
-    :func:`generate` uses it only when there are turn rules; with ``rules=None`` it is the reference that
-    :func:`generate_free` must agree with exactly (same plays, same order, same submoves).
+    :func:`generate` uses it for rule sets that own their move arithmetic; for the others it is the reference that
+    :func:`generate_ruled` and :func:`generate_free` must agree with exactly (same plays, order and submoves).
+    Two different dice are searched in two unrolled loops (:func:`_general_two_dice`), which visit the submoves
+    in the recursive search's order (``recursive=True`` forces that one, for the tests that hold them together).
     """
+    b = board_list(pos)
+    if dice[0] != dice[1] and not recursive:
+        return _general_two_dice(variant, b, dice, rules)
+    allow = rules.allow if rules is not None else None
+    after = rules.after if rules is not None else None
+    target = variant.submove_target
+    make = variant.make_submove
+    # The search takes a submove back by restoring a copy of the board (cheaper than a call to unmake_submove).
+    sources_of = variant.submove_sources if variant.own_sources else None
+
+    found: dict[tuple[int, ...], tuple[Submove, ...]] = {}
+    best = [0, 0]  # most dice used, then most pips, among sequences seen so far
+    path: list[Submove] = []
+
+    def save(depth: int, pips: int) -> None:
+        bd, bp = best
+        if depth < bd or (depth == bd and pips < bp):
+            return
+        if depth > bd or pips > bp:
+            found.clear()
+            best[0] = depth
+            best[1] = pips
+        key = tuple(b)
+        if key not in found:
+            found[key] = tuple(path)
+
+    def search(order: tuple[int, ...], depth: int, pips: int, top: int, occ: list[int]) -> None:
+        # occ lists points that held my checkers somewhere on this path (emptied ones are skipped below).
+        d = order[depth]
+        last = depth + 1 == len(order)
+        doublet = len(order) == 4
+        npips = pips + d
+        used = False
+        saved = b[:]
+        for s in sources_of(b, occ) if sources_of is not None else (BAR,) if b[BAR] > 0 else occ:
+            if b[s] <= 0 or s > top:
+                continue
+            t = target(b, s, d)
+            if t < 0:
+                continue
+            if allow is not None and not allow(b, s, t):
+                continue
+            if last:
+                token = make(b, s, t)
+                if after is None or after(b):
+                    used = True
+                    if best[0] == depth + 1 and best[1] == npips:  # the usual case, without a call
+                        key = tuple(b)
+                        if key not in found:
+                            found[key] = (*path, (s, t, token & HIT != 0))
+                    else:
+                        path.append((s, t, token & HIT != 0))
+                        save(depth + 1, npips)
+                        path.pop()
+                b[:] = saved
+                continue
+            fresh = t != OFF and b[t] <= 0  # a point that becomes mine
+            token = make(b, s, t)
+            if after is None or after(b):
+                used = True
+                path.append((s, t, token & HIT != 0))
+                if prune and depth == 0 and order is orders[1] and _outside(b):
+                    # Dice played the other way round: a second checker that moves independently of the first
+                    # gives a play already found with the higher die first, so only the checker just moved (or
+                    # one beside it on its new point) needs trying.
+                    nocc = [t]
+                else:
+                    nocc = [*occ, t] if fresh else occ
+                if memo is None:
+                    search(order, depth + 1, npips, s if doublet else BAR, nocc)
+                else:
+                    seen = (depth, tuple(b))
+                    if seen not in memo:
+                        memo.add(seen)
+                        search(order, depth + 1, npips, BAR, nocc)
+                path.pop()
+            b[:] = saved
+        if not used:
+            save(depth, pips)
+
+    occupied = [p for p in range(POINTS, 0, -1) if b[p] > 0]
+    orders = dice_orders(dice)
+    # Independent submoves commute unless a turn rule, the bar or bearing off makes their order matter (or the
+    # rule set says its submoves do not commute).
+    prune = rules is None and b[BAR] == 0 and len(orders) == 2 and variant.submoves_commute
+    # A doublet's submoves are tried with sources never rising (GNU Backgammon), which loses nothing when order
+    # cannot matter. Turn rules checked after every submove can make order matter, so then every order is tried
+    # and each board reached at each depth is expanded once.
+    memo: set[tuple[int, tuple[int, ...]]] | None = (
+        set() if (rules is not None or not variant.submoves_commute) and len(orders) == 1 else None
+    )
+    for order in orders:
+        search(order, 0, 0, BAR, occupied)
+
+    return PlaySet(_plays(found.items()), (dice[0], dice[1]), best[0], best[1])
+
+
+def _general_two_dice(variant: Variant, b: list[int], dice: tuple[int, int], rules: TurnRules | None) -> PlaySet:
+    """:func:`generate_general` for two different dice, unrolled: the same plays in the same order."""
+    allow = rules.allow if rules is not None else None
+    after = rules.after if rules is not None else None
+    target = variant.submove_target
+    make = variant.make_submove
+    sources_of = variant.submove_sources if variant.own_sources else None
+    prune = rules is None and b[BAR] == 0 and variant.submoves_commute  # see generate_general
+    occ = [p for p in range(POINTS, 0, -1) if b[p] > 0]
+    found: dict[tuple[int, ...], tuple[Submove, ...]] = {}
+    best_n = best_pips = 0
+    hi, lo = (dice[0], dice[1]) if dice[0] > dice[1] else (dice[1], dice[0])
+    for first, second, reverse in ((hi, lo, False), (lo, hi, True)):
+        used = False
+        saved = b[:]
+        for s in sources_of(b, occ) if sources_of is not None else (BAR,) if b[BAR] > 0 else occ:
+            if b[s] <= 0:
+                continue
+            t = target(b, s, first)
+            if t < 0 or (allow is not None and not allow(b, s, t)):
+                continue
+            fresh = t != OFF and b[t] <= 0
+            token = make(b, s, t)
+            if after is None or after(b):
+                used = True
+                move = (s, t, token & HIT != 0)
+                nocc = [t] if reverse and prune and _outside(b) else [*occ, t] if fresh else occ
+                used2 = False
+                saved2 = b[:]
+                for s2 in sources_of(b, nocc) if sources_of is not None else (BAR,) if b[BAR] > 0 else nocc:
+                    if b[s2] <= 0:
+                        continue
+                    t2 = target(b, s2, second)
+                    if t2 < 0 or (allow is not None and not allow(b, s2, t2)):
+                        continue
+                    token2 = make(b, s2, t2)
+                    if after is None or after(b):
+                        used2 = True
+                        if best_n < 2:
+                            found.clear()
+                            best_n, best_pips = 2, hi + lo
+                        key = tuple(b)
+                        if key not in found:
+                            found[key] = (move, (s2, t2, token2 & HIT != 0))
+                    b[:] = saved2
+                if not used2 and (best_n == 0 or (best_n == 1 and best_pips <= first)):
+                    if best_n == 0 or best_pips < first:
+                        found.clear()
+                        best_n, best_pips = 1, first
+                    key = tuple(b)
+                    if key not in found:
+                        found[key] = (move,)
+            b[:] = saved
+        if not used and best_n == 0:
+            found.setdefault(tuple(b), ())
+    return PlaySet(_plays(found.items()), (dice[0], dice[1]), best_n, best_pips)
+
+
+def _outside(b: list[int]) -> bool:
+    """Whether a checker of mine is still outside my home board (on points 7..24 or the bar)."""
+    return any(b[p] > 0 for p in range(HOME + 1, BAR + 1))
+
+
+def generate_ruled(variant: Variant, pos: Position, dice: tuple[int, int], rules: TurnRules | None) -> PlaySet:
+    """The plays of :func:`generate_general` for a rule set with the standard make step, with the make step and
+    the submove test written inline and exact integer keys (the module docstring); consults ``rules``."""
     b = board_list(pos)
     allow = rules.allow if rules is not None else None
     after = rules.after if rules is not None else None
@@ -185,11 +378,10 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
     outside = b[BAR] + sum(v for v in b[HOME + 1 : BAR] if v > 0)
 
     found: dict[int, tuple[tuple[int, ...], tuple[Submove, ...]]] = {}
-    their_bar, their_off = pos.bar[1], pos.off[1]
     best = [0, 0]  # most dice used, then most pips, among sequences seen so far
     path: list[Submove] = []
 
-    def save(depth: int, pips: int, key: int, hits: int) -> None:
+    def save(depth: int, pips: int, key: int) -> None:
         bd, bp = best
         if depth < bd or (depth == bd and pips < bp):
             return
@@ -198,9 +390,9 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
             best[0] = depth
             best[1] = pips
         if key not in found:
-            found[key] = ((*b, their_bar + hits, their_off), tuple(path))
+            found[key] = (tuple(b), tuple(path))
 
-    def search(order: tuple[int, ...], depth: int, pips: int, key: int, top: int, hits: int, occ: list[int]) -> None:
+    def search(order: tuple[int, ...], depth: int, pips: int, key: int, top: int, occ: list[int]) -> None:
         # occ lists points that held my checkers somewhere on this path (emptied ones are skipped below).
         nonlocal outside
         d = order[depth]
@@ -224,7 +416,11 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
                     used = True  # the same resulting position is already recorded
                     continue
                 b[s] -= 1
-                b[t] = 1 if v < 0 else v + 1
+                if v < 0:
+                    b[t] = 1
+                    b[THEIR_BAR] += 1
+                else:
+                    b[t] = v + 1
                 came_home = s > HOME >= t
                 if came_home:
                     outside -= 1
@@ -232,23 +428,22 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
                     used = True
                     path.append((s, t, v < 0))
                     if last:
-                        save(depth + 1, npips, nkey, hits + (v < 0))
+                        save(depth + 1, npips, nkey)
                     else:
                         if prune and depth == 0 and order is orders[1] and outside:
-                            # Dice played the other way round: a second checker that moves independently
-                            # of the first gives a play already found with the higher die first, so only
-                            # the checker just moved (or one beside it on its new point) needs trying.
-                            nocc = [t]
+                            nocc = [t]  # see generate_general
                         else:
                             nocc = occ if v > 0 else [*occ, t]
                         if memo is None:
-                            search(order, depth + 1, npips, nkey, s if doublet else BAR, hits + (v < 0), nocc)
+                            search(order, depth + 1, npips, nkey, s if doublet else BAR, nocc)
                         elif (depth, nkey) not in memo:
                             memo.add((depth, nkey))
-                            search(order, depth + 1, npips, nkey, BAR, hits + (v < 0), nocc)
+                            search(order, depth + 1, npips, nkey, BAR, nocc)
                     path.pop()
                 if came_home:
                     outside += 1
+                if v < 0:
+                    b[THEIR_BAR] -= 1
                 b[t] = v
                 b[s] += 1
             else:
@@ -271,30 +466,26 @@ def generate_general(variant: Variant, pos: Position, dice: tuple[int, int], rul
                     used = True
                     path.append((s, OFF, False))
                     if last:
-                        save(depth + 1, npips, key - W[s] + 1, hits)
+                        save(depth + 1, npips, key - W[s] + 1)
                     else:
                         if memo is None:
-                            search(order, depth + 1, npips, key - W[s] + 1, s if doublet else BAR, hits, occ)
+                            search(order, depth + 1, npips, key - W[s] + 1, s if doublet else BAR, occ)
                         elif (depth, key - W[s] + 1) not in memo:
                             memo.add((depth, key - W[s] + 1))
-                            search(order, depth + 1, npips, key - W[s] + 1, BAR, hits, occ)
+                            search(order, depth + 1, npips, key - W[s] + 1, BAR, occ)
                     path.pop()
                 b[OFF] -= 1
                 b[s] += 1
         if not used:
-            save(depth, pips, key, hits)
+            save(depth, pips, key)
 
     start_key = 0  # keys are kept relative to the starting board: only differences matter
     occupied = [p for p in range(POINTS, 0, -1) if b[p] > 0]
     orders = dice_orders(dice)
-    # Independent submoves commute unless a turn rule, the bar or bearing off makes their order matter.
-    prune = rules is None and b[BAR] == 0 and len(orders) == 2
-    # A doublet's submoves are tried with sources never rising (GNU Backgammon), which loses nothing when
-    # order cannot matter. Turn rules checked after every submove can make order matter, so then every order
-    # is tried and each board reached at each depth is expanded once.
+    prune = rules is None and b[BAR] == 0 and len(orders) == 2  # see generate_general
     memo: set[tuple[int, int]] | None = set() if rules is not None and len(orders) == 1 else None
     for order in orders:
-        search(order, 0, 0, start_key, BAR, 0, occupied)
+        search(order, 0, 0, start_key, BAR, occupied)
 
     return PlaySet(_plays(found.values()), (dice[0], dice[1]), best[0], best[1])
 
@@ -361,7 +552,7 @@ def _free_two_dice(
             b[s] -= 1
             if v < 0:
                 b[t] = 1
-                b[_THEIR_BAR] += 1
+                b[THEIR_BAR] += 1
                 key = W2[t] - W[s]
             else:
                 b[t] = v + 1
@@ -403,9 +594,9 @@ def _free_two_dice(
                 b[s2] -= 1
                 if v2 < 0:
                     b[t2] = 1
-                    b[_THEIR_BAR] += 1
+                    b[THEIR_BAR] += 1
                     found[nkey] = (tuple(b), (move, (s2, t2, True)))
-                    b[_THEIR_BAR] -= 1
+                    b[THEIR_BAR] -= 1
                 else:
                     b[t2] = v2 + 1
                     found[nkey] = (tuple(b), (move, (s2, t2, False)))
@@ -421,7 +612,7 @@ def _free_two_dice(
             if came_home:
                 outside += 1
             if v < 0:
-                b[_THEIR_BAR] -= 1
+                b[THEIR_BAR] -= 1
             b[t] = v
             b[s] += 1
         if not used and not found:
@@ -457,7 +648,7 @@ def _free_doublet(
             b[s] -= 1
             if v < 0:
                 b[t] = 1
-                b[_THEIR_BAR] += 1
+                b[THEIR_BAR] += 1
             else:
                 b[t] = v + 1
             if depth < 3:
@@ -474,7 +665,7 @@ def _free_doublet(
                     best_n = 4
                 found.append((tuple(b), (*path, (s, t, v < 0))))
             if v < 0:
-                b[_THEIR_BAR] -= 1
+                b[THEIR_BAR] -= 1
             b[t] = v
             b[s] += 1
         if not used and depth >= best_n:
@@ -485,19 +676,3 @@ def _free_doublet(
 
     search(0, BAR, occ, outside, ())
     return found, best_n
-
-
-def apply_submoves(variant: Variant, pos: Position, moves: Sequence[Submove]) -> Position:
-    """Make the given submoves on ``pos`` without checking them (hits follow the board)."""
-    b = board_list(pos)
-    hits = 0
-    for s, t, _ in moves:
-        b[s] -= 1
-        if t == OFF:
-            b[OFF] += 1
-        elif b[t] < 0:
-            b[t] = 1
-            hits += 1
-        else:
-            b[t] += 1
-    return Position.trusted((*b, pos.bar[1] + hits, pos.off[1]))

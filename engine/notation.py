@@ -1,7 +1,8 @@
 """Move notation: ``24/18 13/11``, ``13/7* 8/7``, ``bar/22``, ``6/off``, ``8/5(2)``, ``24/18/13``.
 
 Points are in the mover's own numbering; ``bar`` (or 25) and ``off`` (or 0) name the bar and bearing off;
-``*`` after a point marks a hit there; ``(n)`` repeats a move n times.
+``*`` after a point marks a hit there (in Plakoto a pin: the checker landed on a lone opposing one, whatever the
+rule set's make step does with it); ``(n)`` repeats a move n times.
 
 :func:`format_play` writes a play the way GNU Backgammon does (``drawboard.c`` ``FormatMove``): submoves
 sorted by source, then destination, highest first; one checker's consecutive submoves joined into one

@@ -56,7 +56,7 @@ from .match import (
     apply,
 )
 from .movegen import Play
-from .position import BAR, POINTS, Position
+from .position import BAR, PINS, POINTS, Position
 from .variant import Variant
 
 __all__ = [
@@ -367,6 +367,8 @@ _HIT_MISS = tuple(1.0 - _HIT_36.get(d, 0) / 36 for d in range(26))
 # Extra value (in pips) of the longest run of consecutive points made in front of an opposing checker.
 _PRIME = (0.0, 0.0, 2.0, 5.0, 9.0, 15.0, 24.0)
 _SQRT2 = math.sqrt(2.0)
+#: What a pinned mother costs, in pips (it usually loses the game at twice the stake).
+_MOTHER_RISK = 60.0
 
 
 class HeuristicEvaluator:
@@ -375,7 +377,10 @@ class HeuristicEvaluator:
     The estimate is a pip-count race (``variant.pips``) shifted by structure, all in pips: points made
     (``point_blocked_by`` checkers) on the opponent's remaining route, the longest such run (a prime),
     opposing checkers on the bar facing made entry points, stacking, and (only where ``hitting``) the risk
-    of lone checkers being hit, computed from the distances on the opponent's route (``geometry``).
+    of lone checkers being hit, computed from the distances on the opponent's route (``geometry``). Where the rule
+    set pins (``pinning``: Plakoto), pins held and suffered count, the risk of a lone checker being pinned (far
+    more for the last checker on the starting point, the mother) stands for the risk of a hit, and a play that
+    ends the game (``game_over``) is worth what it ends with.
     """
 
     def __init__(self, variant: Variant) -> None:
@@ -387,6 +392,7 @@ class HeuristicEvaluator:
         self.mine: tuple[int, ...] = tuple([0] + [geo.my_point(t) for t in range(1, POINTS + 1)])
         self.k = variant.point_blocked_by
         self.hitting = variant.hitting and geo.has_bar
+        self.pinning = variant.pinning
         self.checkers = variant.checkers
         # Lowest of my points on the opponent's route from its point t down to 1 (contact test).
         low = [POINTS + 1] * (BAR + 1)
@@ -432,7 +438,9 @@ class HeuristicEvaluator:
             if raw[p] > 3:
                 value -= 0.7 * (raw[p] - 3)
         exposure = 0.0
-        if self.hitting:
+        if self.pinning:
+            exposure = self._pin_exposure(raw)
+        elif self.hitting:
             on_bar = raw[BAR + 1]
             if on_bar:
                 closed = sum(1 for q in self.entry_points if raw[q] >= k)
@@ -453,6 +461,37 @@ class HeuristicEvaluator:
                         if miss < 1.0:
                             exposure += (1.0 - miss) * ((BAR - p) + 8.0 + 2.0 * home)
         return value, exposure
+
+    def _pin_exposure(self, raw: tuple[int, ...]) -> float:
+        """The risk, in pips, of the positive side's lone checkers being pinned (the mother above all)."""
+        their = self.their
+        shooters = [their[p] for p in range(1, POINTS + 1) if raw[p] < 0 and not raw[PINS] >> p & 1]
+        exposure = 0.0
+        for p in range(1, POINTS + 1):
+            if raw[p] != 1 or raw[PINS] >> p & 1:
+                continue
+            tp = their[p]
+            miss = 1.0
+            for ts in shooters:
+                d = ts - tp
+                if 0 < d <= BAR:
+                    miss *= _HIT_MISS[d]
+            if miss < 1.0:
+                mother = p == POINTS
+                exposure += (1.0 - miss) * (_MOTHER_RISK if mother else 6.0 + p / 4)
+        return exposure
+
+    def _pins(self, raw: tuple[int, ...]) -> float:
+        """The positive side's pins held less those suffered, in pips (a pinned mother far more)."""
+        pins = raw[PINS]
+        if not pins:
+            return 0.0
+        value = 0.0
+        for p in range(1, POINTS + 1):
+            if pins >> p & 1:
+                weight = _MOTHER_RISK if p in (1, POINTS) else 8.0
+                value += weight if raw[p] > 0 else -weight
+        return value
 
     def win_chance(self, pos: Position, on_roll: bool) -> float:
         """The estimated chance that the side with positive counts in ``pos`` wins the game.
@@ -477,6 +516,8 @@ class HeuristicEvaluator:
             lead += value_a - value_b
             lead -= exposed_a * (0.3 if on_roll else 1.0)
             lead += exposed_b * (1.0 if on_roll else 0.3)
+            if self.pinning:
+                lead += self._pins(raw)
             spread += 4.0
         else:
             # A race: checkers already off waste nothing; a little credit breaks ties towards bearing off.
@@ -484,7 +525,11 @@ class HeuristicEvaluator:
         return 0.5 * (1.0 + math.erf(lead / (spread * _SQRT2)))
 
     def after_play(self, pos: Position) -> float:
-        """The mover's chance of winning after making a play (``pos`` in the mover's frame)."""
+        """The mover's chance of winning after making a play (``pos`` in the mover's frame); certain where the play
+        ends the game (a draw: even)."""
+        over = self.variant.game_over(pos)
+        if over is not None:
+            return 0.5 + 0.5 * over.winner
         return self.win_chance(pos, on_roll=False)
 
     def look_ahead(self, pos: Position, opponent_first_move: bool, deadline: float | None = None) -> float | None:
@@ -492,8 +537,9 @@ class HeuristicEvaluator:
 
         None when the deadline passes before all rolls are seen.
         """
-        if pos.off[0] >= self.checkers:
-            return 1.0
+        over = self.variant.game_over(pos)
+        if over is not None:
+            return 0.5 + 0.5 * over.winner
         variant = self.variant
         theirs = variant.flip(pos)
         total = 0.0

@@ -7,6 +7,17 @@ significant bit first into 10 bytes and written in Base64 without padding (14 ch
 The IDs of a rule set whose geometry is not GNU Backgammon's (``Variant.gnubg_compatible`` false) use
 the same bit layout with that rule set's own numbering; they are only meaningful together with the
 rule set's name.
+
+**Pins** (Plakoto; ours, GNU Backgammon has none). A position with a pinned checker counts it on its point for
+its owner, like any other checker, and the ID gets a suffix: ``:`` and 8 more Base64 characters, 48 bits packed
+least significant bit first: bit ``p - 1`` for a checker of the player on roll pinned on his point ``p``, bit
+``24 + q - 1`` for a checker of the other player pinned on his point ``q`` (each side in its own numbering, as
+in the key). A position without pins has the plain 14-character ID, which means the same board in GNU
+Backgammon where the rule set's geometry is GNU Backgammon's::
+
+    4HPwATDgc/ABMA              the start of backgammon (no pins)
+    AACABAAA/P8AAA:AAAAAACA     Plakoto, 24:14 1:1p off:0/14: the player on roll pins the other's mother, the
+                                other's last checker, on his 24-point (bit 47)
 """
 
 from __future__ import annotations
@@ -24,23 +35,41 @@ __all__ = ["encode_position_id", "decode_position_id"]
 
 
 def _sides(variant: Variant, pos: Position) -> tuple[list[int], list[int]]:
-    """(not on roll, on roll) checker counts on points 1..24 of each side's own numbering, then the bar."""
+    """(not on roll, on roll) checker counts on points 1..24 of each side's own numbering (pinned checkers
+    included), then the bar."""
     roller = [0] * (POINTS + 1)
     other = [0] * (POINTS + 1)
     geo = variant.geometry
+    pins = pos.pins
     for p in range(1, POINTS + 1):
         v = pos.board[p - 1]
+        q = geo.their_point(p)
         if v > 0:
             roller[p - 1] = v
+            if pins >> p & 1:
+                other[q - 1] = 1
         elif v < 0:
-            other[geo.their_point(p) - 1] = -v
+            other[q - 1] = -v
+            if pins >> p & 1:
+                roller[p - 1] = 1
     roller[POINTS] = pos.bar[0]
     other[POINTS] = pos.bar[1]
     return other, roller
 
 
+def _pin_suffix(variant: Variant, pos: Position) -> str:
+    bits = 0
+    for p in range(1, POINTS + 1):
+        if pos.is_pinned(p):
+            if pos.board[p - 1] < 0:
+                bits |= 1 << (p - 1)  # the roller's checker lies pinned under the opponent's
+            else:
+                bits |= 1 << (POINTS + variant.geometry.their_point(p) - 1)
+    return ":" + base64.b64encode(bits.to_bytes(6, "little")).decode("ascii")
+
+
 def encode_position_id(variant: Variant, pos: Position) -> str:
-    """The 14-character Position ID of ``pos`` (roller's frame)."""
+    """The Position ID of ``pos`` (roller's frame): 14 characters, and a pin suffix where checkers are pinned."""
     bits = 0
     n = 0
     for side in _sides(variant, pos):
@@ -49,19 +78,30 @@ def encode_position_id(variant: Variant, pos: Position) -> str:
             n += count + 1
     if n > 80:
         raise PositionError("too many checkers for a Position ID (at most 30 on the board)")
-    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii").rstrip("=")
+    key = base64.b64encode(bits.to_bytes(10, "little")).decode("ascii").rstrip("=")
+    return key + _pin_suffix(variant, pos) if pos.pins else key
+
+
+def _b64(text: str, size: int, what: str) -> int:
+    try:
+        raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        raise PositionError(f"{what} is not a Position ID: it must use only A-Z, a-z, 0-9, + and /") from None
+    if len(raw) != size:
+        raise PositionError(f"{what} is not a Position ID")
+    return int.from_bytes(raw, "little")
 
 
 def decode_position_id(variant: Variant, pid: str) -> Position:
     """The position (roller's frame) a Position ID describes; :class:`PositionError` if it cannot be one."""
     text = pid.strip()
-    if len(text) != 14:
-        raise PositionError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
-    try:
-        raw = base64.b64decode(text + "==", validate=True)
-    except (binascii.Error, ValueError):
-        raise PositionError(f"{text!r} is not a Position ID: it must use only A-Z, a-z, 0-9, + and /") from None
-    bits = int.from_bytes(raw, "little")
+    key, colon, suffix = text.partition(":")
+    if len(key) != 14:
+        raise PositionError(f"a Position ID has 14 characters, {key!r} has {len(key)}")
+    if colon and len(suffix) != 8:
+        raise PositionError(f"a Position ID's pins are 8 characters after the colon, {suffix!r} has {len(suffix)}")
+    bits = _b64(key, 10, repr(text))
+    pin_bits = _b64(suffix, 6, repr(text)) if colon else 0
     sides: list[list[int]] = []
     n = 0
     for _ in range(2):
@@ -85,19 +125,27 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
         if total > limit:
             raise PositionError(f"{name} has {total} checkers; {variant.display_name} uses {limit}")
     board = [0] * POINTS
+    pinned = [0] * POINTS
     geo = variant.geometry
     for p in range(1, POINTS + 1):
-        board[p - 1] = roller[p - 1]
-    for q in range(1, POINTS + 1):
-        c = other[q - 1]
-        if not c:
-            continue
-        mine = geo.my_point(q)
-        if board[mine - 1]:
-            raise PositionError(f"point {mine} would hold checkers of both players")
-        board[mine - 1] = -c
+        mine = roller[p - 1]
+        theirs = other[geo.their_point(p) - 1]
+        mine_pinned = bool(pin_bits >> (p - 1) & 1)
+        theirs_pinned = bool(pin_bits >> (POINTS + geo.their_point(p) - 1) & 1)
+        if mine_pinned and theirs_pinned:
+            raise PositionError(f"point {p} cannot hold a pinned checker of each player")
+        if mine_pinned or theirs_pinned:
+            under, over = (mine, theirs) if mine_pinned else (theirs, mine)
+            if under != 1 or over < 1:
+                raise PositionError(f"a pinned checker on point {p} lies alone under the other player's checkers")
+            board[p - 1] = -theirs if mine_pinned else mine
+            pinned[p - 1] = 1 if mine_pinned else -1
+        elif mine and theirs:
+            raise PositionError(f"point {p} would hold checkers of both players")
+        else:
+            board[p - 1] = mine - theirs
     bar = (roller[POINTS], other[POINTS])
     off = (limit - sum(roller), limit - sum(other))
-    pos = Position(tuple(board), bar, off)
+    pos = Position(tuple(board), bar, off, pinned=pinned)
     variant.validate_position(pos)
     return pos

@@ -17,6 +17,9 @@ checker count), so a plugin rule set is drawn without any renderer change. Nothi
 Each player gets their own snapshot (each sees their own home board at the bottom); ``home`` picks
 whether that home board is drawn on the right (the usual way) or the left.
 
+Pins (Plakoto) travel in ``position`` (:attr:`Position.pins <engine.position.Position.pins>`): a renderer draws a
+pinned checker at the edge of its point, under its pinners; checkers waiting to enter are ``position.reserve``.
+
 The end of a game is a snapshot with a :class:`GameEnd` in ``result`` (the final position, nobody on roll); a play
 being entered checker by checker is a snapshot whose ``position`` is the position reached so far, its submoves in
 ``last_play`` with ``draft`` set, and the dice they used in ``dice_used``.
@@ -47,7 +50,7 @@ Side = Literal[0, 1]
 Home = Literal["right", "left"]
 Colour = Literal["light", "dark"]
 #: How a game ended (the values of ``engine.match.EndReason``).
-Reason = Literal["borne off", "pass", "resign", "timeout", "forfeit"]
+Reason = Literal["borne off", "pass", "resign", "timeout", "forfeit", "rule", "draw"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,13 +64,16 @@ class GameEnd:
     #: The rule set's word for the result ("single game", "gammon", a Longgammon "mars": ``Variant.result_name``),
     #: or "" when the game was not played out to a level (a timeout or forfeit).
     result: str
-    #: How it ended: borne off, the loser passed a double, resigned, ran out of time, or forfeited the match.
+    #: How it ended: borne off, the loser passed a double, resigned, ran out of time, forfeited the match, a rule of
+    #: the rule set (``how`` says which), or a draw (``winner`` is then the side that made the last play).
     reason: Reason
     #: The game's number in the match.
     game: int = 1
     #: Whether this game ended the match (or money session); ``match_winner`` then says who won it (None: a tie).
     match_over: bool = False
     match_winner: Side | None = None
+    #: For a game a rule ended ("rule") or a draw: how, in words ("a mother is pinned"); else "".
+    how: str = ""
 
     def __post_init__(self) -> None:
         if self.winner not in (VIEWER, OPPONENT) or self.match_winner not in (None, VIEWER, OPPONENT):

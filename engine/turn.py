@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .movegen import PlaySet, Submove, TurnRules, board_list
+from .movegen import HIT, PlaySet, Submove, TurnRules, board_list
 from .notation import format_play, point_name
 from .position import BAR, OFF, POINTS, Position
 
@@ -43,40 +43,24 @@ def _candidate_dice(remaining: Sequence[int], src: int, dst: int) -> list[int]:
 
 def _step(
     variant: Variant, rules: TurnRules | None, b: list[int], src: int, dst: int, die: int
-) -> tuple[str | None, bool]:
-    """Make one submove on ``b`` if legal: (error, hit). On error ``b`` is unchanged."""
+) -> tuple[str | None, int]:
+    """Make one submove on ``b`` with the rule set's make step if legal: (error, undo token). On error ``b`` is
+    unchanged; otherwise ``variant.unmake_submove`` with the token takes it back."""
     if not (src == BAR or 1 <= src <= POINTS):
-        return f"there is no point {src}", False
+        return f"there is no point {src}", 0
     error = variant.submove_error(b, src, die, rules)
     if error:
-        return error, False
-    hit = dst != OFF and b[dst] < 0
-    b[src] -= 1
-    if dst == OFF:
-        b[OFF] += 1
-    elif hit:
-        b[dst] = 1
-    else:
-        b[dst] += 1
+        return error, 0
+    token = variant.make_submove(b, src, dst)
     if rules is not None and not rules.after(b):
-        _unstep(b, src, dst, hit)
+        variant.unmake_submove(b, src, dst, token)
         text = f"{point_name(src)}/{point_name(dst)}"
-        return f"{text} leaves a position the rules of {variant.display_name} forbid", False
-    return None, hit
+        return f"{text} leaves a position the rules of {variant.display_name} forbid", 0
+    return None, token
 
 
-def _unstep(b: list[int], src: int, dst: int, hit: bool) -> None:
-    b[src] += 1
-    if dst == OFF:
-        b[OFF] -= 1
-    elif hit:
-        b[dst] = -1
-    else:
-        b[dst] -= 1
-
-
-def _final(start: Position, b: list[int], hits: int) -> Position:
-    return Position(tuple(b[1:25]), (b[BAR], start.bar[1] + hits), (b[OFF], start.off[1]))
+def _final(b: list[int]) -> Position:
+    return Position.trusted(tuple(b))
 
 
 def check_moves(
@@ -96,11 +80,11 @@ def check_moves(
     found: list[tuple[tuple[Submove, ...], Position]] = []
     short: list[tuple[int, int]] = []
 
-    def dfs(i: int, remaining: list[int], path: list[Submove], pips: int, hits: int) -> None:
+    def dfs(i: int, remaining: list[int], path: list[Submove], pips: int) -> None:
         if found:
             return
         if i == len(pairs):
-            pos = _final(start, b, hits)
+            pos = _final(b)
             if len(path) == plays.max_dice and pips == plays.max_pips and plays.find(pos) is not None:
                 found.append((tuple(path), pos))
             else:
@@ -117,19 +101,19 @@ def check_moves(
             left = ", ".join(map(str, remaining))
             best_error[0] = (i, f"{text} cannot be made with one of the dice left ({left})")
         for die in candidates:
-            error, hit = _step(variant, rules, b, src, dst, die)
+            error, token = _step(variant, rules, b, src, dst, die)
             if error:
                 if i > best_error[0][0]:
                     best_error[0] = (i, f"{text} with a {die}: {error}")
                 continue
             rest = list(remaining)
             rest.remove(die)
-            path.append((src, dst, hit))
-            dfs(i + 1, rest, path, pips + die, hits + hit)
+            path.append((src, dst, bool(token & HIT)))
+            dfs(i + 1, rest, path, pips + die)
             path.pop()
-            _unstep(b, src, dst, hit)
+            variant.unmake_submove(b, src, dst, token)
 
-    dfs(0, dice_pool(dice), [], 0, 0)
+    dfs(0, dice_pool(dice), [], 0)
     if found:
         return found[0]
     example = plays[0].notation or "no move"
@@ -174,16 +158,7 @@ class TurnDraft:
         return self._plays
 
     def _board(self) -> list[int]:
-        b = board_list(self.start)
-        for s, t, h in self.moves:
-            b[s] -= 1
-            if t == OFF:
-                b[OFF] += 1
-            elif h:
-                b[t] = 1
-            else:
-                b[t] += 1
-        return b
+        return board_list(self.position)
 
     @property
     def remaining(self) -> tuple[int, ...]:
@@ -195,8 +170,8 @@ class TurnDraft:
 
     @property
     def position(self) -> Position:
-        """The position reached so far (mover's frame)."""
-        return _final(self.start, self._board(), sum(h for _, _, h in self.moves))
+        """The position reached so far (mover's frame): the submoves made with the rule set's make step."""
+        return self.variant.apply(self.start, self.moves)
 
     @property
     def complete(self) -> bool:
@@ -208,14 +183,14 @@ class TurnDraft:
             and plays.find(self.position) is not None
         )
 
-    def _extends(self, b: list[int], remaining: list[int], used: int, pips: int, hits: int) -> bool:
+    def _extends(self, b: list[int], remaining: list[int], used: int, pips: int) -> bool:
         plays = self.plays
         rules = self.variant.turn_rules(self.start, self.dice, self.first_move)
         seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
 
-        def dfs(rem: list[int], used: int, pips: int, hits: int) -> bool:
+        def dfs(rem: list[int], used: int, pips: int) -> bool:
             if used == plays.max_dice:
-                return pips == plays.max_pips and plays.find(_final(self.start, b, hits)) is not None
+                return pips == plays.max_pips and plays.find(_final(b)) is not None
             key = (tuple(b), tuple(sorted(rem)))
             if key in seen:
                 return False
@@ -224,19 +199,21 @@ class TurnDraft:
                 for src in range(BAR, 0, -1):
                     if b[src] <= 0:
                         continue
-                    dst = max(src - die, OFF)
-                    error, hit = _step(self.variant, rules, b, src, dst, die)
+                    dst = self.variant.submove_target(b, src, die)
+                    if dst < 0:
+                        continue
+                    error, token = _step(self.variant, rules, b, src, dst, die)
                     if error:
                         continue
                     rest = list(rem)
                     rest.remove(die)
-                    ok = dfs(rest, used + 1, pips + die, hits + hit)
-                    _unstep(b, src, dst, hit)
+                    ok = dfs(rest, used + 1, pips + die)
+                    self.variant.unmake_submove(b, src, dst, token)
                     if ok:
                         return True
             return False
 
-        return dfs(remaining, used, pips, hits)
+        return dfs(remaining, used, pips)
 
     def options(self) -> list[tuple[int, int]]:
         """Every submove ``(src, dst)`` that may be added now (legal and still part of a legal play)."""
@@ -269,24 +246,23 @@ class TurnDraft:
             raise TurnError(f"{text} cannot be made with one of the dice left ({left})")
         b = self._board()
         rules = self.variant.turn_rules(self.start, self.dice, self.first_move)
-        hits = sum(h for _, _, h in self.moves)
         reason = ""
         for die in candidates:
-            error, hit = _step(self.variant, rules, b, src, dst, die)
+            error, token = _step(self.variant, rules, b, src, dst, die)
             if error:
                 reason = reason or f"{text} with a {die}: {error}"
                 continue
             rest = list(rem)
             rest.remove(die)
-            ok = self._extends(b, rest, len(self.moves) + 1, sum(self.dice_used) + die, hits + hit)
-            _unstep(b, src, dst, hit)
+            ok = self._extends(b, rest, len(self.moves) + 1, sum(self.dice_used) + die)
+            self.variant.unmake_submove(b, src, dst, token)
             if ok:
                 return TurnDraft(
                     self.variant,
                     self.start,
                     self.dice,
                     self.first_move,
-                    (*self.moves, (src, dst, hit)),
+                    (*self.moves, (src, dst, bool(token & HIT))),
                     (*self.dice_used, die),
                     self._plays,
                 )

@@ -3,7 +3,9 @@
 A play typed by a player is accepted when its moves can be made one die at a time, each submove legal
 in the position reached so far, and the result is one of the legal plays (rules.md §1.5 "Engine API
 note"). Moves may be written in any order that is legal; a move written through an intermediate point
-(``24/21/20``) is made in exactly that order, while ``24/20`` may use the dice either way.
+(``24/21/20``) is made in exactly that order, while ``24/20`` may use the dice either way. A play is the position it
+leaves, so moves written without a point on the way are also accepted when no order of their own steps is legal but
+the position they describe is a legal play reached otherwise (Fevga's ``22/18`` with 1-1, made 20/19/18 22/21/20).
 
 Judging takes time linear in the length of the text, and little of it, whatever the text (Discord lets a
 string option carry 6,000 characters):
@@ -25,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .movegen import Play, PlaySet, Submove, board_list
+from .movegen import HIT, Play, PlaySet, Submove, board_list
 from .notation import NotationError, Segment, format_play, parse_play, point_name
 from .position import BAR, OFF, Position
 
@@ -123,12 +125,45 @@ def check_play(
     search.run()
     if search.accepted:
         return search.best()
+    same = _same_position(variant, pos, hops, plays)
+    if same is not None:
+        return same
     reason = search.reason()
     if plays.no_move:
         raise IllegalPlay(f"no legal play with {_dice_text(dice)}: {reason or 'nothing can move'}; the turn passes")
     if search.complete:
         raise IllegalPlay(_maximal_usage_reason(plays, dice, search.complete))
     raise IllegalPlay(reason or "that play cannot be made with these dice")
+
+
+def _same_position(variant: Variant, pos: Position, hops: list[_Hop], plays: PlaySet) -> Play | None:
+    """The legal play leaving the position the written moves describe, when no order of their steps is legal by itself:
+    each checker taken straight from where it is written to leave to where it is written to arrive.
+
+    A play is the position it leaves (rules.md §1.5): ``22/18`` with 1-1 is accepted when the checker cannot go that
+    way (in Fevga, through a point that would complete the own starting quarter) but the same position is reached
+    legally otherwise (20/19/18 and 22/21/20). Only moves written without a point on the way qualify (``24/19/13``
+    says which way the checker goes), and written hit marks must be on landing points that hit.
+    """
+    b = board_list(pos)
+    chains: dict[int, list[_Hop]] = {}
+    for hop in hops:
+        chains.setdefault(hop.chain, []).append(hop)
+    if any(len(chain) > 1 for chain in chains.values()):
+        return None  # a point written on the way says which way the checker goes
+    tokens: list[tuple[int, int]] = []
+    for (hop,) in chains.values():
+        src, dst = hop.src, hop.dst
+        if not 1 <= src <= BAR or b[src] <= 0:
+            return None
+        tokens.append((dst, variant.make_submove(b, src, dst)))
+    play = plays.find(Position.trusted(tuple(b)))
+    if play is None:
+        return None
+    marked = {h.dst for h in hops if h.hit_marked}
+    if marked - {dst for dst, token in tokens if token & HIT}:
+        return None
+    return play
 
 
 def _subset_sums(pool: list[int]) -> set[int]:
@@ -261,33 +296,21 @@ class _Search:
                 if error:
                     self._fail(made, True, _broken_rule, hop, at, to, d, error)
                     continue
-                dst = to if to > 0 else OFF
-                before_dst = b[dst]
-                b[at] -= 1
-                hit = False
-                if dst == OFF:
-                    b[OFF] += 1
-                elif before_dst < 0:
-                    b[dst] = 1
-                    hit = True
-                else:
-                    b[dst] = before_dst + 1
-                self.path.append((at, dst, hit))
+                dst = self.variant.submove_target(b, at, d)
+                token = self.variant.make_submove(b, at, dst)
+                self.path.append((at, dst, bool(token & HIT)))
                 self.at[i] = dst
                 self.done[i] = dst == hop.dst
                 self._next(remaining[:k] + remaining[k + 1 :], made + 1, pips + d)
                 self.done[i] = False
                 self.at[i] = at
                 self.path.pop()
-                b[dst] = before_dst
-                b[at] += 1
+                self.variant.unmake_submove(b, at, dst, token)
             if not stepped:
                 self._fail(made, False, _short_of_pips, hop, at, remaining)
 
     def _finish(self, made: int, pips: int) -> None:
-        b = self.b
-        hits = sum(h for _, _, h in self.path)
-        final = Position(tuple(b[1:25]), (b[BAR], self.pos.bar[1] + hits), (b[OFF], self.pos.off[1]))
+        final = Position.trusted(tuple(self.b))
         play = self.plays.find(final)
         if play is None:
             self.complete.append((made, pips))

@@ -1,27 +1,76 @@
 """The rule-set contract: what a variant plugin describes and what the engine derives from it.
 
-A rule set is a subclass of :class:`Variant` whose class attributes are its data (names, checkers,
-starting points, geometry, what blocks a point, whether blots are hit, the results a game can end with and
-their names) and whose methods are template hooks that answer "nothing special" unless overridden
-(``turn_rules``, ``game_result``, ``results``, ``most_at_stake``). The engine's
-algorithms (legal plays, validation, notation, IDs) are written once against this description and never
-ask which rule set they are running.
+A rule set is a subclass of :class:`Variant`, in the manner of python-chess's variants: a data rule set is a few
+class attributes (names, checkers, starting points, geometry, what blocks a point, whether blots are hit, the
+results a game can end with and their names), and a rule set with rules of its own overrides hooks that answer
+"nothing special" unless overridden. The engine's algorithms (legal plays, validation, turn drafts, replay,
+notation, IDs, boards) are written once against this description and never ask which rule set they run.
+
+The hooks, by what they decide:
+
+* **One submove** on the working board (a list copy of a position's tuple, :mod:`engine.position`):
+  :meth:`~Variant.submove_target` (where a checker may go with a die, or -1), :meth:`~Variant.submove_sources`
+  (where checkers may move from: the bar first), :meth:`~Variant.make_submove` / :meth:`~Variant.unmake_submove`
+  (**the make step**: what moving it does, a hit to the bar by default; the one place a rule set's move
+  arithmetic lives, used by the legal-play search, validation, drafts, replay, formats and boards) and
+  :meth:`~Variant.submove_error` (the same judgement in words). A rule set that keeps the standard make step and
+  test (``standard_moves``) is searched by the fast paths of :mod:`engine.movegen`.
+* **One turn**: :meth:`~Variant.turn_rules` (constraints checked around every submove: a head rule, a block rule);
+  :meth:`~Variant.legal_plays` may be overridden as a whole.
+* **The end of a game**: :meth:`~Variant.game_over` (who wins and what, or a draw, on the position a play
+  leaves: bearing off, Plakoto's mother), :attr:`~Variant.results` and :meth:`~Variant.result_name` (levels and
+  their names), :meth:`~Variant.game_result` (the level of a borne-off win), :meth:`~Variant.most_at_stake`.
+* **A match**: ``uses_cube``, :attr:`~Variant.match_defaults` (match options the rule set plays by unless the
+  players choose otherwise) and :attr:`~Variant.forbidden_options` (match options it refuses).
+* **State beyond the points**: a position carries pins and a reserve of checkers not yet entered
+  (:class:`~engine.position.Position`); ``pinning`` says a rule set pins, and a ``start`` with fewer than
+  ``checkers`` checkers starts the rest in the reserve.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 from .geometry import Geometry
-from .movegen import HOME, Play, PlaySet, Submove, TurnRules, apply_submoves, board_list, generate
-from .position import BAR, OFF, POINTS, Position, PositionError
+from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate
+from .position import BAR, OFF, POINTS, THEIR_BAR, Position, PositionError
 
-__all__ = ["Variant", "VariantOptionError"]
+__all__ = ["Variant", "VariantOptionError", "GameOver", "CUBE_OPTIONS", "MOVE_HOOKS"]
+
+_Options = TypeVar("_Options")
+
+#: Match options that mean something only with the doubling cube: a rule set without it refuses them.
+CUBE_OPTIONS = ("jacoby", "beavers", "auto_doubles", "holland")
+#: Match options that say how the cube is used, meaningless without it: a rule set without the cube sets them to
+#: their defaults (the cube itself off).
+_CUBE_DETAILS = ("cube", "max_cube", "beaver_limit", "holland_rolls", "holland_counts_opening", "holland_counts_dances")
+#: The hooks of the make step and the submove test: a rule set overriding none of them has ``standard_moves``.
+MOVE_HOOKS = ("make_submove", "unmake_submove", "submove_target", "submove_sources")
 
 
 class VariantOptionError(ValueError):
     """An option the rule set does not have, or a value it does not accept."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """How a game ends on a position (:meth:`Variant.game_over`), from the side of the player who just moved.
+
+    ``winner``: +1 that player, -1 the opponent, 0 nobody (a draw). ``level``: the result level (the points are
+    level x cube; 0 for a draw). ``how``: in words, when the game ended otherwise than by bearing off ("a mother
+    is pinned"); empty for a game borne off.
+    """
+
+    winner: int
+    level: int
+    how: str = ""
+
+    @property
+    def draw(self) -> bool:
+        return self.winner == 0
 
 
 class Variant:
@@ -37,7 +86,8 @@ class Variant:
     summary: ClassVar[str] = ""
     #: Checkers per player.
     checkers: ClassVar[int] = 15
-    #: Starting checkers per player in the player's own numbering: ``{point: count}``.
+    #: Starting checkers per player in the player's own numbering: ``{point: count}``. Checkers beyond these start
+    #: off the board, in the reserve (entered later by a rule set that has such a start).
     start: ClassVar[Mapping[int, int]] = {}
     #: How the two numberings relate and whether there is a bar.
     geometry: ClassVar[Geometry] = Geometry.mirrored()
@@ -45,8 +95,19 @@ class Variant:
     point_blocked_by: ClassVar[int] = 2
     #: Whether landing on a lone opposing checker hits it (sends it to the bar).
     hitting: ClassVar[bool] = True
+    #: Whether landing on a lone opposing checker pins it where it stands (Plakoto; the rule set's make step does it).
+    pinning: ClassVar[bool] = False
+    #: Whether two submoves of different checkers leave the same position in either order whenever both orders are
+    #: legal (the legal-play search then skips orders it need not try). A rule set where the order matters says no.
+    submoves_commute: ClassVar[bool] = True
     #: Whether the doubling cube is used.
     uses_cube: ClassVar[bool] = True
+    #: Match options (fields of :class:`~engine.match.MatchOptions`) this rule set plays by unless the players
+    #: choose otherwise: ``{"opening": "reroll"}``. They replace the global defaults.
+    match_defaults: ClassVar[Mapping[str, Any]] = {}
+    #: Match options this rule set refuses to change from its default, with the reason in words:
+    #: ``{"holland": "there is no Crawford game"}``. A rule set without the cube refuses the cube's rules itself.
+    forbidden_options: ClassVar[Mapping[str, str]] = {}
     #: The ``[Variation "..."]`` tag of ``.mat`` exports; None writes no tag (standard backgammon).
     mat_variation: ClassVar[str | None] = None
     #: Whether GNU Backgammon Position IDs mean the same board in GNU Backgammon itself.
@@ -58,6 +119,19 @@ class Variant:
     #: The results a game can end with, by level (the points multiplier: level x cube), in the rule set's words.
     #: A rule set whose options change them overrides :attr:`results`.
     result_names: ClassVar[Mapping[int, str]] = {1: "single game", 2: "gammon", 3: "backgammon"}
+    #: Set for each subclass: whether it keeps the standard make step and submove test (:data:`MOVE_HOOKS`).
+    standard_moves: ClassVar[bool] = True
+    #: Set for each subclass: whether it overrides :meth:`submove_sources`.
+    own_sources: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A subclass has only the aliases it declares itself: the names players type belong to one rule set, so a
+        # rule set built on another (``class Mine(Backgammon)``) never inherits its "bg" (see engine.plugins).
+        if "aliases" not in cls.__dict__:
+            cls.aliases = ()
+        cls.standard_moves = all(getattr(cls, hook) is getattr(Variant, hook) for hook in MOVE_HOOKS)
+        cls.own_sources = cls.submove_sources is not Variant.submove_sources
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.option_defaults))
@@ -65,6 +139,8 @@ class Variant:
             have = ", ".join(sorted(self.option_defaults)) or "none"
             raise VariantOptionError(f"{self.display_name or self.name} has no option {unknown[0]!r} (options: {have})")
         self.options: dict[str, Any] = {**self.option_defaults, **options}
+        # Landing on my point t is allowed when b[t] >= this; a lone opposing checker there is then hit.
+        self._land_min = -(self.point_blocked_by - 1) if self.hitting else 0
 
     def __repr__(self) -> str:
         extra = {k: v for k, v in self.options.items() if self.option_defaults.get(k) != v}
@@ -72,14 +148,14 @@ class Variant:
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.options == self.options  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.options == self.options
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(self.options.items()))))
 
     # --- positions ------------------------------------------------------------------------------
     def start_position(self) -> Position:
-        """The starting position, seen from the player on roll."""
+        """The starting position, seen from the player on roll (checkers ``start`` leaves out wait in the reserve)."""
         board = [0] * POINTS
         for point, n in self.start.items():
             board[point - 1] += n
@@ -88,7 +164,8 @@ class Variant:
             if board[q - 1] > 0:
                 raise PositionError(f"{self.name}: both players start on my point {q}")
             board[q - 1] -= n
-        return Position(tuple(board))
+        waiting = self.checkers - sum(self.start.values())
+        return Position(tuple(board), reserve=(waiting, waiting))
 
     def flip(self, pos: Position) -> Position:
         """The same board seen by the opponent: the turn passes."""
@@ -107,6 +184,10 @@ class Variant:
             raise PositionError(f"{self.display_name} has no bar")
         if not self.hitting and any(pos.bar):
             raise PositionError(f"nothing is ever hit in {self.display_name}, so no checker can be on the bar")
+        if pos.pins and not self.pinning:
+            raise PositionError(f"nothing is ever pinned in {self.display_name}")
+        if any(pos.reserve) and sum(self.start.values()) >= self.checkers:
+            raise PositionError(f"every checker starts on the board in {self.display_name}: none can wait to enter")
         if all(pos.bar):
             k = self.point_blocked_by
             i_am_shut_out = all(-pos.board[BAR - d - 1] >= k for d in range(1, 7))
@@ -114,31 +195,71 @@ class Variant:
             if i_am_shut_out and they_are_shut_out:
                 raise PositionError("both players are on the bar against closed boards")
 
-    # --- one turn -------------------------------------------------------------------------------
-    def turn_rules(self, pos: Position, dice: tuple[int, int], first_move: bool) -> TurnRules | None:
-        """Extra per-turn constraints (a head rule, a block rule); None when there are none."""
-        return None
+    # --- one submove: the make step -------------------------------------------------------------
+    def submove_sources(self, b: list[int], occupied: list[int]) -> Sequence[int]:
+        """Where checkers may move from on working board ``b``, in the order the search tries them: the bar while a
+        checker of mine is on it, else ``occupied`` (my points, highest first, then points reached this turn)."""
+        return (BAR,) if b[BAR] > 0 else occupied
 
-    def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
-        """Every legal play for the roller of ``pos`` with ``dice`` (rules.md §1.5)."""
-        check_dice(dice)
-        return generate(self, pos, dice, first_move)
+    def submove_target(self, b: list[int], src: int, die: int) -> int:
+        """Where a checker of mine on ``src`` goes with ``die`` on working board ``b`` (0 = off), or -1 when the
+        board does not allow it (turn rules apart). :meth:`submove_error` says why in words."""
+        if src == BAR:
+            if b[BAR] <= 0:
+                return -1
+        elif b[BAR] > 0 or b[src] <= 0:
+            return -1
+        t = src - die
+        if t > 0:
+            return t if b[t] >= self._land_min else -1
+        for p in range(HOME + 1, BAR + 1):
+            if b[p] > 0:
+                return -1  # a checker still outside the home board
+        if t < 0:
+            for p in range(src + 1, HOME + 1):
+                if b[p] > 0:
+                    return -1  # a larger number bears off only from the highest point
+        return OFF
+
+    def make_submove(self, b: list[int], src: int, dst: int) -> int:
+        """Make one submove (already judged legal) on working board ``b``: the rule set's move arithmetic.
+
+        Returns an undo token for :meth:`unmake_submove`; its bit :data:`~engine.movegen.HIT` says the checker
+        landed on a lone opposing one (the notation's ``*``). Standard: a lone opposing checker is hit to the bar.
+        """
+        b[src] -= 1
+        if dst == OFF:
+            b[OFF] += 1
+            return 0
+        v = b[dst]
+        if v < 0:
+            b[dst] = 1
+            b[THEIR_BAR] += 1
+            return HIT
+        b[dst] = v + 1
+        return 0
+
+    def unmake_submove(self, b: list[int], src: int, dst: int, token: int) -> None:
+        """Take back :meth:`make_submove` (``token`` is what it returned)."""
+        b[src] += 1
+        if dst == OFF:
+            b[OFF] -= 1
+        elif token & HIT:
+            b[dst] = -1
+            b[THEIR_BAR] -= 1
+        else:
+            b[dst] -= 1
 
     def apply(self, pos: Position, moves: Sequence[Submove]) -> Position:
-        """Make the submoves (already known legal); the result is still in the mover's frame."""
-        return apply_submoves(self, pos, moves)
+        """Make the submoves (already known legal) with the make step; the result is still in the mover's frame.
 
-    def check_play(
-        self, pos: Position, dice: tuple[int, int], play: str, first_move: bool = False, plays: PlaySet | None = None
-    ) -> Play:
-        """The legal play the notation describes, or :class:`~engine.validate.IllegalPlay` naming the rule.
-
-        Any text is judged quickly: one longer than ``engine.validate.MAX_PLAY_CHARS`` is refused unread, and
-        one writing more moves than the dice is refused before any search (:mod:`engine.validate`).
+        Derived, not a hook: a rule set changes what a submove does in :meth:`make_submove`.
         """
-        from .validate import check_play
-
-        return check_play(self, pos, dice, play, first_move, plays)
+        b = board_list(pos)
+        make = self.make_submove
+        for s, t, _ in moves:
+            make(b, s, t)
+        return Position.trusted(tuple(b))
 
     def blocked_reason(self, point: int) -> str:
         if self.point_blocked_by == 1:
@@ -146,7 +267,7 @@ class Variant:
         return f"point {point} is blocked: {self.point_blocked_by} or more opposing checkers hold it"
 
     def submove_error(self, b: list[int], src: int, die: int, rules: TurnRules | None) -> str | None:
-        """Why moving a checker from ``src`` by ``die`` on working board ``b`` is illegal, or None."""
+        """Why moving a checker from ``src`` by ``die`` on working board ``b`` is illegal, or None (turn rules too)."""
         if src == BAR:
             if b[BAR] <= 0:
                 return "you have no checker on the bar"
@@ -156,8 +277,7 @@ class Variant:
             return f"you have no checker on point {src}"
         dst = src - die
         if dst > 0:
-            land_min = -(self.point_blocked_by - 1) if self.hitting else 0
-            if b[dst] < land_min:
+            if b[dst] < self._land_min:
                 return self.blocked_reason(dst)
         else:
             outside = [p for p in range(POINTS, HOME, -1) if b[p] > 0]
@@ -176,10 +296,92 @@ class Variant:
             return rules.reason(b, src, dst)
         return None
 
-    def working_board(self, pos: Position) -> list[int]:
-        return board_list(pos)
+    # --- one turn -------------------------------------------------------------------------------
+    def turn_rules(self, pos: Position, dice: tuple[int, int], first_move: bool) -> TurnRules | None:
+        """Extra per-turn constraints (a head rule, a block rule); None when there are none."""
+        return None
+
+    def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
+        """Every legal play for the roller of ``pos`` with ``dice`` (rules.md §1.5)."""
+        check_dice(dice)
+        return generate(self, pos, dice, first_move)
+
+    def check_play(
+        self, pos: Position, dice: tuple[int, int], play: str, first_move: bool = False, plays: PlaySet | None = None
+    ) -> Play:
+        """The legal play the notation describes, or :class:`~engine.validate.IllegalPlay` naming the rule.
+
+        Any text is judged quickly: one longer than ``engine.validate.MAX_PLAY_CHARS`` is refused unread, and
+        one writing more moves than the dice is refused before any search (:mod:`engine.validate`).
+        """
+        from .validate import check_play
+
+        return check_play(self, pos, dice, play, first_move, plays)
+
+    # --- a match --------------------------------------------------------------------------------
+    def match_options(self, options: _Options) -> _Options:
+        """``options`` (a :class:`~engine.match.MatchOptions`) with :attr:`match_defaults` in place of the global
+        defaults: an option left at the global default takes the rule set's. Without the cube, the cube is off and the
+        details of its rules (its limit, the beaver limit, the Holland counts), which mean nothing then, are the
+        defaults."""
+        if not self.match_defaults and self.uses_cube:
+            return options
+        changes = {
+            f.name: self.match_defaults[f.name]
+            for f in dataclasses.fields(options)  # type: ignore[arg-type]
+            if f.name in self.match_defaults and getattr(options, f.name) == f.default
+        }
+        if not self.uses_cube:
+            defaults = {f.name: f.default for f in dataclasses.fields(options)}  # type: ignore[arg-type]
+            for name in _CUBE_DETAILS:
+                value = False if name == "cube" else defaults.get(name)
+                if name in defaults and getattr(options, name) != value:
+                    changes[name] = value
+        return dataclasses.replace(options, **changes) if changes else options  # type: ignore[type-var]
+
+    def forbidden(self) -> dict[str, str]:
+        """The match options this rule set refuses, with why: :attr:`forbidden_options`, and the cube's rules when
+        it has no cube."""
+        forbidden = dict(self.forbidden_options)
+        if not self.uses_cube:
+            for name in CUBE_OPTIONS:
+                forbidden.setdefault(name, f"{self.display_name} is played without the doubling cube")
+        return forbidden
+
+    def allowed_options(self, options: _Options) -> _Options:
+        """``options`` with the ones this rule set refuses put back to their defaults (and its match defaults)."""
+        forbidden = self.forbidden()
+        changes = {
+            f.name: self.match_defaults.get(f.name, f.default)
+            for f in dataclasses.fields(options)  # type: ignore[arg-type]
+            if f.name in forbidden and getattr(options, f.name) != self.match_defaults.get(f.name, f.default)
+        }
+        return self.match_options(dataclasses.replace(options, **changes) if changes else options)  # type: ignore[type-var]
+
+    def refused_option(self, options: object) -> str | None:
+        """Why the match options break this rule set's :attr:`forbidden_options` (or its lack of a cube), or None."""
+        forbidden = self.forbidden()
+        for f in dataclasses.fields(options):  # type: ignore[arg-type]
+            why = forbidden.get(f.name)
+            if why is None:
+                continue
+            value = getattr(options, f.name)
+            if value != self.match_defaults.get(f.name, f.default):
+                return f"{self.display_name} does not allow the option {f.name}={_shown(value)}: {why}"
+        return None
 
     # --- end of game ----------------------------------------------------------------------------
+    def game_over(self, pos: Position) -> GameOver | None:
+        """Whether the game is over on ``pos``, the position a complete play leaves (the mover's frame, before the
+        turn passes), and how: a :class:`GameOver` (winner, level, in words), or None while play goes on.
+
+        Standard: the mover has borne off every checker and wins :meth:`game_result`. A rule set with other ends
+        (a pinned mother, a draw) overrides this; the match ends the game on what it returns.
+        """
+        if pos.key()[0] >= self.checkers:
+            return GameOver(1, self.game_result(pos))
+        return None
+
     @property
     def results(self) -> Mapping[int, str]:
         """The results a game can end with under this rule set's options, by level, named in its own words."""
@@ -213,7 +415,7 @@ class Variant:
         return self.max_result
 
     def game_result(self, pos: Position) -> int:
-        """Points multiplier when the roller of ``pos`` has borne off everything: 1, 2 or 3."""
+        """The result level when the roller of ``pos`` has borne off everything: 1, 2 or 3 (see :meth:`game_over`)."""
         if pos.off[1] > 0:
             return 1
         # A gammon; a backgammon when the loser still has a checker on the bar or in the winner's home.
@@ -225,3 +427,9 @@ class Variant:
 def check_dice(dice: Sequence[int]) -> None:
     if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
         raise ValueError(f"dice must be two numbers from 1 to 6, got {list(dice)}")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(getattr(value, "value", value))

@@ -171,10 +171,17 @@ def _draw_checkers(
         colour = colours[VIEWER if v > 0 else OPPONENT]
         sprite = sprites.checker(t, colour, L.d)
         n = abs(v)
-        shown = min(n, MAX_STACK)
+        base = 0
+        if s.position.is_pinned(p):
+            # The pinned checker lies at the edge, under its pinners, with a pin's head on it.
+            centre = L.checker_center(p, 0)
+            _paste(im, sprites.checker(t, colours[OPPONENT if v > 0 else VIEWER], L.d), centre)
+            _paste(im, sprites.pin_head(t, colour, L.d), centre)
+            base = 1
+        shown = min(n, MAX_STACK - base)
         for slot in range(shown):
-            _paste(im, sprite, L.checker_center(p, slot))
-        if n > MAX_STACK:
+            _paste(im, sprite, L.checker_center(p, base + slot))
+        if n > MAX_STACK - base:
             _count_label(im, t, L, colour, L.checker_center(p, MAX_STACK - 1), n)
     for side in (VIEWER, OPPONENT):
         n = s.position.bar[side]
@@ -344,7 +351,16 @@ def _place(s: BoardSnapshot, L: Layout, side: int, point: int, slot: int) -> tup
     if point == OFF:
         x0, y0, x1, y1 = L.trays[side]
         return (x0 + x1) // 2, (y0 + y1) // 2
-    return L.checker_center(point, min(slot, MAX_STACK - 1))
+    return L.checker_center(point, min(_below(s, side, point) + slot, MAX_STACK - 1))
+
+
+def _below(s: BoardSnapshot, side: int, point: int) -> int:
+    """Slots under ``side``'s checkers on a point: a checker its stack pins, or the other side's (a freed one)."""
+    v = s.position.board[point - 1]
+    pinned = 1 if s.position.is_pinned(point) else 0
+    if not v or (v > 0) == (side == VIEWER):
+        return pinned
+    return abs(v) + pinned
 
 
 def _count_of(s: BoardSnapshot, side: int, point: int) -> int:
@@ -417,7 +433,7 @@ def _draw_play_marks(
                     (x0, y0, x1 - 1, y1 - 1), radius=L.d // 8, outline=t.rgb("highlight"), width=max(2, L.d // 14)
                 )
             continue
-        limit = MAX_BAR_STACK if point == BAR else MAX_STACK
+        limit = MAX_BAR_STACK if point == BAR else max(1, MAX_STACK - _below(s, mover, point))
         if delta < 0:
             for j in range(-delta):
                 slot = n + j
@@ -431,6 +447,6 @@ def _draw_play_marks(
         if point in (BAR, OFF):
             continue
         n = _count_of(s, mover, point)
-        cx, cy = _place(s, L, mover, point, max(0, min(n, MAX_STACK) - 1))
+        cx, cy = _place(s, L, mover, point, max(0, min(n, MAX_STACK - _below(s, mover, point)) - 1))
         r = L.d // 2
         _paste(im, badge, (cx + r - badge.width // 3, cy - r + badge.height // 3))

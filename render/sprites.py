@@ -193,6 +193,21 @@ def hit_badge(theme: Theme, size: int) -> Image.Image:
     return _shrink(im, (size, size))
 
 
+@lru_cache(maxsize=32)
+def pin_head(theme: Theme, colour: Colour, d: int) -> Image.Image:
+    """The head of a pin on a pinned checker: a small disc in the pinner's colours, ringed in the hit colour."""
+    size = max(6, round(d * 0.46))
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(im)
+    draw.ellipse((0, 0, big - 1, big - 1), fill=(*theme.rgb("hit"), 255))
+    w = max(SS, round(big * 0.16))
+    draw.ellipse((w, w, big - w - 1, big - w - 1), fill=(*theme.rgb(f"checker {colour} edge"), 255))
+    r = max(2 * SS, round(big * 0.24))
+    draw.ellipse((r, r, big - r - 1, big - r - 1), fill=(*theme.rgb(f"checker {colour}"), 255))
+    return _shrink(im, (size, size))
+
+
 # --- the static board ---------------------------------------------------------------------------
 
 

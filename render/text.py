@@ -60,6 +60,10 @@ def result_lines(s: BoardSnapshot) -> tuple[str, str]:
     points = _points(r.points)
     if r.reason == "borne off":
         first = f"{winner} {wins} a {r.result}: {points}"
+    elif r.reason == "rule":
+        first = f"{winner} {wins} {points}" + (f": {r.how}" if r.how else "")
+    elif r.reason == "draw":
+        first = "A draw" + (f": {r.how}" if r.how else "") + ", nobody scores"
     elif r.reason == "pass":
         first = f"{winner} {wins} {points}: {loser} passed"
     elif r.reason == "resign":

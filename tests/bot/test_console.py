@@ -46,11 +46,13 @@ def _console_command() -> list[str]:
     return [script] if script else [sys.executable, "-m", "bot.cli"]
 
 
-@pytest.mark.parametrize("variant", ["backgammon", "longgammon", "sprintgammon", "doubles"])
+@pytest.mark.parametrize(
+    "variant", ["backgammon", "longgammon", "sprintgammon", "doubles", "portes", "plakoto", "fevga"]
+)
 def test_a_scripted_console_session_plays_a_whole_game(variant: str, tmp_path: Path) -> None:
     lines = asyncio.run(_script(tmp_path / "dry.sqlite3", variant))
     boards = tmp_path / "boards"
-    png = ["--boards", str(boards)] if variant in ("sprintgammon", "doubles") else []  # PNGs cost time: two suffice
+    png = ["--boards", str(boards)] if variant in ("sprintgammon", "doubles", "plakoto") else []  # PNGs cost time
     proc = subprocess.run(
         [*_console_command(), "console", "--db", str(tmp_path / "real.sqlite3"), "--seed", str(SEED), *png],
         input="\n".join(lines) + "\n",

@@ -19,7 +19,7 @@ def random_game_position(variant: Variant, rng: random.Random, turns: int) -> Po
         roll = (rng.randint(1, 6), rng.randint(1, 6))
         plays = variant.legal_plays(pos, roll)
         nxt = rng.choice(plays.plays).position
-        if nxt.off[0] == variant.checkers:
+        if variant.game_over(nxt) is not None:
             break
         pos = variant.flip(nxt)
     return pos
@@ -34,15 +34,18 @@ def game_positions(draw: st.DrawFn, variant: Variant, max_turns: int = 80) -> Po
 
 
 @st.composite
-def scattered_positions(draw: st.DrawFn, checkers: int = 15) -> Position:
-    """Arbitrary legal-looking backgammon positions: checkers scattered over points, bar and off."""
+def scattered_positions(draw: st.DrawFn, checkers: int = 15, pins: bool = False) -> Position:
+    """Arbitrary legal-looking backgammon positions: checkers scattered over points, bar and off.
+
+    ``pins``: a rule set that pins and has no bar (Plakoto): no checker on the bar, and some stacks hold a pinned
+    checker of the other side under them."""
     board = [0] * 24
     bar = [0, 0]
     off = [0, 0]
     for side, sign in ((0, 1), (1, -1)):
         for _ in range(checkers):
             where = draw(st.integers(-2, 23))  # -2 = off, -1 = bar, else a point index
-            if where == -2:
+            if where == -2 or (where == -1 and pins):
                 off[side] += 1
             elif where == -1:
                 bar[side] += 1
@@ -50,4 +53,11 @@ def scattered_positions(draw: st.DrawFn, checkers: int = 15) -> Position:
                 board[where] += sign
             else:
                 off[side] += 1  # the point is the opponent's: put this one in the tray instead
-    return Position(tuple(board), (bar[0], bar[1]), (off[0], off[1]))
+    pinned = [0] * 24
+    if pins:
+        for i in draw(st.lists(st.integers(0, 23), max_size=6, unique=True)):
+            under = 0 if board[i] < 0 else 1  # the side whose checker lies under the stack (0: the roller)
+            if board[i] and off[under]:
+                off[under] -= 1
+                pinned[i] = 1 if under == 0 else -1
+    return Position(tuple(board), (bar[0], bar[1]), (off[0], off[1]), pinned=pinned)

@@ -213,7 +213,7 @@ def play_and_check(variant: Variant, options: MatchOptions, seed: int) -> None:
         accept_rate=0.5,
         chaos=True,
     )
-    state = new_match(variant, default_sides(variant), options)
+    state = new_match(variant, default_sides(variant), variant.allowed_options(options))
     for _ in range(3000):
         check_state(state, rng)
         if state.over:

@@ -68,7 +68,8 @@ def test_random_matches_end_correctly_and_replay_exactly(
 ) -> None:
     name, options = setup
     variant = get_variant(name)
-    state = new_match(variant, default_sides(variant), options)
+    state = new_match(variant, default_sides(variant), variant.allowed_options(options))
+    options = state.setup.options  # the rule set's own defaults and refusals applied
     dice = RandomDice(seed)
     player = RandomPlayer(random.Random(seed), chaos=chaos)
     seen: list[MatchState] = [state]

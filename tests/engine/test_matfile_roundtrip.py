@@ -84,7 +84,7 @@ def self_play(
     rng = random.Random(f"mat-{seed}")
     player = RandomPlayer(rng, double_rate=0.12, redouble_rate=0.45, resign_rate=0.03)
     dice = RandomDice(seed)
-    state = new_match(variant, default_sides(variant), options)
+    state = new_match(variant, default_sides(variant), variant.allowed_options(options))
     actions: list[Action] = []
     while not state.over:
         action: Action
@@ -108,7 +108,7 @@ def carried(setup: MatchSetup, actions: list[Action]) -> list[Any]:
             d0, d1 = action.dice
             if d0 == d1:
                 continue
-            if setup.options.opening is OpeningRule.REROLL:
+            if setup.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL):
                 out.append(("starts", d0 < d1))
             else:
                 out.append(("starts", d0 < d1, max(d0, d1), min(d0, d1)))

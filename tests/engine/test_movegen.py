@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Position
-from engine.movegen import PlaySet, generate_free, generate_general
+from engine.movegen import HIT, PlaySet, board_list, generate_free, generate_general, generate_ruled
 from engine.plugins import get_variant, registry
 from tests.conftest import oracle_rows
 from tests.engine.strategies import dice, game_positions, scattered_positions
@@ -133,13 +133,14 @@ def test_plays_on_scattered_positions_use_the_most_dice_then_the_most_pips(
         assert play.position.totals() == pos.totals()
         assert len(play.moves) == plays.max_dice
         # Replaying each submove is legal one die at a time.
-        b = BG.working_board(pos)
+        b = board_list(pos)
         rules = BG.turn_rules(pos, roll, False)
-        for s, t, _ in play.moves:
+        for s, t, hit in play.moves:
             die = s - t if t else None
             candidates = [die] if die else sorted({roll[0], roll[1]} & set(range(s, 7)))
             assert any(BG.submove_error(b, s, d, rules) is None for d in candidates), (str(pos), play.notation)
-            b = BG.working_board(BG.apply(Position(tuple(b[1:25]), (b[25], 0), (b[0], 0)), [(s, t, False)]))
+            assert bool(BG.make_submove(b, s, t) & HIT) == hit
+        assert Position.trusted(tuple(b)) == play.position
 
 
 def test_position_text_forms_round_trip_for_random_games() -> None:
@@ -173,22 +174,35 @@ def _plays_in_full(plays: PlaySet) -> tuple[object, ...]:
 @pytest.mark.parametrize("name", registry().names())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), roll=dice)
-def test_the_fast_path_finds_what_the_general_search_finds_for_every_rule_set(
+def test_the_fast_paths_find_what_the_general_search_finds_for_every_rule_set(
     name: str, data: st.DataObject, roll: tuple[int, int]
 ) -> None:
-    # The general search without turn rules is the reference; a rule set with turn rules (Longgammon) still
-    # checks the fast path's handling of its blocking and hitting.
+    # The recursive general search is the reference. Without turn rules it must agree with the fast path (a rule set
+    # with turn rules, Longgammon, still checks the fast path's handling of its blocking and hitting); with the rule
+    # set's own turn rules, with the search for standard make steps and turn rules; and the unrolled search for two
+    # dice with the recursive one, for every rule set (Plakoto's own make step included).
     variant = get_variant(name)
-    pos = data.draw(st.one_of(game_positions(variant), scattered_positions(variant.checkers)))
-    fast = generate_free(variant, pos, roll)
-    assert _plays_in_full(fast) == _plays_in_full(generate_general(variant, pos, roll, None))
+    pos = data.draw(st.one_of(game_positions(variant), scattered_positions(variant.checkers, variant.pinning)))
+    reference = _plays_in_full(generate_general(variant, pos, roll, None, recursive=True))
+    assert _plays_in_full(generate_general(variant, pos, roll, None)) == reference
+    if variant.standard_moves:
+        assert _plays_in_full(generate_free(variant, pos, roll)) == reference
+    rules = variant.turn_rules(pos, roll, False)
+    ruled = _plays_in_full(generate_general(variant, pos, roll, rules, recursive=True))
+    assert _plays_in_full(variant.legal_plays(pos, roll)) == ruled
+    if variant.standard_moves:
+        assert _plays_in_full(generate_ruled(variant, pos, roll, rules)) == ruled
 
 
-@pytest.mark.parametrize("name", ["backgammon", "longgammon", "sprintgammon"])
-def test_the_fast_path_finds_what_the_general_search_finds_on_every_oracle_position(name: str) -> None:
+@pytest.mark.parametrize("name", ["backgammon", "longgammon", "sprintgammon", "plakoto", "fevga"])
+def test_the_fast_paths_find_what_the_general_search_finds_on_every_oracle_position(name: str) -> None:
     variant = get_variant(name)
     for row in oracle_rows(name):
         pos = Position.from_frame(row["position"])
         roll = (row["dice"][0], row["dice"][1])
-        fast = generate_free(variant, pos, roll)
-        assert _plays_in_full(fast) == _plays_in_full(generate_general(variant, pos, roll, None)), str(pos)
+        rules = variant.turn_rules(pos, roll, bool(row["first_move"]))
+        reference = _plays_in_full(generate_general(variant, pos, roll, rules, recursive=True))
+        assert _plays_in_full(generate_general(variant, pos, roll, rules)) == reference, str(pos)
+        if variant.standard_moves:
+            fast = generate_free(variant, pos, roll) if rules is None else generate_ruled(variant, pos, roll, rules)
+            assert _plays_in_full(fast) == reference, str(pos)

@@ -142,7 +142,7 @@ def refused(text: str, cls: type[Variant] = BACKGAMMON, length: int = 0, default
 def test_messages_name_the_option_and_what_it_accepts() -> None:
     assert refused("jacobi") == "unknown option 'jacobi' — did you mean 'jacoby'?"
     assert "max_cube is a whole number, not 'big'" in refused("max_cube=big")
-    assert "opening is one of ibf, reroll, winner, not 'first'" in refused("opening=first")
+    assert "opening is one of ibf, reroll, winner, winner-reroll, not 'first'" in refused("opening=first")
     assert "jacoby is on or off (yes/no, true/false), not 'maybe'" in refused("jacoby=maybe")
     assert "games needs a value" in refused("games")
     assert "given twice" in refused("jacoby jacoby=off")

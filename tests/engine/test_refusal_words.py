@@ -116,7 +116,7 @@ def _refusals_of_matches() -> set[str]:
         for seed, options in enumerate(
             (MatchOptions(length=3, holland=True), MatchOptions(length=1), MatchOptions(games=2, beavers=True))
         ):
-            state = new_match(variant, default_sides(variant), options)
+            state = new_match(variant, default_sides(variant), variant.allowed_options(options))
             player = RandomPlayer(random.Random(seed), double_rate=0.2, resign_rate=0.01, chaos=True)
             dice = RandomDice(seed)
             for k in itertools.count():

@@ -87,7 +87,7 @@ def random_match(
 ) -> tuple[list[MatchState], list[Action]]:
     """Every state of a self-played match (the first is the initial state) and its record."""
     variant = get_variant(variant_name, **variant_options)
-    state = new_match(variant, default_sides(variant), options)
+    state = new_match(variant, default_sides(variant), variant.allowed_options(options))
     dice = RandomDice(seed)
     player = RandomPlayer(random.Random(seed), chaos=chaos, resign_rate=resign_rate, double_rate=double_rate)
     seen = [state]

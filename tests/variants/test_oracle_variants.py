@@ -1,4 +1,5 @@
-"""The oracle corpus of Longgammon and Sprintgammon: every row's legal plays, in process and through the CLI.
+"""The oracle corpus of Longgammon, Sprintgammon, Plakoto and Fevga (and Portes on the backgammon rows): every
+row's legal plays, and Plakoto's game results, in process and through the CLI.
 
 The rows live in ``../shared/oracle`` beside the repository; the tests skip with a message where it is absent.
 """
@@ -10,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,19 +19,28 @@ from engine import Position
 from engine.plugins import get_variant
 from tests.conftest import ORACLE, oracle_rows
 
-RULE_SETS = ("longgammon", "sprintgammon")
+RULE_SETS = ("longgammon", "sprintgammon", "plakoto", "fevga")
+#: Rule sets checked on another rule set's rows: Portes has exactly backgammon's legal plays.
+BORROWED = {"portes": "backgammon"}
 
 
-def _mismatches(name: str, rows: list[dict[str, object]]) -> list[str]:
+def _mismatches(name: str, rows: list[dict[str, Any]]) -> list[str]:
     variant = get_variant(name)
     wrong = []
     for n, row in enumerate(rows, 1):
-        pos = Position.from_frame(row["position"])  # type: ignore[arg-type]
-        dice = tuple(row["dice"])  # type: ignore[arg-type]
-        got = variant.legal_plays(pos, dice, bool(row.get("first_move", False))).positions  # type: ignore[arg-type]
-        expected = {Position.from_frame(f) for f in row["plays"]}  # type: ignore[attr-defined]
+        pos = Position.from_frame(row["position"])
+        dice = (int(row["dice"][0]), int(row["dice"][1]))
+        got = variant.legal_plays(pos, dice, bool(row.get("first_move", False))).positions
+        expected = {Position.from_frame(f) for f in row["plays"]}
         if got != expected:
             wrong.append(f"row {n}: {pos} dice {dice}: missing {expected - got}, extra {got - expected}")
+        for frame in row["plays"]:
+            if "result" in frame or variant.pinning:  # Plakoto's rows say which plays end the game, and how
+                over = variant.game_over(Position.from_frame(frame))
+                mine = None if over is None else {"winner": over.winner, "points": over.level}
+                if mine != frame.get("result"):
+                    after = Position.from_frame(frame)
+                    wrong.append(f"row {n}: the play to {after} ends {mine}, not {frame.get('result')}")
     return wrong
 
 
@@ -39,6 +50,20 @@ def test_every_oracle_row_matches_the_engine(name: str) -> None:
     assert rows and all(row["variant"] == name for row in rows)
     wrong = _mismatches(name, rows)
     assert not wrong, f"{len(wrong)} of {len(rows)} rows differ:\n" + "\n".join(wrong[:5])
+
+
+@pytest.mark.parametrize(("name", "rows_of"), sorted(BORROWED.items()))
+def test_a_rule_set_agrees_with_the_rows_of_the_rule_set_whose_plays_it_shares(name: str, rows_of: str) -> None:
+    rows = [{**row, "variant": name} for row in oracle_rows(rows_of)]
+    wrong = _mismatches(name, rows)
+    assert not wrong, f"{len(wrong)} of {len(rows)} rows differ:\n" + "\n".join(wrong[:5])
+
+
+def test_the_plakoto_corpus_covers_pins_mothers_and_draws() -> None:
+    rows = oracle_rows("plakoto")
+    assert sum(any(row["position"]["pinned"]) for row in rows) > 300
+    results = [f["result"] for row in rows for f in row["plays"] if "result" in f]
+    assert {"winner": 0, "points": 0} in results and {"winner": 1, "points": 2} in results
 
 
 def test_the_longgammon_corpus_covers_first_turns_doublets_and_bearing_off() -> None:
@@ -80,3 +105,7 @@ def test_gammonbot_plays_jsonl_reproduces_every_oracle_row(name: str) -> None:
         assert answer["position"] == row["position"] and answer["dice"] == row["dice"]
         got = {Position.from_frame(f) for f in answer["plays"]}
         assert got == {Position.from_frame(f) for f in row["plays"]}, f"row {n} of {name}"
+        if "pinned" in row["position"]:  # the plays carry the pins and results the row's frame has
+            assert all("pinned" in f for f in answer["plays"]), f"row {n} of {name}"
+            results = {json.dumps(f, sort_keys=True) for f in answer["plays"]}
+            assert results == {json.dumps(f, sort_keys=True) for f in row["plays"]}, f"row {n} of {name}"
