@@ -26,6 +26,7 @@ from engine.plugins import registry
 from .config import Settings
 from .console_io import Interrupt
 from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
+from .console_tour import print_news, tour_command
 from .service import (
     GameService,
     GameView,
@@ -37,6 +38,7 @@ from .service import (
     not_installed,
     service_for,
 )
+from .service.tour_parts import TourNews
 from .storage import Store
 
 __all__ = ["Console", "run_console"]
@@ -60,6 +62,10 @@ class Console:
         self.images = 0
         self.typed = ""  # the line being run, as typed (after a NAME: prefix)
         self.switched: Request | None = None  # set by ``as NAME`` (a NAME: prefix lasts one line)
+        service.on_tournament(self._tour_news)  # tournaments' pairings, results and decisions, as they happen
+
+    async def _tour_news(self, news: TourNews) -> None:
+        await print_news(self, news)
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -128,6 +134,9 @@ class Console:
                 self.say(f"{spec.name}: {spec.display_name} [{spec.strength}]")
             return
         me = self._me()
+        if cmd == "tour":
+            await tour_command(self, me, args)
+            return
         if cmd == "play":
             await self._challenge(me, args)
             return

@@ -81,6 +81,31 @@ COMMANDS: tuple[Command, ...] = (
     Command("vacation", "vacation DAYS", "vacation 3", "stop your clocks for some days"),
     Command("leaderboard", "leaderboard [RULE SET]", "leaderboard", "ratings of this server"),
     Command("profile", "profile [NAME]", "profile bob", "a player's ratings"),
+    Command(
+        "tour",
+        "tour create NAME FORMAT [RULE SET] [LENGTH] [key=value ...]",
+        'tour create "Club Cup" knockout sprintgammon 1 hours=48',
+        "open a tournament's sign-ups (admins): FORMAT knockout, swiss or league; keys rounds, hours (a round's "
+        "deadline), rule=recent|pips|admin, seeding=rating|signup|shuffle, double=on, divisions, legs, max, clock",
+    ),
+    Command(
+        "tour",
+        "tour join|leave|info|standings [#ID]",
+        "tour join",
+        "sign up (Doubles: with teammate=NAME), take your name off, see a tournament, its bracket or standings",
+    ),
+    Command(
+        "tour",
+        "tour start|pause|resume|check [#ID]",
+        "tour start",
+        "admins: start it, pause, resume, apply the deadlines that have passed (the console runs no scheduler)",
+    ),
+    Command(
+        "tour",
+        "tour dq|replace|extend|decide ...",
+        "tour decide R1-1 bob",
+        "admins: dq NAME, replace NAME NEW, extend HOURS [MATCH], decide MATCH WINNER [walkover]",
+    ),
     Command("help", "help [COMMAND|notation|cube|resign]", "help cube", "this help, or one part of it"),
     Command("quit", "quit", "quit", "leave the console (so do Ctrl-D and Ctrl-C)", ("exit",)),
 )

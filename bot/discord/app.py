@@ -51,6 +51,7 @@ EXTENSIONS = (
     "bot.discord.cogs.help",
     "bot.discord.cogs.forfeit",
     "bot.discord.cogs.replay",
+    "bot.discord.cogs.tour",
 )
 
 
@@ -73,6 +74,7 @@ PERMISSIONS = discord.Permissions(
     create_private_threads=True,
     attach_files=True,
     read_message_history=True,
+    pin_messages=True,  # the tournaments' standings message is pinned in its channel
 )
 
 

@@ -32,6 +32,8 @@ __all__ = [
     "SubmoveSelect",
     "ActingSelect",
     "GamesPageButton",
+    "TourButton",
+    "signup_controls",
     "games_message",
     "DYNAMIC_ITEMS",
     "may_press",
@@ -425,6 +427,50 @@ async def _show_games_page(interaction: discord.Interaction[Any], page: int) -> 
             ui.stop()
 
 
+class TourButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:tour:(?P<action>join|leave):(?P<tournament>[0-9]+)",
+):
+    """Join / Leave under a tournament's sign-up message: sign the presser up, or take their name off. The custom id
+    names the tournament, so the buttons work after a restart; the tournaments cog (cogs/tour.py) does the rest."""
+
+    LABELS: dict[str, tuple[str, discord.ButtonStyle]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, action: str, tournament_id: int, *, disabled: bool = False) -> None:
+        label, style = self.LABELS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=custom_id("tour", action, tournament_id), disabled=disabled
+            )
+        )
+        self.action = action
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TourButton:
+        return cls(match["action"], int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Any = getattr(interaction.client, "get_cog", lambda _name: None)("Tournaments")
+        if cog is None:
+            await refuse(interaction, "Tournaments are not available on this bot right now.")
+            return
+        await _guarded(interaction, cog.on_button(interaction, self.action, self.tournament_id))
+
+
+def signup_controls(tournament_id: int) -> discord.ui.View:
+    """Join and Leave, under a tournament's sign-up message."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TourButton("join", tournament_id))
+    ui.add_item(TourButton("leave", tournament_id))
+    return ui
+
+
 #: Discord's limit on an embed's description.
 MAX_DESCRIPTION = 4096
 
@@ -455,4 +501,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActingSelect,
     GamesPageButton,
+    TourButton,
 )

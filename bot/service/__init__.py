@@ -52,6 +52,7 @@ from .records import RecordsMixin
 from .results import ResultsMixin, may_wait_for
 from .settings import SettingsMixin
 from .teams import TeamsMixin
+from .tournaments import TournamentsMixin
 from .turns import TurnsMixin
 from .types import DAY as DAY
 from .types import FORGOTTEN as FORGOTTEN
@@ -145,11 +146,12 @@ class GameService(
     ClocksMixin,
     BotsMixin,
     TeamsMixin,
+    TournamentsMixin,
     RecordsMixin,
     ResultsMixin,
     ServiceCore,
 ):
-    """Challenges, turns, the cube, resignations, views, exports and settings for one database."""
+    """Challenges, turns, the cube, resignations, views, exports, settings and tournaments for one database."""
 
 
 def service_for(store: Store, settings: Settings, **options: Any) -> GameService:

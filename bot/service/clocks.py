@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import match as m
 from engine.match import MatchState, Phase
@@ -86,16 +86,19 @@ class ClocksMixin(ServiceCore):
         them): a vacation declared through this service is seen at once, one declared through another process within
         that many seconds (it moves the deadlines of the player's games itself)."""
         since = self.clock() - 400 * DAY
-        out: dict[int, list[tuple[float, float]]] = {}
-        for side in (0, 1):
-            member = state.acting_member(side)
-            memo = self._vacation_memo.get((member, guild_id))
-            if memo is not None and time.monotonic() - memo[0] < self.store.settings_ttl:
-                out[side] = [(a, b) for a, b in memo[1] if b > since]
-            else:
-                out[side] = await self.store.vacations_of(member, guild_id, since)
-                self._memo_vacations({(member, guild_id): out[side]})
-        return out
+        keys = {side: (state.acting_member(side), guild_id) for side in (0, 1)}
+        now = time.monotonic()
+        known: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for key in keys.values():
+            memo = self._vacation_memo.get(key)
+            if memo is not None and now - memo[0] < self.store.settings_ttl:
+                known[key] = memo[1]
+        stale = [key for key in keys.values() if key not in known]
+        if stale:  # both sides' in one short read
+            found = await self.store.vacations_of_players(stale, since)
+            self._memo_vacations(found)
+            known.update(found)
+        return {side: [(a, b) for a, b in known[key] if b > since] for side, key in keys.items()}
 
     def _memo_vacations(self, found: dict[tuple[str, str], list[tuple[float, float]]]) -> None:
         if self.store.settings_ttl <= 0:
@@ -164,6 +167,8 @@ class ClocksMixin(ServiceCore):
 
     async def fire_timer(self, timer: TimerRow) -> Outcome | None:
         """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on)."""
+        if timer.kind.startswith("tour-"):  # a tournament's (tournaments.py): its news goes to its listeners
+            return await self._fire_tour_timer(timer)
         game_id = timer.game_id
         if game_id is None:
             return None
@@ -249,3 +254,7 @@ class ClocksMixin(ServiceCore):
                 expected_actions=n_actions,
             )
         return None
+
+    if TYPE_CHECKING:
+
+        async def _fire_tour_timer(self, timer: TimerRow) -> Outcome | None: ...

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.match import MatchState
 from engine.ratings import Rating
 
-from ..storage import GameRow
+from ..storage import GameRow, TimerSpec
+from ..storage.timers import insert_timers
 from .core import ServiceCore
 from .events import _result_line
 from .missing import NotInstalled, not_installed
@@ -80,6 +81,12 @@ class ResultsMixin(ServiceCore):
                 "ratings": {p: list(v) for p, v in changes.items()},
                 "system": system.name,
             }
+            tag = row.setup.get("tournament")
+            if isinstance(tag, dict):
+                # A tournament game: its result is recorded in the tournament by this durable timer (at once too,
+                # by the change that ended it: see tour_core.py), whatever becomes of this process.
+                mark = {"tournament": tag.get("id"), "match": tag.get("match")}
+                await insert_timers(conn, row.id, None, [TimerSpec("tour-result", now, mark)])
             await self.store.put_result(
                 conn,
                 game_id=row.id,
@@ -177,6 +184,7 @@ class ResultsMixin(ServiceCore):
         if not who.admin:
             raise Refused("only a server admin (Manage Server permission) can erase a player's data")
         changed = await self.store.forget_player(player_id, FORGOTTEN, guild_id=who.guild_id)
+        changed += await self._tour_forget(player_id, who.guild_id)
         self._cache.clear()
         return changed
 
@@ -185,6 +193,7 @@ class ResultsMixin(ServiceCore):
         match files, dice records), settings, vacations, watching and ratings. The matches stay, under a neutral
         name, so opponents keep their results."""
         changed = await self.store.forget_player(who.id, FORGOTTEN, guild_id=None)
+        changed += await self._tour_forget(who.id, None)
         self._cache.clear()
         return changed
 
@@ -220,6 +229,10 @@ class ResultsMixin(ServiceCore):
         return sorted(
             views, key=lambda v: (waiting(v), v.deadline if v.deadline is not None else float("inf"), -v.version)
         )
+
+    if TYPE_CHECKING:
+
+        async def _tour_forget(self, player_id: str, guild_id: str | None) -> int: ...
 
 
 def may_wait_for(row: GameRow, player_id: str) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "results",
     "schema_version",
     "timers_table",
+    "tournaments",
     "vacations",
     "watchers",
 ]
@@ -201,6 +202,26 @@ prompts = sa.Table(
 )
 
 
+#: A server's tournaments: the engine's state (engine.tournament, as JSON) compare-and-swapped on ``version`` like a
+#: game, the service's own notes (``meta``: names, who created it, matches waiting for an admin), and where the
+#: transport announces it (transport data, written without moving the version).
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.String(32), nullable=False, index=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # signup, running, finished
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),  # JSON: engine.tournament.to_data
+    sa.Column("meta", sa.Text, nullable=False),  # JSON: the service's notes
+    sa.Column("channel_id", sa.String(32), nullable=True),  # where it is announced and its matches get threads
+    sa.Column("signup_message_id", sa.String(32), nullable=True),  # the message with Join and Leave
+    sa.Column("pinned_message_id", sa.String(32), nullable=True),  # the bracket or standings, edited as it goes
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
 # --- tables as released migrations built them (frozen: never change these) ---------------------------------------
 _released = sa.MetaData()
 
@@ -275,5 +296,10 @@ def _migration_4(conn: sa.Connection) -> None:
     prompts.create(conn, checkfirst=True)
 
 
+def _migration_5(conn: sa.Connection) -> None:
+    """The tournaments table (issue 22)."""
+    tournaments.create(conn, checkfirst=True)
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
-MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4]
+MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5]

@@ -33,6 +33,7 @@ from .rows import (
 )
 from .schema import MIGRATIONS, Migration, actions, game_players, games, schema_version
 from .timers import TimersMixin
+from .tournaments import TournamentsMixin
 
 __all__ = ["Store", "normalise_url"]
 
@@ -94,7 +95,7 @@ DECODE_ON_THE_LOOP = 200
 _IN_CHUNK = 500
 
 
-class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin):
+class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, TournamentsMixin):
     """The game database. Create with :meth:`open`; every method is a coroutine.
 
     Every game lookup takes a :class:`Scope` (which server, or whose direct messages, asks): a game outside it is

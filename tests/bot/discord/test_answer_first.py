@@ -20,7 +20,7 @@ import simcord
 from discord import app_commands
 
 from bot.discord.errors import defers
-from bot.service import SYSTEM
+from bot.service import SYSTEM, Request
 from tests.bot.discord.helpers import (
     CALLBACK,
     Driver,
@@ -38,6 +38,11 @@ pytestmark = pytest.mark.asyncio
 
 #: Discord's interaction callback types: a message, and a deferred ("thinking…") message.
 MESSAGE, DEFERRED = 4, 5
+
+
+def admin_request(w: World, admin: simcord.MemberActor) -> Request:
+    """The service's request for a server admin (to read a tournament as it stands)."""
+    return Request(str(admin.id), "admin", str(w.guild.id), admin=True)
 
 
 def answered_first(w: World) -> None:
@@ -222,7 +227,7 @@ async def test_every_command_of_the_tree_is_answered_before_any_other_discord_ca
         start = len(w.calls)
         ran: dict[str, simcord.InteractionResult] = {}
 
-        async def run(name: str, who: simcord.MemberActor, where: simcord.ChannelHandle, **options: Any) -> None:
+        async def run(name: str, who: simcord.MemberActor, where: simcord.ChannelHandle, /, **options: Any) -> None:
             ran[name] = await w.do(who.slash(where, f"bg {name}", **options))
 
         await run("info variants", alice, w.channel)
@@ -261,6 +266,41 @@ async def test_every_command_of_the_tree_is_answered_before_any_other_discord_ca
         await w.do(mo.click(reply(ran["me forget"]), label="Erase my data everywhere"))
         await run("play", carol, w.channel, opponent=dave, variant="sprintgammon")
         await run("forfeit", alice, thread, confirm=True)
+        # A tournament: sign-ups, its pages, and every admin action on its first round.
+        await run("tour create", admin, w.channel, name="Cup", format="knockout", variant="sprintgammon", length=1)
+        tid = int(re.findall(r"#(\d+)", reply(ran["tour create"]).content)[0])
+        for member in (bob, carol, dave):
+            await w.do(member.slash(w.channel, "bg tour join", tournament=tid))
+        await run("tour join", eve, w.channel, tournament=tid)
+        await run("tour leave", eve, w.channel, tournament=tid)
+        await w.do(eve.click(reply(ran["tour create"]), label="Join"))
+        await run("tour info", eve, w.channel, tournament=tid)
+        await run("tour start", admin, w.channel, tournament=tid)
+        await run("tour standings", eve, w.channel, tournament=tid)
+        await run("tour pause", admin, w.channel, tournament=tid)
+        await run("tour resume", admin, w.channel, tournament=tid)
+        await run("tour extend", admin, w.channel, hours=2.0, tournament=tid)
+        tour = await w.bot.service.tour_view(admin_request(w, admin), tid)
+        decided, other = (x for x in tour.tournament.matches if x.round == 1)
+        winner = w.by_id(tour.tournament.entrant(decided.a or "").members[0])
+        await run("tour decide", admin, w.channel, match=decided.id, winner=winner, tournament=tid)
+        await run("tour replace", admin, w.channel, player=w.by_id(other.a or ""), by=alice, tournament=tid)
+        await run("tour disqualify", admin, w.channel, player=w.by_id(other.b or ""), tournament=tid)
+        expected = {
+            "join": "You joined Cup",
+            "leave": "You left Cup",
+            "info": "a knockout",
+            "start": "has started",
+            "standings": "Cup · Knockout",
+            "pause": "paused",
+            "resume": "resumed",
+            "extend": "extended round 1",
+            "decide": "wins by an admin's decision",
+            "replace": "takes bob's place",
+            "disqualify": "without",
+        }
+        for name, words in expected.items():
+            assert words in said(ran[f"tour {name}"]), (name, said(ran[f"tour {name}"]))
 
         commands = leaf_commands(w)
         assert sorted(ran) == sorted(commands), "a command of the tree is not run here: add it"

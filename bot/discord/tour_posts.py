@@ -1,0 +1,258 @@
+"""How tournaments show in Discord: their announcements, the threads of their matches, the sign-up message and the
+one pinned message with the bracket or standings.
+
+:class:`TourBoard` hears every tournament change the service makes (``GameService.on_tournament``), whoever made
+it (a command, a button, a game that ended, the scheduler at a deadline), and shows it:
+
+* what happened, in the tournament's channel: a round and its pairings, results, deadline decisions (naming the
+  rule applied), disqualifications, the champion; reminders go to each match's thread, calling both sides;
+* each match it opened, in a thread of its own with its first turn (like an accepted challenge);
+* each game it ended (a decided match's), as any game's end;
+* the sign-up message, edited as entrants join and leave, its buttons gone once the tournament starts;
+* one pinned message with the bracket (a knockout) or standings (a league, a Swiss) as pictures and as text,
+  edited as results arrive. Pictures are drawn in a worker thread, and a burst of results is drawn once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..locks import KeyedLocks
+from ..service import SYSTEM, Refused, Request
+from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
+from .components import signup_controls
+from .text import MAX_CONTENT, NO_PINGS, clip, mention, pings, safe
+
+if TYPE_CHECKING:
+    from .app import GammonBot
+
+__all__ = ["TourBoard", "cut", "signup_text"]
+
+log = logging.getLogger("gammonbot.discord")
+
+#: Events shown elsewhere than in the channel's announcements: the sign-up message lists who joined and left, the
+#: command that created a tournament posted it, reminders go to each match's thread.
+_NOT_ANNOUNCED = frozenset({"created", "joined", "left", "reminder"})
+#: What Discord adds to the service's words (where things are).
+_AFTER = {
+    "round": "\nEach match has a thread of its own, where its players are called.",
+    "finished": " The final bracket or standings are pinned in this channel.",
+}
+#: Events that call the players they concern.
+_CALLING = frozenset({"deadline", "needs-admin", "disqualified", "replaced", "extended", "decided", "walkover"})
+
+
+def signup_text(view: TourView) -> str:
+    """The sign-up message: the tournament, its terms and its entrants, and how to join."""
+    t = view.tournament
+    head = summary_words(view)
+    if view.status != "signup":
+        return clip(f"{safe(head)}\nSign-ups are closed: {len(t.entrants)} entrants.")
+    how = "Press **Join** to sign up (**Leave** takes your name off)."
+    if t.spec.team_size > 1:
+        how = "Sign your team up with `/bg tour join` and your teammate (**Leave** takes your team off)."
+    return clip(f"{safe(head)}\n{how} An admin starts it with `/bg tour start`.")
+
+
+class TourBoard:
+    """Shows every tournament change in Discord (see the module's docstring)."""
+
+    def __init__(self, bot: GammonBot) -> None:
+        self.bot = bot
+        self._locks: KeyedLocks[int] = KeyedLocks(1024)
+        self._dirty: set[int] = set()
+        self._drawing: dict[int, asyncio.Task[None]] = {}
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def on_news(self, news: TourNews) -> None:
+        """A tournament changed: show it (best effort: what cannot be shown is logged; the change stands)."""
+        view = news.view
+        channel = await self._channel(view.channel_id)
+        announced = [e for e in news.events if e.kind not in _NOT_ANNOUNCED]
+        if announced and channel is not None:
+            called = [p for e in announced if e.kind in _CALLING for p in e.pings]
+            lines = [_calls(e) + safe(e.text) + _AFTER.get(e.kind, "") for e in announced]
+            await self._send(channel, "\n".join(lines), called)
+        for e in news.events:
+            if e.kind == "reminder":
+                await self._remind(e, channel)
+        for out in news.ended:
+            try:
+                await self.bot.table.notify(out)
+            except (discord.HTTPException, Refused) as exc:
+                log.warning("game %s: its end could not be shown (%s)", out.game.id, exc)
+        for game_id in news.started:
+            await self._open(game_id, channel)
+        if news.entrants_changed or any(e.kind == "started" for e in news.events):
+            await self._edit_signup(view, channel)
+        if news.table_changed:
+            self.redraw(view)
+
+    # --- posting --------------------------------------------------------------------------------------------------
+    async def _channel(self, raw: str | None) -> Any:
+        if not raw:
+            return None
+        channel = self.bot.get_channel(int(raw))
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(int(raw))
+            except discord.HTTPException:
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _send(self, target: Any, text: str, called: list[str]) -> discord.Message | None:
+        """Post an announcement (several messages when it is longer than one holds: a big round's pairings);
+        the first message posted, or None if none could be."""
+        first: discord.Message | None = None
+        for chunk in _chunks(text):
+            try:
+                sent = await target.send(chunk, allowed_mentions=pings(called) if called else NO_PINGS)
+            except discord.HTTPException as exc:
+                log.warning("could not post a tournament announcement (%s)", exc)
+                return first
+            first = first or sent
+        return first
+
+    async def _remind(self, event: TourEvent, channel: Any) -> None:
+        """A reminder: in the match's thread (else the channel), calling both sides; by direct message to those who
+        asked for them."""
+        target = channel
+        if event.game_id is not None:
+            try:
+                view = await self.service.view(event.game_id, _system_request(self.bot, None))
+                target = await self.bot.threads.channel_of(view)
+            except Refused:
+                pass
+        if target is None:
+            return
+        sent = await self._send(target, _calls(event) + safe(event.text), list(event.pings))
+        link = f" {sent.jump_url}" if sent is not None else ""
+        for player in event.pings:
+            await self.bot.table.direct(player, f"{safe(event.text)}{link}")
+
+    async def _open(self, game_id: int, channel: Any) -> None:
+        """A match the tournament opened: its thread (in the tournament's channel), then its first turn."""
+        try:
+            view = await self.service.view(game_id, _system_request(self.bot, None))
+            thread = await self.bot.threads.open_match_thread(
+                view, None, channel if isinstance(channel, discord.TextChannel) else None
+            )
+            await self.bot.table._begin(game_id, thread)
+        except (discord.HTTPException, Refused) as exc:
+            log.warning("game %s: its thread or first turn could not be posted (%s)", game_id, exc)
+
+    async def _edit_signup(self, view: TourView, channel: Any) -> None:
+        if channel is None or view.signup_message_id is None:
+            return
+        ui = signup_controls(view.id) if view.status == "signup" else None
+        try:
+            await channel.get_partial_message(int(view.signup_message_id)).edit(
+                content=signup_text(view), view=ui, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament #%s: its sign-up message could not be edited (%s)", view.id, exc)
+        finally:
+            if ui is not None:
+                ui.stop()
+
+    # --- the pinned message ---------------------------------------------------------------------------------------
+    def redraw(self, view: TourView) -> None:
+        """Bring the pinned bracket or standings up to date, in the background: a burst of changes is drawn once
+        (each drawing shows the tournament as it then stands)."""
+        self._dirty.add(view.id)
+        if view.id in self._drawing:
+            return
+        task = asyncio.create_task(self._draw(view.id, view.guild_id))
+        self._drawing[view.id] = task
+
+    async def _draw(self, tid: int, guild_id: str) -> None:
+        try:
+            while tid in self._dirty:
+                self._dirty.discard(tid)
+                await self.pin(tid, guild_id)
+        except Exception:
+            log.exception("tournament #%s: its pinned message could not be brought up to date", tid)
+        finally:
+            self._drawing.pop(tid, None)
+
+    async def pin(self, tid: int, guild_id: str) -> discord.Message | None:
+        """Post (and pin) or edit the tournament's one message with its pictures and their text."""
+        async with self._locks(tid):
+            who = _system_request(self.bot, guild_id)
+            view = await self.service.tour_view(who, tid)
+            if view.status == "signup":
+                return None
+            channel = await self._channel(view.channel_id)
+            if channel is None:
+                return None
+            pages, text = await self.service.tour_pictures(view)
+            content = clip(f"**{safe(view.name)}**\n```\n{cut(safe(text))}\n```")
+            files = [
+                discord.File(io.BytesIO(p.png), filename=f"tournament{tid}-{k + 1}.png", description=p.alt_text[:1024])
+                for k, p in enumerate(pages)
+            ]
+            if view.pinned_message_id is not None:
+                try:
+                    message = channel.get_partial_message(int(view.pinned_message_id))
+                    edited: discord.Message = await message.edit(
+                        content=content, attachments=files, allowed_mentions=NO_PINGS
+                    )
+                    return edited
+                except discord.NotFound:
+                    pass  # deleted: post it again
+            sent: discord.Message = await channel.send(content=content, files=files, allowed_mentions=NO_PINGS)
+            try:
+                await sent.pin(reason=f"the bracket or standings of {view.name}")
+            except discord.HTTPException as exc:  # no permission to pin: the message is edited all the same
+                log.info("tournament #%s: its standings could not be pinned (%s)", tid, exc)
+            await self.service.tour_set_messages(who, tid, pinned_message_id=str(sent.id))
+            return sent
+
+    async def idle(self) -> None:
+        """Wait until every drawing under way is done (tests, shutting down)."""
+        while self._drawing:
+            await asyncio.gather(*list(self._drawing.values()), return_exceptions=True)
+
+
+def _calls(event: TourEvent) -> str:
+    """The mentions that call the players an event concerns (a reminder, a deadline decision), or nothing."""
+    if event.kind not in _CALLING and event.kind != "reminder":
+        return ""
+    return "".join(f"{mention(p)} " for p in event.pings)
+
+
+def _chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Text cut into messages at line ends (a line longer than a message is clipped)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        line = clip(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    return [*out, current] if current else out
+
+
+def cut(text: str, limit: int = 1850) -> str:
+    """A table's text cut at a line end to fit beside its heading in one message (the picture has it all)."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit("\n", 1)[0] + "\n…"
+
+
+def _system_request(bot: GammonBot, guild_id: str | None) -> Any:
+    """The bot's own request in a server (or, for a game, the service's system scope)."""
+    if guild_id is None:
+        return SYSTEM
+    user = bot.user
+    return Request(str(user.id) if user else "gammonbot", "gammonbot", guild_id, "discord")

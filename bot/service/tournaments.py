@@ -1,0 +1,448 @@
+"""Tournaments, the commands: create one and open its sign-ups (admins), join and leave, start it, pause and resume
+it, disqualify or replace a player, extend a deadline, decide a match, apply the deadlines now (admins), and draw
+its bracket or standings.
+
+Each command is a change judged by the engine (``engine.tournament``) against the tournament as stored and written
+by :meth:`~.tour_core.TourCore._tour_change` (one compare-and-swap, with the games it starts and its timers); its
+news reaches the listeners (the transports), and the caller gets it back too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.tournament import (
+    MAX_ENTRANTS,
+    Entrant,
+    Format,
+    How,
+    Match,
+    SideFacts,
+    Status,
+    Tournament,
+    TournamentError,
+    TournamentSpec,
+    decide,
+    disqualify,
+    duration_words,
+    expired_matches,
+    extend_deadline,
+    join,
+    leave,
+    new_tournament,
+    pause,
+    record_result,
+    replace_entrant,
+    resume,
+    start,
+    to_data,
+)
+from render.bracket import RenderedPage, bracket_text, render_bracket
+from render.standings import render_standings, standings_text
+
+from ..storage import Scope
+from .challenges import _terms_words
+from .helpers import _options_data, _tc_data, _time_control, json_dumps
+from .tour_core import Change, TourCore
+from .tour_parts import Step, TourEvent, TourNews, TourView, entrant_for, format_of, members_of, moment
+from .types import SYSTEM, PlayerRef, Refused, Request
+
+__all__ = ["TournamentsMixin"]
+
+#: Discord's limit of attachments on one message, which the pictures of a tournament keep to.
+MAX_PAGES = 10
+#: Text of the standings or bracket that a transport shows beside the pictures, at most (a message holds 2000).
+MAX_TEXT = 1800
+
+
+class TournamentsMixin(TourCore):
+    """Tournaments: the commands (see the module's docstring)."""
+
+    # --- creating -------------------------------------------------------------------------------------------------
+    async def tour_create(
+        self,
+        who: Request,
+        name: str,
+        format: str = "swiss",
+        *,
+        variant: str | None = None,
+        length: int | None = None,
+        options: str | Mapping[str, Any] | None = None,
+        clock: str | None = None,
+        round_hours: float | None = 72.0,
+        deadline_rule: str = "recent",
+        seeding: str = "rating",
+        rounds: int = 0,
+        double_elimination: bool = False,
+        divisions: int = 1,
+        legs: int = 1,
+        max_entrants: int = MAX_ENTRANTS,
+        channel_id: str | None = None,
+    ) -> TourNews:
+        """Open sign-ups for a tournament (admins). Its matches are played under the rule set, length, options and
+        clock given (the server's defaults where not), like a challenge's; each round lasts ``round_hours`` (None or
+        0: no deadline), after which ``deadline_rule`` decides unfinished matches: ``recent`` (the player who acted
+        more recently wins), ``pips`` (the higher pip count loses) or ``admin``."""
+        guild = self._tour_guild(who, "create a tournament")
+        self._tour_admin(who, "create a tournament")
+        name = " ".join(str(name).split())
+        if not name or len(name) > 100:
+            raise Refused("a tournament needs a name of 1 to 100 characters")
+        settings = await self.server_settings(guild)
+        cls = self._variant_class(variant or settings["default_variant"])
+        allowed = settings["allowed_variants"]
+        if allowed is not None and cls.name not in allowed:
+            raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
+        length = int(settings["default_length"] if length is None else length)
+        if length < 1:
+            raise Refused("tournament matches are played to a length: give 1 point or more (money play has no winner)")
+        match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
+        if match_options.money:
+            raise Refused("tournament matches are played to a length, not for money")
+        tc = _time_control(clock if clock is not None else settings["default_time_control"])
+        fmt = format_of(format)
+        rule = {"recent": "recent", "pips": "pips", "pip": "pips", "admin": "admin"}.get(deadline_rule.strip().lower())
+        if rule is None:
+            raise Refused("the deadline rule is recent (the player who acted more recently wins), pips (the higher "
+                          "pip count loses) or admin (an admin decides)")  # fmt: skip
+        if round_hours is not None and not 0 <= round_hours <= 24 * 365:
+            raise Refused("a round lasts up to a year (0: no deadline)")
+        terms = (
+            ("variant", cls.name),
+            ("length", str(length)),
+            ("options", json_dumps(_options_data(match_options))),
+            ("variant_options", json_dumps(variant_options)),
+            ("clock", json_dumps(_tc_data(tc)) if tc is not None else ""),
+        )
+        try:
+            spec = TournamentSpec(
+                fmt,
+                name=name,
+                double_elimination=double_elimination,
+                rounds=rounds,
+                legs=legs,
+                divisions=divisions,
+                seeding=seeding.strip().lower(),  # type: ignore[arg-type]
+                shuffle_seed=random.getrandbits(31),
+                team_size=cls.team_size,
+                max_entrants=max_entrants,
+                round_seconds=round_hours * 3600.0 if round_hours else None,
+                deadline_rule=rule,  # type: ignore[arg-type]
+                walkover_points=min(length, 1000),
+                terms=terms,
+            )
+        except TournamentError as exc:
+            raise Refused(str(exc)) from None
+        t = new_tournament(spec)
+        words = _terms_words(cls, match_options, variant_options) + (f", clock: {tc.describe()}" if tc else "")
+        meta: dict[str, Any] = {"names": {}, "created_by": who.id, "terms": words, "awaiting_admin": []}
+        row = await self.store.create_tournament(
+            guild_id=guild, name=name, status=Status.SIGNUP.value, state=to_data(t), meta=meta, channel_id=channel_id
+        )
+        kind = {Format.KNOCKOUT: "knockout", Format.SWISS: "Swiss", Format.ROUND_ROBIN: "league"}[fmt]
+        teams = " for teams of two" if cls.team_size > 1 else ""
+        text = f"{who.name} opened sign-ups for {name} (tournament #{row.id}), a {kind}{teams}: {words}."
+        news = TourNews(self._tour_view(row, t), (TourEvent("created", text),), entrants_changed=True)
+        await self._tell(news)
+        return news
+
+    # --- sign-ups -------------------------------------------------------------------------------------------------
+    async def tour_join(
+        self, who: Request, tournament_id: int | None = None, *, teammate: PlayerRef | None = None
+    ) -> TourNews:
+        """Sign up (a team tournament: with ``teammate``, who joins with the asker)."""
+        guild = self._tour_guild(who, "join a tournament")
+        tid = await self.tour_id(who, tournament_id)
+        if teammate is not None and teammate.id == who.id:
+            raise Refused("your teammate must be someone else")
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            name = t.spec.name
+            if t.spec.team_size > 1 and teammate is None:
+                raise Refused(f"{name} is for teams of two: name your teammate to join")
+            if t.spec.team_size == 1 and teammate is not None:
+                raise Refused(f"{name} is for single players: join without a teammate")
+            members = [(who.id, who.name), *([(teammate.id, teammate.name)] if teammate is not None else [])]
+            ratings = await self._tour_ratings([p for p, _ in members], t, guild)
+            entrant = entrant_for(members, ratings)
+            t = join(t, entrant)
+            meta.setdefault("names", {}).update(dict(members))
+            count = f"{len(t.entrants)} entrant{'s' * (len(t.entrants) != 1)}"
+            return Step(t, meta, [TourEvent("joined", f"{entrant.name} joined {name} ({count} now).")])
+
+        for person in (who, *([teammate] if teammate is not None else [])):
+            await self.store.save_player(person.id, person.name)
+        return await self._tour_must(tid, guild, change)
+
+    async def tour_leave(self, who: Request, tournament_id: int | None = None) -> TourNews:
+        """Take your name (your team's) off the list, while sign-ups are open."""
+        guild = self._tour_guild(who, "leave a tournament")
+        tid = await self.tour_id(who, tournament_id)
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            mine = t.entrant_of(who.id)
+            if mine is None:
+                raise Refused(f"you have not joined {t.spec.name}")
+            if t.status is not Status.SIGNUP:
+                raise Refused(f"{t.spec.name} has started: an admin may replace or disqualify a player instead")
+            t = leave(t, mine.id)
+            return Step(
+                t, meta, [TourEvent("left", f"{mine.name} left {t.spec.name} ({len(t.entrants)} entrants now).")]
+            )
+
+        return await self._tour_must(tid, guild, change)
+
+    async def _tour_ratings(self, players: list[str], t: Tournament, guild: str) -> dict[str, float]:
+        """Each player's rating in the tournament's rule set on this server (those who have one)."""
+        variant = dict(t.spec.terms).get("variant", "")
+        out: dict[str, float] = {}
+        for p in players:
+            for r in await self.store.ratings_of(p, self.ratings.name, guild):
+                if r["variant"] == variant:
+                    out[p] = float(r["rating"])
+        return out
+
+    # --- admins ---------------------------------------------------------------------------------------------------
+    async def _tour_admin_change(self, who: Request, tournament_id: int | None, doing: str, change: Change) -> TourNews:
+        guild = self._tour_guild(who, doing)
+        self._tour_admin(who, doing)
+        return await self._tour_must(await self.tour_id(who, tournament_id), guild, change)
+
+    async def _tour_must(self, tid: int, guild: str | None, change: Change) -> TourNews:
+        news = await self._tour_change(tid, guild, change)
+        if news is None:
+            raise Refused("there was nothing to change")
+        return news
+
+    async def tour_start(self, who: Request, tournament_id: int | None = None) -> TourNews:
+        """Close the sign-ups and start (admins): the entrants are seeded, the first round paired and its games
+        started."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            t = start(t, now)
+            text = f"{t.spec.name} has started, with {len(t.entrants)} entrants: sign-ups are closed."
+            return Step(t, meta, [TourEvent("started", text)])
+
+        return await self._tour_admin_change(who, tournament_id, "start a tournament", change)
+
+    async def tour_pause(self, who: Request, tournament_id: int | None = None) -> TourNews:
+        """Pause (admins): deadlines stop and no round starts; games go on and their results count."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            t = pause(t, now)
+            text = (
+                f"{t.spec.name} is paused by {who.name}: its deadlines stop and no new round starts until it is "
+                "resumed. Matches under way may go on."
+            )
+            return Step(t, meta, [TourEvent("paused", text)])
+
+        return await self._tour_admin_change(who, tournament_id, "pause a tournament", change)
+
+    async def tour_resume(self, who: Request, tournament_id: int | None = None) -> TourNews:
+        """Resume (admins): every deadline still ahead moves on by the time the pause lasted."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            lasted = now - (t.paused_at or now)
+            t = resume(t, now)
+            text = f"{t.spec.name} is resumed by {who.name}: its deadlines move on by {duration_words(lasted)}."
+            return Step(t, meta, [TourEvent("resumed", text)])
+
+        return await self._tour_admin_change(who, tournament_id, "resume a tournament", change)
+
+    async def tour_disqualify(self, who: Request, player_id: str, tournament_id: int | None = None) -> TourNews:
+        """Disqualify a player (their team) (admins): every match of theirs still to play is a walkover."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            e = _entrant_of(t, player_id, meta)
+            t = disqualify(t, e.id)
+            text = f"{e.name} was disqualified from {t.spec.name} by {who.name}: their matches to play are walkovers."
+            return Step(t, meta, [TourEvent("disqualified", text, e.members)])
+
+        return await self._tour_admin_change(who, tournament_id, "disqualify a player", change)
+
+    async def tour_replace(
+        self,
+        who: Request,
+        player_id: str,
+        new: PlayerRef,
+        tournament_id: int | None = None,
+        *,
+        teammate: PlayerRef | None = None,
+    ) -> TourNews:
+        """Put ``new`` (with ``teammate``, in a team tournament) in a player's place (admins): the place keeps its
+        results and plays its remaining matches; a match under way starts again with the new player."""
+        guild = self._tour_guild(who, "replace a player")
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            old = _entrant_of(t, player_id, meta)
+            if t.spec.team_size > 1 and teammate is None:
+                raise Refused(f"{t.spec.name} is for teams of two: name the new team's two players")
+            members = [(new.id, new.name), *([(teammate.id, teammate.name)] if teammate is not None else [])]
+            ratings = await self._tour_ratings([p for p, _ in members], t, guild)
+            t = replace_entrant(t, old.id, entrant_for(members, ratings))
+            meta.setdefault("names", {}).update(dict(members))
+            text = f"{t.entrant(old.id).name} takes {old.name}'s place in {t.spec.name} (set by {who.name})."
+            return Step(t, meta, [TourEvent("replaced", text, t.entrant(old.id).members)])
+
+        for person in (new, *([teammate] if teammate is not None else [])):
+            await self.store.save_player(person.id, person.name)
+        return await self._tour_admin_change(who, tournament_id, "replace a player", change)
+
+    async def tour_extend(
+        self, who: Request, hours: float, tournament_id: int | None = None, *, match_id: str | None = None
+    ) -> TourNews:
+        """Give the current round (or one match) ``hours`` more (admins); a match waiting for an admin's decision
+        gets its deadline rule applied again at the new deadline."""
+        if not 0 < hours <= 24 * 365:
+            raise Refused("extend a deadline by more than 0 hours and at most a year")
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            key = match_id.strip().upper() if match_id else None
+            if t.status is Status.RUNNING and key is None and t.round_deadline() is None:
+                raise Refused(f"the rounds of {t.spec.name} have no deadline to extend")
+            base = t.deadline_of(t.match(key)) if key else t.round_deadline()
+            until = max(base or now, now) + hours * 3600.0
+            t = extend_deadline(t, until, key)
+            meta["awaiting_admin"] = [i for i in meta.get("awaiting_admin", []) if key is not None and i != key]
+            what = f"match {key} of {t.spec.name}" if key else f"round {t.round} of {t.spec.name}"
+            pings = members_of(t, *(t.match(key).entrants if key else ()))
+            return Step(t, meta, [TourEvent("extended", f"{who.name} extended {what} to {moment(until, now)}.", pings)])
+
+        return await self._tour_admin_change(who, tournament_id, "extend a deadline", change)
+
+    async def tour_decide(
+        self,
+        who: Request,
+        match_id: str,
+        winner_id: str,
+        tournament_id: int | None = None,
+        *,
+        walkover: bool = False,
+    ) -> TourNews:
+        """Decide a match of the current round (admins): ``winner_id`` (a player of the winning side) wins it, by
+        an admin's decision, or by walkover (the opponent did not play; a walkover's points)."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
+            key = match_id.strip().upper()
+            x = t.match(key)
+            winner = _entrant_of(t, winner_id, meta)
+            if winner.id not in x.entrants:
+                raise Refused(f"{winner.name} does not play in match {key}")
+            if walkover:
+                won, lost, how = t.spec.walkover_points, 0, How.WALKOVER
+            else:
+                _a, _b, score = await self._tour_facts(t, x)
+                w = 0 if winner.id == x.a else 1
+                won, lost, how = score[w], score[1 - w], How.ADMIN
+            note = f"decided by {who.name}"
+            t = record_result(t, key, winner.id, won, lost, how, note)
+            meta["awaiting_admin"] = [i for i in meta.get("awaiting_admin", []) if i != key]
+            by = "by walkover" if walkover else "by an admin's decision"
+            text = f"{t.spec.name}, match {key}: {winner.name} wins {by} ({note})."
+            return Step(t, meta, [TourEvent("decided", text, members_of(t, x.a, x.b), _game(x), key)])
+
+        return await self._tour_admin_change(who, tournament_id, "decide a match", change)
+
+    # --- deadlines ------------------------------------------------------------------------------------------------
+    async def tour_check(self, who: Request, tournament_id: int | None = None) -> TourNews | None:
+        """Apply the deadline rule now to every match past its deadline (admins; the bot does it by itself when
+        the deadline comes). None when no match is past its deadline."""
+        guild = self._tour_guild(who, "apply a tournament's deadlines")
+        self._tour_admin(who, "apply a tournament's deadlines")
+        return await self._tour_expire(await self.tour_id(who, tournament_id), guild)
+
+    async def _tour_expire(self, tid: int, guild_id: str | None) -> TourNews | None:
+        """Decide every unfinished match whose deadline has passed by the tournament's rule (a match the rule
+        cannot decide waits for an admin, and is announced once)."""
+
+        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step | None:
+            if t.status is not Status.RUNNING or t.paused:
+                return None
+            waiting = set(meta.get("awaiting_admin", []))
+            late = [x for x in expired_matches(t, now) if x.id not in waiting]
+            if not late:
+                return None
+            events = []
+            for x in late:
+                a, b, score = await self._tour_facts(t, x)
+                decision = decide(t.spec.deadline_rule, a, b)
+                pings = members_of(t, x.a, x.b)
+                if decision.winner is None:
+                    waiting.add(x.id)
+                    text = f"{t.spec.name}, match {x.id}: {decision.words} (admins: tour decide {x.id} WINNER)"
+                    events.append(TourEvent("needs-admin", text, pings, _game(x), x.id))
+                    continue
+                w = 0 if decision.winner == x.a else 1
+                t = record_result(t, x.id, decision.winner, score[w], score[1 - w], How.DEADLINE, decision.words)
+                events.append(
+                    TourEvent("deadline", f"{t.spec.name}, match {x.id}: {decision.words}", pings, _game(x), x.id)
+                )
+            meta["awaiting_admin"] = sorted(waiting)
+            return Step(t, meta, events)
+
+        return await self._tour_change(tid, guild_id, change)
+
+    async def _tour_facts(self, t: Tournament, x: Match) -> tuple[SideFacts, SideFacts, tuple[int, int]]:
+        """What a deadline rule judges of a match: when each side last acted in its game (a timeout is no action),
+        each side's pip count in the game in progress, and the score."""
+        assert x.a is not None and x.b is not None
+        last: list[float | None] = [None, None]
+        pips: list[int | None] = [None, None]
+        score = (0, 0)
+        if x.game is not None:
+            self._forget(int(x.game))  # as stored: another process may have moved it on
+            loaded = await self._load(int(x.game), SYSTEM)
+            state = loaded.state
+            if state is not None:
+                score = (int(state.score[0]), int(state.score[1]))
+                if state.position is not None and not state.over:
+                    pips = [int(state.variant.pips(state.position_for(k))[0]) for k in (0, 1)]
+                for row in await self.store.load_actions(int(x.game), scope=Scope.system()):
+                    by = row.action.get("by")
+                    side = next((k for k, members in enumerate(state.setup.sides) if by in members), None)
+                    if side is not None and row.action.get("type") != "Timeout":
+                        last[side] = max(last[side] or row.at, row.at)
+        a = SideFacts(x.a, t.name(x.a), last[0], pips[0])
+        b = SideFacts(x.b, t.name(x.b), last[1], pips[1])
+        return a, b, score
+
+    # --- pictures -------------------------------------------------------------------------------------------------
+    async def tour_pictures(self, view: TourView) -> tuple[tuple[RenderedPage, ...], str]:
+        """The tournament's bracket (a knockout) or standings (a league, a Swiss) as pictures, at most ten, drawn in
+        a worker thread, and as text (the round's pairings with a Swiss or a league's table)."""
+        t = view.tournament
+        if t.status is Status.SIGNUP:
+            raise Refused(f"{view.name} has not started: {len(t.entrants)} entrants so far")
+        theme = self.render_config.theme()
+
+        def draw() -> tuple[tuple[RenderedPage, ...], str]:
+            if t.spec.is_knockout:
+                pages = render_bracket(t, theme, title=view.name)
+                if len(pages) > MAX_PAGES:
+                    pages = render_bracket(t, theme, title=view.name, only_round=t.round)
+                text = bracket_text(t)
+                if len(text) > MAX_TEXT:
+                    text = bracket_text(t, rounds=[t.round])
+            else:
+                pages = render_standings(t, theme, title=view.name)
+                text = standings_text(t)
+                if t.status is Status.RUNNING:
+                    text += "\n\n" + bracket_text(t, rounds=[t.round])
+            return tuple(pages[:MAX_PAGES]), text
+
+        return await asyncio.to_thread(draw)
+
+
+def _game(x: Match) -> int | None:
+    return int(x.game) if x.game is not None else None
+
+
+def _entrant_of(t: Tournament, player_id: str, meta: Mapping[str, Any]) -> Entrant:
+    found = t.entrant_of(player_id)
+    if found is None:
+        name = meta.get("names", {}).get(player_id, player_id)
+        raise Refused(f"{name} does not play in {t.spec.name}")
+    return found
