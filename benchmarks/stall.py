@@ -10,7 +10,8 @@ Figures, each printed beside its target (2 cores) as met or MISSED; nothing is a
   of simultaneous clients; the rates are printed): ordinary players acting in random live games, each action
   followed by a board for the next player; 6,000-character plays and plays of adversarial text at the length
   cap; 6,000-character and capped adversarial proposals in Doubles games; a player challenging until refused,
-  then withdrawing; ``my_games`` of a player seated in ``--hoard`` long games; loads of long games not in the
+  then withdrawing; ``/bg games`` of a player seated in ``--hoard`` long games (as the bot does it: the list of
+  rows, then the views of its first page of 20, bot/discord/context.py); loads of long games not in the
   cache (the game dropped first, as the scheduler does for every timer); exports of 10,000-action and long
   games; matches against a bot player; board renders; reminders falling due and fired by the running
   scheduler. Meanwhile one measured player plays a long game alone (one request at a time, ``--think``
@@ -23,7 +24,9 @@ Figures, each printed beside its target (2 cores) as met or MISSED; nothing is a
   (``time.thread_time``; a wrapper around ``asyncio.Handle._run``, as tests/bot/discord/helpers.py LoopMeter
   does), which other processes on the machine cannot inflate, and a task sleeping 1 ms records how late it
   wakes (wall clock: it includes waiting for the GIL held by worker threads and for the machine's other
-  processes). The garbage collector's pauses are timed too (``gc.callbacks``); they run inside callbacks.
+  processes). The garbage collector's pauses are timed too (``gc.callbacks``), in whichever thread they run (a
+  collection holds the GIL: the loop waits for it wherever it runs); what start-up loaded is frozen out of its
+  passes first, as the bot does (bot/runtime.py).
 * ``memory``: ``tracemalloc`` around a fresh service loading ``--memory-games`` games of each log length of
   ``--memory-sizes`` into its cache (each viewed, as a live game is); per game = traced growth / games, once with
   every game held decoded, once with every game compact (the cache holds its most recently used games decoded, the
@@ -90,6 +93,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.clock import Clock, advance, start_clock  # noqa: E402
 from bot.config import load_settings  # noqa: E402
+from bot.discord.context import PAGE_SIZE  # noqa: E402  (the games on one page of /bg games)
 from bot.runtime import tune_for_serving  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
 from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice, service_for  # noqa: E402
@@ -434,7 +438,9 @@ async def build(svc: GameService, args: argparse.Namespace, clock: BenchClock) -
         out = await svc.challenge(
             team[0], team[2], variant="doubles", length=0, teammate=team[1], opponent_teammate=team[3]
         )
-        out = await svc.accept(out.game.id, team[2])
+        for invited in (team[2], team[1], team[3]):  # every invited player accepts (the challenger's teammate too)
+            if out.game.status == "challenge":
+                out = await svc.accept(out.game.id, invited)
         await roll_to_move(svc, out.game.id)
         world.doubles.append((out.game.id, team))
     n_games = len(timed) + len(world.huge) + len(world.short) + sum(map(len, world.memory.values()))
@@ -639,8 +645,8 @@ class LoopWatch:
         self.over: list[float] = []  # CPU of every callback over 10 ms
         self.lateness: list[float] = []
         self.gc_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self.gen2_sizes: list[int] = []  # objects in the older generations at each full collection
-        self.gc_cpu = {0: 0.0, 1: 0.0, 2: 0.0}  # the longest pause of each generation by CPU of the loop's thread
+        self.gc_cpu = {0: 0.0, 1: 0.0, 2: 0.0}  # the longest pause of each generation by CPU of its thread
+        self.gc_elsewhere = {0: 0, 1: 0, 2: 0}  # collections that ran in another thread (the GIL stops the loop too)
         self._gc_cpu = 0.0
         self.gc_total = 0.0  # seconds of garbage collection on the loop's thread so far
         self._gc_start = 0.0
@@ -655,17 +661,19 @@ class LoopWatch:
             self.lateness.append(time.perf_counter() - t0 - 0.001)
 
     def _gc(self, phase: str, info: dict[str, Any]) -> None:
-        if threading.current_thread() is not self._thread:
-            return
+        """Every collection, in whichever thread (a collection holds the GIL: it stops the loop wherever it runs)."""
+        on_loop = threading.current_thread() is self._thread
         if phase == "start":
             self._gc_start, self._gc_cpu = time.perf_counter(), time.thread_time()
-            if info["generation"] == 2:  # what a full collection looks at (the frozen objects left out)
-                self.gen2_sizes.append(len(gc.get_objects(generation=2)) + len(gc.get_objects(generation=1)))
-        else:
-            pause = time.perf_counter() - self._gc_start
-            self.gc_pauses[info["generation"]].append(pause)
-            self.gc_cpu[info["generation"]] = max(self.gc_cpu[info["generation"]], time.thread_time() - self._gc_cpu)
+            return
+        pause = time.perf_counter() - self._gc_start
+        generation = info["generation"]
+        self.gc_pauses[generation].append(pause)
+        self.gc_cpu[generation] = max(self.gc_cpu[generation], time.thread_time() - self._gc_cpu)
+        if on_loop:
             self.gc_total += pause
+        else:
+            self.gc_elsewhere[generation] += 1
 
     def start(self) -> None:
         self._thread = threading.current_thread()
@@ -848,7 +856,7 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
             ("adversarial plays at the cap", 2),
             ("6,000-char / capped proposals", 2),
             ("challenges until refused", 5),
-            ("my_games, player in many games", 1),
+            ("/bg games, player in many games", 1),
             ("loads of long games not cached", 5),
             ("exports of long games", 1),
             ("actions in bot matches", 2),
@@ -952,6 +960,12 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
 
         return go()
 
+    async def games_page() -> None:
+        assert world.hoarder is not None
+        rows = await svc.game_list(world.hoarder)
+        for row in rows[:PAGE_SIZE]:
+            await svc.view(row.id, world.hoarder)
+
     themes = svc.theme_names
 
     async def board() -> None:
@@ -971,7 +985,7 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         "adversarial plays at the cap": lambda: adversarial_play(capped_text()),
         "6,000-char / capped proposals": proposal,
         "challenges until refused": challenge,
-        "my_games, player in many games": lambda: svc.my_games(world.hoarder),  # type: ignore[arg-type]
+        "/bg games, player in many games": games_page,
         "loads of long games not cached": cold_load,
         "exports of long games": export,
         "actions in bot matches": bot_action,
@@ -1087,12 +1101,11 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         f"{sum(1 for x in late if x > 0.025)} wake-ups over 25 ms"
     )
     gcs = ", ".join(
-        f"gen {g}: {len(p)} pauses, longest {ms(max(p)) if p else '-'} ({ms(watch.gc_cpu[g])} CPU)"
+        f"gen {g}: {len(p)} pauses ({watch.gc_elsewhere[g]} in other threads), longest {ms(max(p)) if p else '-'} "
+        f"({ms(watch.gc_cpu[g])} CPU)"
         for g, p in watch.gc_pauses.items()
     )
-    g2 = watch.gen2_sizes
-    sizes = f"; full collections looked at {min(g2):,} to {max(g2):,} objects" if g2 else ""
-    print(f"  garbage collector (on the loop's thread): {gcs}{sizes}")
+    print(f"  garbage collector (any thread): {gcs}")
     LOG.report()
     if latencies:
         p50, p99 = pct(latencies, 0.5), pct(latencies, 0.99)

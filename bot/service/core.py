@@ -72,6 +72,8 @@ log = logging.getLogger("gammonbot.service")
 
 #: Records longer than this are decoded in a worker thread (about 20 µs an action), not on the event loop.
 DECODE_ON_THE_LOOP = 200
+#: Seconds of taking games from the cache's compact tier after which a load lets the event loop run others.
+YIELD_EVERY = 0.002
 
 
 class ServiceCore:
@@ -120,6 +122,7 @@ class ServiceCore:
         #: fresh from the database (and when), and the stored names of the players the service acts for.
         self._timer_reads: dict[int, tuple[int, float]] = {}
         self._timer_names: dict[str, str] = {}
+        self._yielded = 0.0  # when a load last let the event loop run others (see _load)
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
@@ -155,8 +158,10 @@ class ServiceCore:
     async def _load(self, game_id: int, who: Who) -> _Loaded:
         """The game ``game_id`` as ``who`` may see it: a game of another server (or, in a direct message, one the
         asker does not play in) is refused exactly like a game that does not exist. The one place games are found."""
-        if self._cache.is_compact(game_id):
-            await asyncio.sleep(0)  # unpickling costs up to 0.3 ms: a scan of many games lets others go between
+        if self._cache.is_compact(game_id) and time.perf_counter() - self._yielded > YIELD_EVERY:
+            # Unpickling costs 30 to 300 µs: a scan of many games (a player's list) lets others go between.
+            await asyncio.sleep(0)
+            self._yielded = time.perf_counter()
         cached = self._cache.get(game_id)
         if cached is not None:
             if not visible(cached.row, who):
@@ -548,8 +553,8 @@ class ServiceCore:
             id=row.id,
             guild_id=row.guild_id,
             status=row.status,
-            variant=state.variant.name,
-            display_name=state.variant.display_name,
+            variant=state.setup.variant.name,
+            display_name=state.title,  # in a Tavli match, which game of its cycle: "Tavli, game 2: Plakoto"
             sides=state.setup.sides,
             names=dict(_names(loaded)),
             length=state.options.length,

@@ -257,10 +257,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
     async def games_of(
         self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
     ) -> list[GameRow]:
-        """The games a player sits in (or was challenged to) that ``scope`` may see, newest first."""
+        """The games a player sits in (or was challenged to) that ``scope`` may see, newest first. A list carries no
+        snapshot (``snapshot`` is None: load a game for its state): a player in a thousand games reads a thousand
+        rows, and their states would be most of what is read and decoded."""
         seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id)
         query = (
-            sa.select(games)
+            sa.select(*(c for c in games.c if c.name != "snapshot"))
             .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
             .order_by(games.c.updated_at.desc(), games.c.id.desc())
         )
@@ -429,7 +431,7 @@ def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
         variant=row["variant"],
         setup=load(row["setup"]),
         version=row["version"],
-        snapshot=load(row["snapshot"]),
+        snapshot=load(row.get("snapshot")),
         draft=load(row["draft"]),
         clock=load(row["clock"]),
         turn_player=row["turn_player"],

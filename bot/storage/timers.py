@@ -131,23 +131,23 @@ class TimersMixin(StoreBase):
         self, wanted: Sequence[tuple[str, str]], since: float = 0.0
     ) -> dict[tuple[str, str], list[tuple[float, float]]]:
         """The vacations of each (player, server) pair that end after ``since``, in order, as
-        :meth:`~bot.storage.Store.vacations_of` reads them one by one (an empty list for a pair without any)."""
+        :meth:`~bot.storage.Store.vacations_of` reads them one by one (an empty list for a pair without any): one
+        short read (on a SQLite file, one hop to its reader thread, never waiting for a pooled connection)."""
         out: dict[tuple[str, str], list[tuple[float, float]]] = {pair: [] for pair in wanted}
         ids = sorted({p for p, _g in out})
         if not ids:
             return out
         v = vacations
-        async with self.engine.connect() as conn:
-            for k in range(0, len(ids), _IN_CHUNK):
-                query = (
-                    sa.select(v.c.player_id, v.c.guild_id, v.c.start, v.c.end)
-                    .where(v.c.player_id.in_(ids[k : k + _IN_CHUNK]), v.c.end > since)
-                    .order_by(v.c.start)
-                )
-                for player_id, guild_id, start, end in (await conn.execute(query)).all():
-                    found = out.get((player_id, guild_id))
-                    if found is not None:
-                        found.append((float(start), float(end)))
+        for k in range(0, len(ids), _IN_CHUNK):
+            query = (
+                sa.select(v.c.player_id, v.c.guild_id, v.c.start, v.c.end)
+                .where(v.c.player_id.in_(ids[k : k + _IN_CHUNK]), v.c.end > since)
+                .order_by(v.c.start)
+            )
+            for player_id, guild_id, start, end in await self.backend.read(query):
+                found = out.get((player_id, guild_id))
+                if found is not None:
+                    found.append((float(start), float(end)))
         return out
 
     async def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
@@ -156,8 +156,7 @@ class TimersMixin(StoreBase):
         out: dict[str, str] = {}
         if not ids:
             return out
-        async with self.engine.connect() as conn:
-            for k in range(0, len(ids), _IN_CHUNK):
-                query = sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids[k : k + _IN_CHUNK]))
-                out.update({str(i): str(n) for i, n in (await conn.execute(query)).all()})
+        for k in range(0, len(ids), _IN_CHUNK):
+            query = sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids[k : k + _IN_CHUNK]))
+            out.update({str(i): str(n) for i, n in await self.backend.read(query)})
         return out

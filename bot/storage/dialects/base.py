@@ -8,7 +8,7 @@ back end allows) is a method here, implemented once per back end in ``sqlite.py`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -233,15 +233,16 @@ class Dialect:
         the version did not match (then this changed nothing)."""
         raise NotImplementedError
 
-    async def write(
-        self, statement: sa.UpdateBase, rows: Sequence[dict[str, Any]] | None = None
-    ) -> tuple[int, list[tuple[Any, ...]]]:
-        """One write statement (an insert of ``rows``, when given) in a transaction of its own, sent as cheaply as
-        the back end allows: (rows changed, the rows it returned)."""
-        if rows is not None and not rows:
-            return 0, []
+    async def read(self, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
+        """A short read on its own (no transaction around it), sent as cheaply as the back end allows: its rows."""
+        async with self.engine.connect() as conn:
+            return [tuple(r) for r in await conn.execute(query)]
+
+    async def write(self, statement: sa.UpdateBase) -> tuple[int, list[tuple[Any, ...]]]:
+        """One write statement in a transaction of its own, sent as cheaply as the back end allows: (rows changed,
+        the rows it returned)."""
         async with self.engine.begin() as conn:
-            result = await (conn.execute(statement, list(rows)) if rows else conn.execute(statement))
+            result = await conn.execute(statement)
             found = [tuple(r) for r in result.all()] if result.returns_rows else []
             return int(result.rowcount), found
 

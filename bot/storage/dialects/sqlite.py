@@ -8,7 +8,6 @@ with "database is locked", and its transaction is rolled back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import sqlalchemy as sa
@@ -16,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import Dialect, GameUpdate, Timeouts
-from .sqlite_writer import LOCKED, Plan, SqliteWriter, Step, locked, set_pragmas
+from .sqlite_writer import LOCKED, Plan, SqliteReader, SqliteWriter, Step, locked, set_pragmas
 
 __all__ = ["SqliteDialect"]
 
@@ -72,6 +71,8 @@ class SqliteDialect(Dialect):
         self.synchronous = sync
         #: The writer thread of a SQLite file (None: in memory, or not started; updates take the general path).
         self.writer: SqliteWriter | None = None
+        #: The reader thread of a SQLite file, for short reads of their own (None with the writer).
+        self.reader: SqliteReader | None = None
         self._update_sql: dict[tuple[str, ...], str] = {}
 
     def busy_timeout(self, bounded: bool = True) -> float:
@@ -101,11 +102,13 @@ class SqliteDialect(Dialect):
         database = url.database
         if database and database != ":memory:" and not database.startswith("file:") and not url.query:
             self.writer = SqliteWriter(database, self.synchronous, self.timeouts)
+            self.reader = SqliteReader(database, self.synchronous, self.timeouts)
 
     async def close(self) -> None:
-        if self.writer is not None:
-            await self.writer.close()
-            self.writer = None
+        for thread in (self.writer, self.reader):
+            if thread is not None:
+                await thread.close()
+        self.writer = self.reader = None
 
     async def lock(self, conn: AsyncConnection, key: str | int) -> None:
         # SQLite has one lock for writers: take it now, whatever the key.
@@ -149,27 +152,28 @@ class SqliteDialect(Dialect):
         # One hop to the writer's thread (several through aiosqlite).
         return await self.writer.fetchval(f"SELECT settings FROM {table.name} WHERE id = ?", (key,))
 
-    async def write(
-        self, statement: sa.UpdateBase, rows: Sequence[dict[str, Any]] | None = None
-    ) -> tuple[int, list[tuple[Any, ...]]]:
+    async def read(self, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
+        """On a file: one hop to the reader thread. In memory: the general path."""
+        if self.reader is None:
+            return await super().read(query)
+        sql, params = self._compiled(query)
+        return await self.reader.fetchall(sql, params)
+
+    def _compiled(self, statement: sa.Select[Any] | sa.UpdateBase) -> tuple[str, tuple[Any, ...]]:
+        """The statement's SQL for the driver, and its parameters in order."""
+        compiled = statement.compile(dialect=self.engine.dialect, compile_kwargs={"render_postcompile": True})
+        values = compiled.construct_params()
+        return compiled.string, tuple(values[n] for n in compiled.positiontup or [])
+
+    async def write(self, statement: sa.UpdateBase) -> tuple[int, list[tuple[Any, ...]]]:
         """On a file: one hop to the writer thread (committed with the writes waiting with it). In memory: the
         general path."""
         if self.writer is None:
-            return await super().write(statement, rows)
-        if rows is not None and not rows:
-            return 0, []
-        keys = list(rows[0]) if rows else None
-        compiled = statement.compile(
-            dialect=self.engine.dialect, column_keys=keys, compile_kwargs={"render_postcompile": True}
+            return await super().write(statement)
+        sql, params = self._compiled(statement)
+        result: tuple[int, list[tuple[Any, ...]]] = await self.writer.run(
+            _statement(Step("rows", sql, params)), keep=_always
         )
-        names = compiled.positiontup or []
-        if rows:
-            params = [tuple(r[n] for n in names) for r in rows]
-            plan: Plan = _statement(Step("many", compiled.string, params))
-        else:
-            values = compiled.construct_params()
-            plan = _statement(Step("rows", compiled.string, tuple(values[n] for n in names)))
-        result: tuple[int, list[tuple[Any, ...]]] = await self.writer.run(plan, keep=_always)
         return result
 
 
@@ -180,12 +184,10 @@ async def write_lock(conn: AsyncConnection) -> None:
     await conn.execute(sa.text("DELETE FROM _write_lock"))
 
 
-
-
 def _statement(step: Step) -> Plan:
     """A plan of one statement: (rows changed, rows it returned)."""
     answer = yield step
-    return answer if step.kind == "rows" else (answer, [])
+    return answer
 
 
 def _always(_result: Any) -> bool:

@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 from .base import Timeouts
 
-__all__ = ["Plan", "SqliteWriter", "Step", "set_pragmas"]
+__all__ = ["Plan", "SqliteReader", "SqliteWriter", "Step", "set_pragmas"]
 
 T = TypeVar("T")
 
@@ -135,6 +135,23 @@ class _Thread:
 
         await asyncio.get_running_loop().run_in_executor(self._thread, shut)
         self._thread.shutdown(wait=True)
+
+
+class SqliteReader(_Thread):
+    """Short reads of their own in one hop each (players' vacations and names, read for every timed action and for
+    each batch of due timers), on a thread and connection of their own: never waiting for a pooled connection that
+    long reads or writes waiting for the write lock hold (in WAL mode a read never waits for a writer)."""
+
+    def __init__(self, path: str, synchronous: str, timeouts: Timeouts) -> None:
+        super().__init__(path, synchronous, timeouts, "gammonbot-sqlite-reader", timeouts.statement)
+
+    async def fetchall(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """Every row of a query."""
+
+        def read() -> list[tuple[Any, ...]]:
+            return list(self._connection().execute(sql, params).fetchall())
+
+        return await self._call(read)
 
 
 @dataclass(eq=False)
