@@ -13,7 +13,8 @@ then counts their work too. The wall-clock rate of the best pass is printed besi
 the targets by it instead).
 
 Rule sets that share another's rows are timed on them too (Portes on the backgammon rows), and the new rule sets of
-the backgammon family (Portes, Plakoto, Fevga) are compared with Longgammon's rate, which each must reach.
+the backgammon family (Portes, Plakoto, Fevga, Acey-deucey: its rows, 1-2 bonus rows included) are compared with
+Longgammon's rate, which each must reach.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ TARGETS = {"backgammon": 20_000, "longgammon": 9_000, "sprintgammon": 100_000}
 #: Rule sets timed on another rule set's rows (they have exactly its legal plays).
 BORROWED = {"portes": "backgammon"}
 #: Rule sets whose rate must reach Longgammon's.
-AT_LEAST_LONGGAMMON = ("portes", "plakoto", "fevga")
+AT_LEAST_LONGGAMMON = ("portes", "plakoto", "fevga", "aceydeucey")
 
 
 def bench(path: Path, passes: int, by_wall: bool = False, as_variant: str | None = None) -> float | None:

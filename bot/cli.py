@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from engine import Position, PositionError, decode_position_id, encode_position_id
 from engine.plugins import PluginError, UnknownVariant, get_variant, registry
-from engine.variant import Variant, VariantOptionError
+from engine.variant import TurnStep, Variant, VariantOptionError
 
 __all__ = ["main"]
 
@@ -93,11 +93,49 @@ def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
         dice = row.get("dice")
         if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
             raise _row_error(lineno, f'"dice" must be two numbers from 1 to 6, got {dice!r}')
-        plays = variant.legal_plays(pos, (dice[0], dice[1]), bool(row.get("first_move", False)))
+        roll = (dice[0], dice[1])
+        plays = variant.legal_plays(pos, roll, bool(row.get("first_move", False)))
         frame = row.get("position") or {}
-        row["plays"] = [_play_frame(variant, p.position, "pinned" in frame, "reserve" in frame) for p in plays]
+        keys = ("pinned" in frame, "reserve" in frame)
+        row["plays"] = [_play_frame(variant, p.position, *keys) for p in plays]
+        if variant.next_step(roll, plays.max_dice, False) is TurnStep.NAME_DOUBLE:
+            row["bonus"] = True
+            row["named"] = _named(variant, plays, row.get("named"), keys, lineno)
+        elif "bonus" in row or "named" in row:
+            row["bonus"], row["named"] = False, []
         out.write(json.dumps(row, separators=(",", ":")) + "\n")
     return 0
+
+
+def _named(variant: Variant, plays: Any, given: Any, keys: tuple[bool, bool], lineno: int) -> list[dict[str, Any]]:
+    """A bonus row's named continuations: for each ``{"after", "double"}`` the row gives, every legal play of that
+    doublet from that position and whether it earns another throw (``reroll``); a row that gives none gets the six
+    doublets from its first play."""
+    wanted: list[tuple[Position, int]] = []
+    if isinstance(given, list) and given:
+        for item in given:
+            try:
+                after, d = Position.from_frame(item["after"]), int(item["double"])
+            except (KeyError, TypeError, ValueError, PositionError) as exc:
+                raise _row_error(lineno, f"bad named continuation {item!r}: {exc}") from None
+            if plays.find(after) is None or not 1 <= d <= 6:
+                why = "a named continuation starts from one of the plays, with a doublet 1-6"
+                raise _row_error(lineno, f"{why}: {item}")
+            wanted.append((after, d))
+    else:
+        wanted = [(plays[0].position, d) for d in range(1, 7)]
+    out = []
+    for after, d in wanted:
+        named = variant.legal_plays(after, (d, d))
+        out.append(
+            {
+                "after": _play_frame(variant, after, *keys),
+                "double": d,
+                "plays": [_play_frame(variant, p.position, *keys) for p in named],
+                "reroll": variant.next_step((d, d), named.max_dice, True) is TurnStep.ROLL_AGAIN,
+            }
+        )
+    return out
 
 
 def _play_frame(variant: Variant, pos: Position, pinned: bool, reserve: bool) -> dict[str, Any]:

@@ -10,6 +10,7 @@ and, with ``--boards DIR``, written as PNG files. Reads standard input, so a scr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shlex
 import sys
@@ -195,7 +196,8 @@ class Console:
             return
         actions: dict[str, Callable[[], Awaitable[Outcome]]] = {
             "roll": lambda: svc.roll(game_id, me),
-            "double": lambda: svc.double(game_id, me),
+            "double": lambda: svc.name_double(game_id, me, args[0]) if naming else svc.double(game_id, me),
+            "name": lambda: svc.name_double(game_id, me, args[0] if args else ""),
             "take": lambda: svc.take(game_id, me),
             "pass": lambda: svc.pass_(game_id, me),
             "drop": lambda: svc.pass_(game_id, me),
@@ -214,8 +216,13 @@ class Console:
         if cmd not in actions and cmd not in GAME_COMMANDS:
             raise Refused(unknown_command(cmd))
         # The words after these commands are no game number: they act on the current game.
-        worded = ("move", "sub", "resign", "export", "hint", "propose", "adopt", "approve")
-        game_id = await self._target(me, [] if cmd in worded else args, live=cmd in actions)
+        worded = ("move", "sub", "resign", "export", "hint", "propose", "adopt", "approve", "name")
+        # "double 6" names a doublet after a 1-2 (Acey-deucey) when the current game waits for one.
+        naming = cmd == "double" and len(args) == 1 and args[0].replace("-", "") in ("11", "22", "33", "44", "55", "66")
+        if cmd == "double" and len(args) == 1 and args[0] in tuple("123456") and not naming:
+            with contextlib.suppress(Refused):  # no current game: the number is a game's
+                naming = (await svc.view(await self._target(me, [], live=True), me)).phase == str(Phase.NAME_DOUBLE)
+        game_id = await self._target(me, [] if cmd in worded or naming else args, live=cmd in actions)
         if cmd in actions:
             await self._show(await actions[cmd](), me)
         elif cmd == "sub":
@@ -402,7 +409,7 @@ class Console:
         if (
             view.status == "active"
             and view.phase == str(Phase.MOVE)
-            and any(e.kind in ("roll", "opening") for e in out.events)
+            and any(e.kind in ("roll", "opening", "name-double") for e in out.events)
         ):
             await self._board(view, view.to_act or me.id)
         if self.boards is not None and view.status in ("active", "finished"):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.controls import allowed_actions
-from engine.match import MatchState, Phase
+from engine.match import MatchState, Phase, Stage
 
 from .service import GameView
 
@@ -53,6 +53,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("plays", "plays [GAME]", "plays", "list every legal play of the roll"),
     Command("hint", "hint", "hint", "the computer's best plays (in matches that allow hints: money, or against a bot)"),
     Command("double", "double [GAME]", "double", "offer the cube before rolling (see help cube)"),
+    Command("name", "name N", "name 6", "Acey-deucey, after a 1-2: name the doublet to play, 1 to 6 (double 6 too)"),
     Command("take", "take [GAME]", "take", "take a double: play on for twice the stake, owning the cube"),
     Command("pass", "pass [GAME]", "pass", "pass a double: lose the game at the stake before it", ("drop",)),
     Command("beaver", "beaver [GAME]", "beaver", "money play with beavers: take and redouble at once"),
@@ -192,10 +193,15 @@ def prompt(view: GameView, state: MatchState) -> str | None:
         return f"Game {state.game}: either player rolls the opening dice (roll)."
     actor = view.name(allowed.actors[0]) if allowed.actors else "nobody"
     if state.phase is Phase.ROLL:
+        if state.stage is Stage.AGAIN:
+            return f"{actor} to roll again (a named doublet was played in full)."
         return f"{actor} to roll or double." if allowed.double else f"{actor} to roll."
+    if state.phase is Phase.NAME_DOUBLE:
+        return f"{actor} to name a doublet to play, 1 to 6 (name 6 plays 6-6)."
     if state.phase is Phase.MOVE:
         dice = f" {state.dice[0]}-{state.dice[1]}" if state.dice else ""
-        return f"{actor} to play{dice}."
+        named = " (named)" if state.stage is Stage.NAMED else ""
+        return f"{actor} to play{dice}{named}."
     if state.phase is Phase.DOUBLED:
         answers = [str(a) for a in ("take", "pass", "beaver", "raccoon") if a in {str(x) for x in allowed.cube_answers}]
         return f"{actor} to {_listed(answers or ['answer the double'])}."

@@ -150,6 +150,11 @@ def hint(
             PlayHint(i + 1, r.notation, r.play, r.equity, best - r.equity) for i, r in enumerate(ranked[: max(1, n)])
         )
         return Hint(side, "play", plays, None, name, analyst.equity_label, _exact(analyst))
+    if state.phase is Phase.NAME_DOUBLE:
+        from .players import best_named_double
+
+        d = best_named_double(state)
+        raise HintError(f"no play or cube decision yet: name a doublet; {d}-{d} looks best by the heuristic estimate")
     return _cube_hint(state, name, analyst, time_cap)
 
 

@@ -1,10 +1,10 @@
 """What the state allows now: the actions the engine would accept, for a transport to draw as its controls.
 
 :func:`allowed_actions` says, for the side due to act (or a given side), which actions :func:`~engine.match.apply`
-accepts at this moment: the (opening) roll, a double, the answers to a pending double, a play, the resignation
-levels that may be offered (named in the rule set's words), the answers to a pending resignation, ending a money
-session between games, forfeiting, what a teammate may propose in team rule sets, and which sides may still name
-their acting member.
+accepts at this moment: the (opening) roll, a double, the answers to a pending double, a play, the doublets that may
+be named (Acey-deucey's 1-2), the resignation levels that may be offered (named in the rule set's words), the answers
+to a pending resignation, ending a money session between games, forfeiting, what a teammate may propose in team rule
+sets, and which sides may still name their acting member.
 
 Nothing here restates a rule. Every answer is obtained by asking the engine: each candidate action is applied to
 the state (states are values, so this changes nothing) and kept exactly when no :class:`~engine.match.ActionError`
@@ -28,6 +28,7 @@ from .match import (
     Forfeit,
     MatchState,
     Move,
+    NameDouble,
     OpeningRoll,
     Phase,
     RejectResignation,
@@ -96,6 +97,8 @@ class Allowed:
     play: PlayStatus
     #: The given draft has a submove to take back.
     undo: bool
+    #: The doublets (1 for 1-1 ... 6 for 6-6) that may be named now and played (a 1-2 in Acey-deucey earns one).
+    name_doubles: tuple[int, ...]
     #: The resignation levels that may be offered now, lowest first: the rule set's results (1 single, 2 gammon,
     #: 3 backgammon; Longgammon: 1 single, 2 mars, 3 koks with that option).
     resign_levels: tuple[int, ...]
@@ -150,6 +153,7 @@ class Allowed:
             or self.cube_answers
             or self.play is not PlayStatus.NONE
             or self.undo
+            or self.name_doubles
             or self.resign_levels
             or self.accept_resignation
             or self.reject_resignation
@@ -169,6 +173,7 @@ NOTHING = Allowed(
     cube_answers=frozenset(),
     play=PlayStatus.NONE,
     undo=False,
+    name_doubles=(),
     resign_levels=(),
     resign_names=(),
     accept_resignation=False,
@@ -260,6 +265,9 @@ def allowed_actions(state: MatchState, side: int | None = None, *, draft: TurnDr
     double = side is not None and double_refusal is None
     answers = cube_answers(state) if side is not None and side == state.responder else frozenset()
     play, undo = (PlayStatus.NONE, False) if side is None else _play(state, actors[0], draft)
+    named: tuple[int, ...] = ()
+    if state.phase is Phase.NAME_DOUBLE:
+        named = tuple(d for d in range(1, 7) if any(_refusal(state, NameDouble(by, d)) is None for by in actors))
     levels = tuple(level for level in sorted(state.variant.results) if _accepts_resign(state, actors, level))
     accept = _accepts(state, actors, AcceptResignation)
     reject = _accepts(state, actors, RejectResignation)
@@ -292,6 +300,7 @@ def allowed_actions(state: MatchState, side: int | None = None, *, draft: TurnDr
         cube_answers=answers,
         play=play,
         undo=undo,
+        name_doubles=named,
         resign_levels=levels,
         resign_names=tuple(state.variant.result_name(level) for level in levels),
         accept_resignation=accept,

@@ -43,6 +43,17 @@ Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` to
   wins the match, so a double cannot gain): any double in a 1-point match, the leader's after the Crawford
   game.
 * Holland rule counting: see ``holland_counts_opening`` / ``holland_counts_dances`` (rules.md marks both [U]).
+
+Turn stages. A rule set may continue a turn after a play (:meth:`Variant.next_step
+<engine.variant.Variant.next_step>`; Acey-deucey's 1-2): the player then names a doublet (phase
+:attr:`Phase.NAME_DOUBLE`, action :class:`NameDouble`) and plays it (phase MOVE, :attr:`MatchState.stage`
+:attr:`Stage.NAMED`), or rolls again (phase ROLL, stage :attr:`Stage.AGAIN`), all within one turn: the position
+stays in his frame and nobody else acts. A roll with no legal play asks the rule set too (with no die used). The
+cube may be turned only at the start of a turn; a resignation may be offered at any stage of one's own turn.
+
+A match rule set may play its games by other rule sets (:meth:`Variant.for_game <engine.variant.Variant.for_game>`,
+Tavli's cycle of Portes, Plakoto and Fevga): :attr:`MatchState.variant` is the current game's, the setup keeps the
+match's (its name, cube and match rules).
 """
 
 from __future__ import annotations
@@ -56,7 +67,7 @@ from .movegen import PlaySet, Submove
 from .position import Position
 from .snapshot import BoardSnapshot, Home, Side, snapshot_of
 from .turn import TurnDraft, TurnError, check_moves
-from .variant import Variant
+from .variant import TurnStep, Variant
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dice import DiceSource
@@ -84,6 +95,8 @@ __all__ = [
     "Resign",
     "AcceptResignation",
     "RejectResignation",
+    "NameDouble",
+    "Stage",
     "Timeout",
     "Forfeit",
     "EndSession",
@@ -123,6 +136,16 @@ class Phase(StrEnum):
     DOUBLED = "doubled"  #: a double (beaver, raccoon) is pending; the responder takes, passes or redoubles
     RESIGNED = "resigned"  #: a resignation is offered; the opponent accepts or rejects
     OVER = "over"  #: the match (or money session) has ended
+    #: The player on roll names a doublet to play, within his turn (Acey-deucey's 1-2, ``Variant.next_step``)
+    NAME_DOUBLE = "name double"
+
+
+class Stage(StrEnum):
+    """Where a turn with extra steps stands (``Variant.next_step``); ``NONE`` in every ordinary turn."""
+
+    NONE = "none"  #: an ordinary turn: the dice of phase MOVE were thrown, phase ROLL starts the turn
+    NAMED = "named"  #: phase MOVE: the dice are a doublet the player named
+    AGAIN = "again"  #: phase ROLL: the player rolls again within the same turn (no cube action then)
 
 
 class OpeningRule(StrEnum):
@@ -422,6 +445,14 @@ class RejectResignation:
 
 
 @dataclass(frozen=True)
+class NameDouble:
+    """Within a turn that earned it (phase NAME_DOUBLE, Acey-deucey's 1-2): play the doublet ``value``-``value``."""
+
+    by: str
+    value: int
+
+
+@dataclass(frozen=True)
 class Timeout:
     """``by``'s time to act ran out (reported by the scheduler on their behalf)."""
 
@@ -464,6 +495,7 @@ Action = (
     | Resign
     | AcceptResignation
     | RejectResignation
+    | NameDouble
     | Timeout
     | Forfeit
     | EndSession
@@ -500,18 +532,29 @@ class MatchState:
     results: tuple[GameResult, ...] = ()
     winner: int | None = None
     last_move: tuple[int, tuple[int, int], tuple[Submove, ...]] | None = None
+    #: Where a turn with extra steps stands (a named doublet being played, a roll again); ``Stage.NONE`` otherwise.
+    stage: Stage = Stage.NONE
     _plays: PlaySet | None = field(default=None, compare=False, repr=False)
 
     # --- views ----------------------------------------------------------------------------------
     @property
     def variant(self) -> Variant:
-        """The rule set of the match."""
-        return self.setup.variant
+        """The rule set of the game being played: the match's, or the one it plays this game by (Tavli's cycle)."""
+        return self.setup.variant.for_game(self.game - 1)
 
     @property
     def options(self) -> MatchOptions:
         """The match options."""
         return self.setup.options
+
+    @property
+    def title(self) -> str:
+        """The rule set as players read it: "Plakoto"; in a match that plays its games by other rule sets, which game
+        this is: "Tavli, game 2: Plakoto"."""
+        match, game = self.setup.variant, self.variant
+        if game is match:
+            return match.display_name or match.name
+        return f"{match.display_name or match.name}, game {self.game}: {game.display_name or game.name}"
 
     @property
     def over(self) -> bool:
@@ -521,7 +564,7 @@ class MatchState:
     @property
     def turn(self) -> int | None:
         """The side that must act now (None before an opening roll, which either side may throw, and at the end)."""
-        if self.phase in (Phase.ROLL, Phase.MOVE):
+        if self.phase in (Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE):
             return self.roller
         if self.phase in (Phase.DOUBLED, Phase.RESIGNED):
             return self.responder
@@ -583,6 +626,8 @@ class MatchState:
             return f"only the player on roll may double, and {setup.side_name(self.roller or 0)} is on roll"
         if self.phase is Phase.MOVE:
             return "you have already rolled: a double must come before the roll"
+        if self.phase is Phase.NAME_DOUBLE or self.stage is Stage.AGAIN:
+            return "your turn is under way: the cube may be turned only at the start of a turn"
         if self.crawford_game:
             return "no doubling in the Crawford game (a player is one point from winning the match)"
         if self.cube.owner is not None and self.cube.owner != side:
@@ -749,6 +794,8 @@ def _phase_error(state: MatchState, what: str) -> ActionError:
         return ActionError(f"cannot {what}: {name(state.roller or 0)} must roll first (or double, or resign)")
     if ph is Phase.MOVE:
         return ActionError(f"cannot {what}: {name(state.roller or 0)} has rolled and must play")
+    if ph is Phase.NAME_DOUBLE:
+        return ActionError(f"cannot {what}: {name(state.roller or 0)} must first name a doublet to play")
     if ph is Phase.DOUBLED:
         return ActionError(f"cannot {what}: a double is pending; {name(state.responder or 0)} must take or pass")
     if ph is Phase.RESIGNED:
@@ -810,22 +857,52 @@ def _roll(state: MatchState, a: Roll) -> MatchState:
     dice = _check_dice(a.dice)
     rolls = list(state.rolls)
     rolls[state.roller] += 1
-    nxt = replace(state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), begun=True, _plays=None)
+    nxt = replace(
+        state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), begun=True, stage=Stage.NONE, _plays=None
+    )
     return _dance_check(nxt)
 
 
+def _name_double(state: MatchState, a: NameDouble) -> MatchState:
+    if state.phase is not Phase.NAME_DOUBLE:
+        raise ActionError("there is no doublet to name now: one is named after playing a roll that earns it (a 1-2)")
+    assert state.roller is not None
+    _require(state, a.by, state.roller, "name a doublet")
+    value = a.value
+    if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6):
+        raise ActionError(f"name a doublet by its number, 1 to 6 (1-1 to 6-6), not {value!r}")
+    return _dance_check(replace(state, phase=Phase.MOVE, dice=(value, value), stage=Stage.NAMED, _plays=None))
+
+
 def _dance_check(state: MatchState) -> MatchState:
-    """A roll with no legal play: the turn passes at once."""
+    """A roll with no legal play: the turn passes at once (unless the rule set continues it: ``Variant.next_step``)."""
     plays = state.legal_plays()
     if not plays.no_move:
         return state
     assert state.roller is not None and state.dice is not None
     rolls = list(state.rolls)
-    if not state.options.holland_counts_dances:
+    if not state.options.holland_counts_dances and state.stage is not Stage.NAMED:
         rolls[state.roller] -= 1
     moved = list(state.moved)
     moved[state.roller] = True
-    return _pass_turn(replace(state, rolls=(rolls[0], rolls[1]), moved=(moved[0], moved[1])), state.position, ())
+    step = state.variant.next_step(state.dice, 0, state.stage is Stage.NAMED)
+    state = replace(state, rolls=(rolls[0], rolls[1]), moved=(moved[0], moved[1]))
+    return _next_step(state, state.position, (), step)
+
+
+def _next_step(
+    state: MatchState, pos: Position | None, moves: tuple[Submove, ...], step: TurnStep | None
+) -> MatchState:
+    """After a play of the turn (``moves`` leaving ``pos``): what the rule set says follows, else the turn passes."""
+    if step is None:
+        return _pass_turn(state, pos, moves)
+    assert state.roller is not None and state.dice is not None
+    last = (state.roller, state.dice, moves)
+    if step is TurnStep.NAME_DOUBLE:
+        return replace(
+            state, phase=Phase.NAME_DOUBLE, position=pos, dice=None, stage=Stage.NONE, last_move=last, _plays=None
+        )
+    return replace(state, phase=Phase.ROLL, position=pos, dice=None, stage=Stage.AGAIN, last_move=last, _plays=None)
 
 
 def _pass_turn(state: MatchState, pos: Position | None, moves: tuple[Submove, ...]) -> MatchState:
@@ -837,6 +914,7 @@ def _pass_turn(state: MatchState, pos: Position | None, moves: tuple[Submove, ..
         roller=1 - state.roller,
         dice=None,
         last_move=(state.roller, state.dice, moves),
+        stage=Stage.NONE,
         _plays=None,
     )
 
@@ -868,7 +946,7 @@ def _move(state: MatchState, a: Move) -> MatchState:
         winner = roller if over.winner > 0 else 1 - roller
         reason = EndReason.RULE if over.how else EndReason.BORNE_OFF
         return _end_game(done, winner, level, level * state.cube.value, reason)
-    return _pass_turn(state, pos, moves)
+    return _next_step(state, pos, moves, state.variant.next_step(dice, len(moves), state.stage is Stage.NAMED))
 
 
 def _double(state: MatchState, a: Double) -> MatchState:
@@ -935,7 +1013,7 @@ def _raccoon(state: MatchState, a: Raccoon) -> MatchState:
 
 
 def _resign(state: MatchState, a: Resign) -> MatchState:
-    if state.phase not in (Phase.ROLL, Phase.MOVE):
+    if state.phase not in (Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE):
         if state.phase is Phase.DOUBLED:
             raise ActionError("cannot resign while a double is pending: take or pass it first")
         raise _phase_error(state, "resign")
@@ -1052,7 +1130,7 @@ def _set_acting(state: MatchState, a: SetActing) -> MatchState:
     side, _ = _who(state, a.by)
     if not state.options.team_choice:
         raise ActionError("the acting member rotates each game in this match; team choice is off")
-    if state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE) or state.moved[side]:
+    if state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE) or state.moved[side]:
         raise ActionError(
             f"{state.setup.side_name(side)} has moved in game {state.game}: its acting member can be changed "
             "only before the side's first move of a game"
@@ -1077,6 +1155,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     Resign: _resign,
     AcceptResignation: _accept,
     RejectResignation: _reject,
+    NameDouble: _name_double,
     Timeout: _timeout,
     Forfeit: _forfeit,
     EndSession: _end_session,
@@ -1096,6 +1175,7 @@ def _end_game(state: MatchState, winner: int, level: int, points: int, reason: E
         resign_level=0,
         resume=None,
         redoubles=0,
+        stage=Stage.NONE,
         _plays=None,
     )
     opts = state.options
@@ -1131,7 +1211,7 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         state,
         game=number,
         phase=phase,
-        position=state.variant.start_position(),
+        position=state.setup.variant.for_game(number - 1).start_position(),
         roller=roller,
         dice=None,
         cube=Cube(),
@@ -1148,6 +1228,7 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         begun=False,
         auto_doubles=0,
         acting=acting,
+        stage=Stage.NONE,
         _plays=None,
     )
 
@@ -1197,7 +1278,13 @@ def board_snapshot(
     pos = state.position if state.position is not None else state.variant.start_position()
     if ended is None and state.over and state.results:
         ended = state.results[-1]
-    acting = ended is None and state.phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED)
+    acting = ended is None and state.phase in (
+        Phase.ROLL,
+        Phase.MOVE,
+        Phase.DOUBLED,
+        Phase.RESIGNED,
+        Phase.NAME_DOUBLE,
+    )
     offered_by = (
         rel(1 - state.responder) if acting and state.phase is Phase.DOUBLED and state.responder is not None else None
     )
@@ -1254,4 +1341,5 @@ def board_snapshot(
         draft=moving,
         dice_used=draft.dice_used if moving and draft is not None else (),
         position_id_of=start_pos,
+        display_name=state.title,
     )

@@ -33,6 +33,7 @@ from .notation import format_play
 from .players import ROLLS, Analyst, CubeAdvice, RankedPlay
 from .position import Position
 from .snapshot import BoardSnapshot, GameEnd, Home, Side, snapshot_of
+from .turn import check_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from .players import CubeAnswer, PlayerSpec
@@ -78,10 +79,17 @@ class GameLine:
     plays: int = 0
     #: The result's name in the rule set's words ("gammon", "mars"); empty: the usual names by level.
     result: str = ""
+    #: For a game a rule of the rule set ended, or a draw: how, in words ("a mother is pinned ..."); else "".
+    ended: str = ""
 
     @property
     def how(self) -> str:
-        """``"gammon"``, ``"single game"``, ``"pass"``, ``"timeout"``... in a few words."""
+        """``"gammon"``, ``"single game"``, ``"pass"``, ``"timeout"``, ``"a mother is pinned ..."``... in a few
+        words."""
+        if self.reason == "draw":
+            return f"draw: {self.ended}" if self.ended else "draw"
+        if self.reason == "rule":
+            return self.ended or "won by a rule of the game"
         if self.level == 0:
             return self.reason
         if self.reason == "pass":
@@ -197,19 +205,23 @@ def match_card(
     luck = [_Luck(), _Luck()]
     cube: list[CubeAction] = []
     plays: dict[int, int] = {}
+    ended: dict[int, tuple[str, str]] = {}  # game -> (result name in its rule set's words, how a rule ended it)
     for action in actions:
         before = state
         state = m.apply(before, action)
+        if len(state.results) > len(before.results):
+            r = state.results[-1]
+            ended[r.game] = (before.variant.result_name(r.level) if r.level else "", rule_end(before, action, r))
         if isinstance(action, m.Roll) and before.roller is not None:
             side = before.roller
             luck[side].roll(action.dice)
-            if variant.hitting and before.position is not None:
+            if before.variant.hitting and before.position is not None:
                 luck[side].shot(_shot(before, action.dice))
             if state.game != before.game or state.roller != side or state.phase is not m.Phase.MOVE:
                 plays[before.game] = plays.get(before.game, 0) + 1  # no legal play: the roll is the turn
         elif isinstance(action, m.Move) and before.roller is not None and before.position is not None:
             plays[before.game] = plays.get(before.game, 0) + 1
-            moved = variant.apply(before.position, _played(before, state, action))
+            moved = before.variant.apply(before.position, _played(before, state, action))
             if moved.bar[1] > before.position.bar[1]:
                 luck[before.roller].hits += moved.bar[1] - before.position.bar[1]
         elif isinstance(action, m.Double | m.Take | m.Pass | m.Beaver | m.Raccoon):
@@ -225,7 +237,7 @@ def match_card(
             _after(r),
             r.crawford,
             plays.get(r.game, 0),
-            variant.result_name(r.level) if r.level else "",
+            *ended.get(r.game, ("", "")),
         )
         for r in state.results
     )
@@ -253,6 +265,22 @@ def side_names(setup: m.MatchSetup, names: Mapping[str, str] | None = None) -> t
         return setup.side_name(0), setup.side_name(1)
     a, b = (" & ".join(names.get(p, p) for p in members) for members in setup.sides)
     return a, b
+
+
+def rule_end(before: m.MatchState, action: m.Action, r: m.GameResult) -> str:
+    """How a rule of the rule set ended game ``r`` (a pinned mother, a draw), in its words; "" for other ends."""
+    if r.reason not in (m.EndReason.RULE, m.EndReason.DRAW) or not isinstance(action, m.Move):
+        return ""
+    if before.position is None or before.roller is None or before.dice is None:
+        return ""
+    variant = before.variant
+    try:
+        first = not before.moved[before.roller]
+        moves = check_moves(variant, before.position, before.dice, action.moves, before.legal_plays(), first)[0]
+    except ValueError:  # a TurnError or ActionError: not a play of this roll
+        return ""
+    over = variant.game_over(variant.apply(before.position, moves))
+    return over.how if over is not None else ""
 
 
 def _after(r: m.GameResult) -> tuple[int, int]:
@@ -479,6 +507,7 @@ class _Film:
         self.sides = side_names(setup, names)
         self.frames: list[ReplayFrame] = []
         self.told: list[str] = []  # cube actions since the last frame
+        self.last_action: m.Action | None = None
 
     def name(self, state: m.MatchState, side: int) -> str:
         """The acting member of ``side`` (a side's name outside team play)."""
@@ -494,6 +523,7 @@ class _Film:
         return f"Game {state.game} · {score} ({what}){crawford}"
 
     def record(self, before: m.MatchState, action: m.Action, after: m.MatchState) -> None:
+        self.last_action = action
         if not self.frames:
             self.frames.append(ReplayFrame(self.start(before), self.heading(before)))
         if isinstance(action, m.Double | m.Take | m.Pass | m.Beaver | m.Raccoon):
@@ -517,8 +547,9 @@ class _Film:
     def end(self, before: m.MatchState, after: m.MatchState, r: m.GameResult) -> None:
         """Game ``r`` ended with the last action: its result on the last frame (the board's banner, the new
         score), and in its caption."""
-        name = self.setup.variant.result_name(r.level) if r.level else ""
-        line = GameLine(r.game, r.winner, r.points, r.level, str(r.reason), r.cube, _after(r), result=name)
+        name = before.variant.result_name(r.level) if r.level else ""
+        how = rule_end(before, self.last_action, r) if self.last_action is not None else ""
+        line = GameLine(r.game, r.winner, r.points, r.level, str(r.reason), r.cube, _after(r), result=name, ended=how)
         points = f"{r.points} point{'s' if r.points != 1 else ''}"
         verb = "win" if self.setup.variant.team_size > 1 else "wins"  # a team wins as "Ann & Cy win"
         words = " · ".join([*self.told, f"{self.sides[r.winner]} {verb}: {line.how}, {points}"])
@@ -527,11 +558,12 @@ class _Film:
         result = GameEnd(
             winner=0 if r.winner == self.viewer else 1,
             points=r.points,
-            result=self.setup.variant.result_name(r.level) if r.level else "",
+            result=name,
             reason=r.reason.value,
             game=r.game,
             match_over=over,
             match_winner=_rel(self.viewer, after.winner) if over else None,
+            how=how,
         )
         score = line.score_after
         snapshot = replace(
@@ -558,7 +590,7 @@ class _Film:
         teams = (self.sides[viewer], self.sides[other]) if setup.variant.team_size > 1 else None
         dice, moves, mover = play if play is not None else (None, (), None)
         return snapshot_of(
-            setup.variant,
+            state.variant,
             position,
             viewer_on_roll=frame_side == viewer,
             on_roll=play is not None,
@@ -575,6 +607,7 @@ class _Film:
             last_play_by=_rel(viewer, mover) if moves else None,
             home=self.home,
             viewer_checkers="light" if viewer == 0 else "dark",
+            display_name=state.title,
         )
 
     def start(self, state: m.MatchState) -> BoardSnapshot:
@@ -593,8 +626,8 @@ class _Film:
             moves = _played(before, after, action)
             pos = before.variant.apply(before.position, moves)
             played = format_play(moves) or "no move"
-        elif isinstance(action, m.Roll) and (after.game != before.game or after.roller != mover):
-            dice, moves, pos = action.dice, (), before.position
+        elif isinstance(action, m.Roll | m.NameDouble) and after.phase is not m.Phase.MOVE:
+            dice, moves, pos = after.last_move[1] if after.last_move else (1, 1), (), before.position
             played = "no legal play"
         else:
             return None

@@ -25,6 +25,16 @@ its default) and ``SessionEnd`` (how a money session ended between games: ``ende
 NAME`` or ``deadline``). A name loses what would end it early: a colon becomes a full-width colon, a double
 quote a single one.
 
+Turns with extra steps (our extension; GNU Backgammon reads none of these rule sets): a checker entering from
+the reserve is written ``in/22``; after a 1-2 that earns a doublet (Acey-deucey), the doublet the player names is
+his next entry, written like a roll (``44: 24/20 24/20 ...``, or ``44:`` alone when it cannot be played), and a
+roll again within the turn is the entry after that. A player's consecutive entries take consecutive lines of his
+column, the other column left blank::
+
+      3) 21: in/24 in/23                63: in/22 in/19
+      4) 66: in/19 in/19 24/18 23/17
+      5) 54: 19/14 18/14
+
 Not representable in ``.mat`` (so not round-tripped): opening-roll ties (and the automatic doubles they
 cause), the deciding throw of a non-IBF opening, rejected resignations, who threw an opening roll, and why a
 game was lost on time or forfeited: such a game is written as ``Wins n points`` and read back as a
@@ -49,6 +59,7 @@ from .match import (
     MatchOptions,
     MatchSetup,
     Move,
+    NameDouble,
     OpeningRoll,
     OpeningRule,
     Pass,
@@ -61,6 +72,7 @@ from .match import (
     replay,
 )
 from .matread import OWN_TAGS, MatFileError, MatImport, import_mat, read_mat
+from .position import RESERVE
 
 __all__ = ["MatFileError", "MatImport", "export_mat", "import_mat", "read_mat"]
 
@@ -69,7 +81,7 @@ _LEFT = 27  # GNU Backgammon: "%3d) %-27s " and then the right entry
 
 def _submoves(moves: Sequence[tuple[int, int, bool]]) -> str:
     """Every submove in the order it was made: GNU Backgammon replays them in that order."""
-    return " ".join(f"{s}/{t}{'*' if h else ''}" for s, t, h in moves)
+    return " ".join(f"{'in' if s == RESERVE else s}/{t}{'*' if h else ''}" for s, t, h in moves)
 
 
 def _roll_text(dice: tuple[int, int], moves: Sequence[tuple[int, int, bool]] | None) -> str:
@@ -133,7 +145,7 @@ def export_mat(setup: MatchSetup, actions: Sequence[Action]) -> str:
         if implied and isinstance(action, Roll):
             game.entries.pop()
         implied = False
-        if isinstance(action, OpeningRoll | Roll):
+        if isinstance(action, OpeningRoll | Roll | NameDouble):
             if state.phase is Phase.MOVE:
                 assert state.roller is not None and state.dice is not None
                 pending_roll = (state.roller, state.dice)

@@ -31,6 +31,7 @@ from .match import (
     MatchSetup,
     MatchState,
     Move,
+    NameDouble,
     OpeningRoll,
     OpeningRule,
     Pass,
@@ -43,7 +44,7 @@ from .match import (
     apply,
     replay,
 )
-from .position import BAR, OFF
+from .position import BAR, OFF, RESERVE
 from .variant import Variant, VariantOptionError
 
 __all__ = ["MatFileError", "MatImport", "OWN_TAGS", "read_mat", "import_mat"]
@@ -165,15 +166,17 @@ def _submove(tok: str, lineno: int) -> tuple[int, int, bool]:
     points = []
     for part in (src, dst):
         word = part.lower()
-        if word in ("bar", "off"):
-            points.append(BAR if word == "bar" else OFF)
+        if word in ("bar", "off", "in"):
+            points.append(BAR if word == "bar" else OFF if word == "off" else RESERVE)
         elif 1 <= len(part) <= 2 and part.isdecimal():
             points.append(int(part))
         else:
             raise MatFileError(f"line {lineno}: cannot read {_cut(tok)!r}: a submove is FROM/TO, e.g. 13/7 or 25/21*")
     s, t = points
-    if not slash or not (OFF <= t < s <= BAR):
-        raise MatFileError(f"line {lineno}: {_cut(tok)} is not a submove (points 25 = bar to 0 = off, high to low)")
+    if not slash or not (OFF <= t < s <= BAR or (s == RESERVE and OFF < t < BAR)):
+        raise MatFileError(
+            f"line {lineno}: {_cut(tok)} is not a submove (points 25 = bar to 0 = off, high to low; in = entering)"
+        )
     return s, t, hit
 
 
@@ -500,6 +503,10 @@ class _Importer:
                 raise MatFileError(f"line {lineno}: an opening roll cannot be a doublet ({d[0]}{d[1]})")
             hi, lo = max(d), min(d)
             self.do(OpeningRoll(by, (hi, lo) if side == 0 else (lo, hi)), lineno)
+        elif self.state.phase is Phase.NAME_DOUBLE:
+            if d[0] != d[1]:
+                raise MatFileError(f"line {lineno}: here the player names a doublet to play, not {d[0]}{d[1]}")
+            self.do(NameDouble(by, d[0]), lineno)
         else:
             self._implied_take(lineno)
             self.do(Roll(by, d), lineno)
@@ -563,8 +570,8 @@ class _Importer:
                 state = played
         cube = state.cube.value
         by = state.acting_member(loser)
-        playing = state.phase in (Phase.ROLL, Phase.MOVE)
-        multiple = points % cube == 0 and 1 <= points // cube <= 3
+        playing = state.phase in (Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE)
+        multiple = points % cube == 0 and 1 <= points // cube <= state.variant.max_result
         if multiple and playing and state.roller == loser:
             self.do(Resign(by, points // cube), lineno)
             if self.state.phase is Phase.RESIGNED:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, overload
 
-from .position import BAR, OFF, POINTS, THEIR_BAR, Position
+from .position import BAR, OFF, POINTS, RESERVE, THEIR_BAR, Position
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
@@ -275,12 +275,13 @@ def generate_general(
                 else:
                     nocc = [*occ, t] if fresh else occ
                 if memo is None:
-                    search(order, depth + 1, npips, s if doublet else BAR, nocc)
+                    # A doublet's sources never rise (a checker entered from the bar leaves every source open).
+                    search(order, depth + 1, npips, s if doublet and s != BAR else RESERVE, nocc)
                 else:
                     seen = (depth, tuple(b))
                     if seen not in memo:
                         memo.add(seen)
-                        search(order, depth + 1, npips, BAR, nocc)
+                        search(order, depth + 1, npips, RESERVE, nocc)
                 path.pop()
             b[:] = saved
         if not used:
@@ -298,7 +299,7 @@ def generate_general(
         set() if (rules is not None or not variant.submoves_commute) and len(orders) == 1 else None
     )
     for order in orders:
-        search(order, 0, 0, BAR, occupied)
+        search(order, 0, 0, RESERVE, occupied)  # the reserve (checkers still to enter) is the highest source
 
     return PlaySet(_plays(found.items()), (dice[0], dice[1]), best[0], best[1])
 

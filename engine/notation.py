@@ -1,6 +1,7 @@
 """Move notation: ``24/18 13/11``, ``13/7* 8/7``, ``bar/22``, ``6/off``, ``8/5(2)``, ``24/18/13``.
 
-Points are in the mover's own numbering; ``bar`` (or 25) and ``off`` (or 0) name the bar and bearing off;
+Points are in the mover's own numbering; ``bar`` (or 25) and ``off`` (or 0) name the bar and bearing off, ``in``
+a checker entering that has not been on the board yet (Acey-deucey's start off the board: ``in/22``);
 ``*`` after a point marks a hit there (in Plakoto a pin: the checker landed on a lone opposing one, whatever the
 rule set's make step does with it); ``(n)`` repeats a move n times.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .position import BAR, OFF
+from .position import BAR, OFF, RESERVE
 
 __all__ = ["NotationError", "Segment", "parse_play", "format_play", "format_plain", "point_name"]
 
@@ -45,12 +46,14 @@ def point_name(point: int) -> str:
         return "bar"
     if point == OFF:
         return "off"
+    if point == RESERVE:
+        return "in"
     return str(point)
 
 
 #: What a player may type for "no move" (only accepted when nothing can move).
 _PASS_WORDS = frozenset(("", "-", "pass", "no move", "no play", "dance", "fan", "cannot move"))
-_POINT_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+_POINT_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF, "in": RESERVE}
 _DIE_FACES = frozenset("123456")
 #: Longest piece of the player's text quoted back in a message.
 _SHOWN = 40
@@ -171,6 +174,7 @@ def format_play(moves: Sequence[Submove]) -> str:
 
 
 def format_plain(moves: Sequence[Submove]) -> str:
-    """The ``.mat`` form: every submove separately, 25 for the bar and 0 for off, ``*`` on hits."""
+    """The ``.mat`` form: every submove separately, 25 for the bar and 0 for off (``in`` for a checker entering from
+    the reserve), ``*`` on hits."""
     ordered = sorted(moves, key=lambda m: (m[0], m[1]), reverse=True)
-    return " ".join(f"{s}/{t}{'*' if h else ''}" for s, t, h in ordered)
+    return " ".join(f"{'in' if s == RESERVE else s}/{t}{'*' if h else ''}" for s, t, h in ordered)

@@ -79,7 +79,7 @@ HELP: dict[str, str] = {
     "team_choice": "team rule sets: each side picks its acting member before each game",
     "auto_accept_resign": "accept at once a resignation that concedes the most that could be won",
     "timeout_policy": "what a timeout costs: ibf (the match) or game (only the game)",
-    "opening": "how each game starts: ibf, reroll or winner",
+    "opening": "how each game starts: ibf, reroll, winner or winner-reroll (Tavli: reroll, then the winner starts)",
 }
 #: Options that apply only to money play, or only to matches (a field not listed is probed: see _scope).
 SCOPES: dict[str, str] = {

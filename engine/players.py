@@ -11,6 +11,10 @@ decisions of a turn; each method takes a ``time_cap`` in seconds (None: the play
 * :meth:`Player.answer_double` (take, pass, beaver or raccoon; see :func:`cube_answers`);
 * :meth:`Player.accept_resignation`.
 
+A turn that earns a doublet to name (Acey-deucey's 1-2) asks the player's ``name_double(state, time_cap)`` when it
+has one (the heuristic and random players do), else :func:`best_named_double` picks the doublet with the best
+play by the heuristic estimate.
+
 A player that can also put numbers on its choices is an :class:`Analyst` (``rank_plays`` and
 ``cube_advice``); hints and post-match analysis (:mod:`engine.analysis`) need one.
 
@@ -46,6 +50,7 @@ from .match import (
     Double,
     MatchState,
     Move,
+    NameDouble,
     OpeningRoll,
     Pass,
     Phase,
@@ -56,7 +61,7 @@ from .match import (
     apply,
 )
 from .movegen import Play
-from .position import BAR, PINS, POINTS, Position
+from .position import BAR, PINS, POINTS, RESERVE, Position
 from .variant import Variant
 
 __all__ = [
@@ -76,6 +81,7 @@ __all__ = [
     "HEURISTIC",
     "ROLLS",
     "bot_action",
+    "best_named_double",
     "cube_answers",
     "cube_context",
     "register_players",
@@ -318,6 +324,12 @@ def bot_action(
         if found is None:
             raise PlayerError(f"{type(player).__name__} chose {chosen!r}, which is not one of the legal plays")
         return Move(by, found.moves)
+    if phase is Phase.NAME_DOUBLE:
+        choose = getattr(player, "name_double", None)
+        value = choose(state, time_cap) if callable(choose) else best_named_double(state)
+        if not _allowed(state, NameDouble(by, value)):
+            raise PlayerError(f"{type(player).__name__} named the doublet {value!r}, which is not allowed now")
+        return NameDouble(by, value)
     if phase is Phase.DOUBLED:
         answer = player.answer_double(state, time_cap)
         if answer not in cube_answers(state):
@@ -358,6 +370,24 @@ class RandomBot:
     def accept_resignation(self, state: MatchState, time_cap: float | None = None) -> bool:
         """Accepts most offers."""
         return self.rng.random() < self.accept_rate
+
+    def name_double(self, state: MatchState, time_cap: float | None = None) -> int:
+        """Any doublet, at random."""
+        return self.rng.randint(1, 6)
+
+
+def best_named_double(state: MatchState, evaluator: HeuristicEvaluator | None = None) -> int:
+    """The doublet to name (phase NAME_DOUBLE) whose best play the heuristic estimate likes most; a doublet whose
+    four moves can all be played (another throw follows) counts a little more. Ties go to the higher doublet."""
+    assert state.position is not None
+    ev = evaluator or HeuristicEvaluator(state.variant)
+    best, best_value = 6, -1.0
+    for d in range(6, 0, -1):
+        plays = state.variant.legal_plays(state.position, (d, d))
+        value = max(ev.after_play(p.position) for p in plays) + (0.05 if plays.max_dice == 4 else 0.0)
+        if value > best_value:
+            best, best_value = d, value
+    return best
 
 
 # --- the heuristic player -----------------------------------------------------------------------------------
@@ -404,8 +434,8 @@ class HeuristicEvaluator:
     def _rears(self, raw: tuple[int, ...]) -> tuple[int, int]:
         """(my rearmost point, the opponent's rearmost point in his numbering); 25 for the bar, 0 for none."""
         their = self.their
-        mine_rear = BAR if raw[BAR] else 0
-        theirs_rear = BAR if raw[BAR + 1] else 0
+        mine_rear = BAR if raw[BAR] or raw[RESERVE] else 0
+        theirs_rear = BAR if raw[BAR + 1] or raw[RESERVE + 1] else 0
         for p in range(1, POINTS + 1):
             v = raw[p]
             if v > 0:
@@ -609,6 +639,10 @@ class HeuristicPlayer:
     def choose_play(self, state: MatchState, time_cap: float | None = None) -> Play:
         """The best-ranked play."""
         return self.rank_plays(state, time_cap)[0].play
+
+    def name_double(self, state: MatchState, time_cap: float | None = None) -> int:
+        """The doublet whose best play is estimated best (:func:`best_named_double`)."""
+        return best_named_double(state, self.evaluator(state.variant))
 
     def _chance(self, state: MatchState) -> float:
         """The side on roll's chance, before rolling."""

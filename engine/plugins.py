@@ -74,6 +74,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("sprintgammon", "variants.sprintgammon"),
     ("doubles", "variants.doubles"),
     ("tavli", "variants.tavli"),
+    ("aceydeucey", "variants.aceydeucey"),
     ("timecontrols", "variants.timecontrols"),
     ("players", "engine.players"),
     ("ratings", "engine.ratings"),

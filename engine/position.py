@@ -45,6 +45,7 @@ __all__ = [
     "RESERVE",
     "THEIR_RESERVE",
     "SLOTS",
+    "pip_point",
     "Position",
     "PositionError",
 ]
@@ -68,6 +69,12 @@ RESERVE = 29
 THEIR_RESERVE = 30
 #: Length of the internal tuple.
 SLOTS = 31
+
+
+def pip_point(point: int) -> int:
+    """The point a submove's pips are counted from: a checker in the reserve (slot :data:`RESERVE`, written ``in``)
+    enters as a checker on the bar does, on point 25 − die, so its pips count from the bar (25)."""
+    return BAR if point == RESERVE else point
 
 
 class PositionError(ValueError):

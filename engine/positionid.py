@@ -18,6 +18,14 @@ Backgammon where the rule set's geometry is GNU Backgammon's::
     4HPwATDgc/ABMA              the start of backgammon (no pins)
     AACABAAA/P8AAA:AAAAAACA     Plakoto, 24:14 1:1p off:0/14: the player on roll pins the other's mother, the
                                 other's last checker, on his 24-point (bit 47)
+
+**The reserve** (Acey-deucey's checkers that have not entered yet; ours too). A position with checkers waiting to
+enter gets a last suffix: ``_`` and two characters of the Base64 alphabet, the number of the roller's waiting
+checkers, then the other player's (``A`` = 0, ``B`` = 1, ... ``P`` = 15; up to 63). Checkers neither on the board,
+on the bar nor waiting are borne off, as in the plain ID::
+
+    AAAAAAAAAAAAAA_PP           Acey-deucey's start: every checker of both players waiting to enter
+    AAAAAACAAgAAAA_NP           the player on roll has entered two checkers, on his 24 and 23 (in:13/15)
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
 
 __all__ = ["encode_position_id", "decode_position_id"]
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 def _sides(variant: Variant, pos: Position) -> tuple[list[int], list[int]]:
@@ -79,7 +89,14 @@ def encode_position_id(variant: Variant, pos: Position) -> str:
     if n > 80:
         raise PositionError("too many checkers for a Position ID (at most 30 on the board)")
     key = base64.b64encode(bits.to_bytes(10, "little")).decode("ascii").rstrip("=")
-    return key + _pin_suffix(variant, pos) if pos.pins else key
+    if pos.pins:
+        key += _pin_suffix(variant, pos)
+    mine, theirs = pos.reserve
+    if mine or theirs:
+        if max(mine, theirs) >= len(_B64):
+            raise PositionError("too many checkers waiting to enter for a Position ID (at most 63 a side)")
+        key += f"_{_B64[mine]}{_B64[theirs]}"
+    return key
 
 
 def _b64(text: str, size: int, what: str) -> int:
@@ -95,7 +112,15 @@ def _b64(text: str, size: int, what: str) -> int:
 def decode_position_id(variant: Variant, pid: str) -> Position:
     """The position (roller's frame) a Position ID describes; :class:`PositionError` if it cannot be one."""
     text = pid.strip()
-    key, colon, suffix = text.partition(":")
+    text_key, underscore, waiting = text.partition("_")
+    reserve = (0, 0)
+    if underscore:
+        if len(waiting) != 2 or any(c not in _B64 for c in waiting):
+            raise PositionError(
+                f"a Position ID's checkers waiting to enter are 2 characters after the '_', {waiting!r} is not"
+            )
+        reserve = (_B64.index(waiting[0]), _B64.index(waiting[1]))
+    key, colon, suffix = text_key.partition(":")
     if len(key) != 14:
         raise PositionError(f"a Position ID has 14 characters, {key!r} has {len(key)}")
     if colon and len(suffix) != 8:
@@ -120,8 +145,8 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
         raise PositionError(f"{text!r} is not a Position ID: it has checkers after both sides are complete")
     other, roller = sides
     limit = variant.checkers
-    for name, side in (("the player not on roll", other), ("the player on roll", roller)):
-        total = sum(side)
+    for name, side, held in (("the player not on roll", other, reserve[1]), ("the player on roll", roller, reserve[0])):
+        total = sum(side) + held
         if total > limit:
             raise PositionError(f"{name} has {total} checkers; {variant.display_name} uses {limit}")
     board = [0] * POINTS
@@ -145,7 +170,7 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
         else:
             board[p - 1] = mine - theirs
     bar = (roller[POINTS], other[POINTS])
-    off = (limit - sum(roller), limit - sum(other))
-    pos = Position(tuple(board), bar, off, pinned=pinned)
+    off = (limit - sum(roller) - reserve[0], limit - sum(other) - reserve[1])
+    pos = Position(tuple(board), bar, off, pinned=pinned, reserve=reserve)
     variant.validate_position(pos)
     return pos

@@ -27,7 +27,7 @@ dice       dice                   [die, die]
 cube       cube                   [value, owner]; owner null while centred
 responder  responder              0 or 1
 redoubles  redoubles              beavers and raccoons since the pending double
-resign     resign_level           1, 2 or 3
+resign     resign_level           a result level of the rule set (1, 2 or 3 in backgammon)
 resume     resume                 the phase a rejected resignation returns to
 declined   declined               [level, level] of rejected resignations this game
 crawford   crawford_game          true
@@ -45,8 +45,13 @@ results    results                one entry per finished game: ``[winner, points
                                   "reason", "cube", "before": [s0, s1], "crawford"}``.
 winner     winner                 0 or 1 (null is the default: no winner, or a tied money session)
 last       last_move              [side, [die, die], submoves] with the submoves written ``src/dst`` (``*``
-                                  for a hit) in the order made, space-separated; "" for a roll with no play
+                                  for a hit) in the order made, space-separated, ``29`` the source of a
+                                  checker entering from the reserve; "" for a roll with no play
+stage      stage                  :class:`~engine.match.Stage` value: "named" (a named doublet is being
+                                  played), "again" (a roll again within the turn)
 ========== ====================== ==========================================================================
+
+Phase ``"name double"`` (:attr:`~engine.match.Phase.NAME_DOUBLE`) is a turn waiting for its doublet to be named.
 
 Some figures a service needs are not part of the state: how many actions and rolls the record holds. They
 are counters kept beside the state (:func:`log_counters`, :func:`advance_counters`).
@@ -63,7 +68,7 @@ from typing import Any
 from . import match as m
 from .movegen import Submove
 from .plugins import get_variant
-from .position import BAR, OFF, Position
+from .position import BAR, OFF, RESERVE, Position
 
 __all__ = [
     "RecordError",
@@ -94,6 +99,7 @@ _ACTIONS: dict[str, type[Any]] = {
         m.Resign,
         m.AcceptResignation,
         m.RejectResignation,
+        m.NameDouble,
         m.Timeout,
         m.Forfeit,
         m.EndSession,
@@ -207,8 +213,11 @@ STATE_KEYS: dict[str, str] = {
     "results": "results",
     "winner": "winner",
     "last_move": "last",
+    "stage": "stage",
 }
 _KNOWN_KEYS = frozenset({"v", *STATE_KEYS.values()})
+#: The highest result level a state may carry (a rule set scoring by checkers left counts up to its checkers).
+MAX_LEVEL = 64
 _SUBMOVE = re.compile(r"(\d{1,2})/(\d{1,2})(\*?)")
 _REASONS = {r.value: r for r in m.EndReason}
 _RESULT_KEYS = frozenset({"game", "winner", "points", "level", "reason", "cube", "before", "crawford"})
@@ -294,6 +303,8 @@ def state_to_data(state: m.MatchState) -> dict[str, Any]:
     if state.last_move is not None:
         side, dice, moves = state.last_move
         data["last"] = [side, list(dice), _moves_text(moves)]
+    if state.stage is not m.Stage.NONE:
+        data["stage"] = state.stage.value
     return data
 
 
@@ -364,12 +375,12 @@ def _cube_value(key: str, value: Any) -> int:
     return v
 
 
-def _position(setup: m.MatchSetup, value: Any) -> Position:
+def _position(setup: m.MatchSetup, value: Any, game: int) -> Position:
     if not isinstance(value, str):
         raise RecordError(f"match state 'pos': expected a position's text form, got {value!r}")
     try:
         pos = Position.parse(value)
-        setup.variant.validate_position(pos)
+        setup.variant.for_game(game - 1).validate_position(pos)  # the rule set this game is played by
     except ValueError as exc:  # PositionError
         raise RecordError(f"match state 'pos': {exc}") from None
     return pos
@@ -382,10 +393,10 @@ def _submoves(value: Any) -> tuple[Submove, ...]:
     for token in value.split():
         found = _SUBMOVE.fullmatch(token)
         src, dst = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-        if not found or not BAR >= src > dst >= OFF:
+        if not found or not (BAR >= src > dst >= OFF or (src == RESERVE and BAR > dst > OFF)):
             raise RecordError(
                 f"match state 'last': cannot read the submove {token!r} (expected SRC/DST or SRC/DST*, "
-                f"from a higher point to a lower one, {BAR} the bar and {OFF} off)"
+                f"from a higher point to a lower one, {BAR} the bar, {RESERVE} the reserve and {OFF} off)"
             )
         moves.append((src, dst, bool(found.group(3))))
     return tuple(moves)
@@ -414,14 +425,14 @@ def _result(item: Any, game: int, before: tuple[int, int]) -> m.GameResult:
         and type(points) is int
         and points >= 0
         and type(level) is int
-        and 0 <= level <= 3
+        and 0 <= level <= MAX_LEVEL
         and type(cube) is int
         and 1 <= cube <= m.MAX_CUBE_LIMIT
         and not cube & (cube - 1)
     ):  # the fast test of a long list of results; the calls below say what is wrong
         _side("results", winner)
         _int("results", points)
-        _int("results", level, 0, 3)
+        _int("results", level, 0, MAX_LEVEL)
         _cube_value("results", cube)
     return m.GameResult(game, winner, points, level, end, cube, before, crawford)
 
@@ -436,7 +447,7 @@ def _decode_state(setup: m.MatchSetup, data: Mapping[str, Any]) -> m.MatchState:
     if (v := get("phase")) is not None:
         f["phase"] = _phase("phase", v)
     if (v := get("pos")) is not None:
-        f["position"] = _position(setup, v)
+        f["position"] = _position(setup, v, f.get("game", 1))
     if (v := get("roller")) is not None:
         f["roller"] = _side("roller", v)
     if (v := get("dice")) is not None:
@@ -449,11 +460,11 @@ def _decode_state(setup: m.MatchSetup, data: Mapping[str, Any]) -> m.MatchState:
     if (v := get("redoubles")) is not None:
         f["redoubles"] = _int("redoubles", v)
     if (v := get("resign")) is not None:
-        f["resign_level"] = _int("resign", v, 0, 3)
+        f["resign_level"] = _int("resign", v, 0, MAX_LEVEL)
     if (v := get("resume")) is not None:
         f["resume"] = _phase("resume", v)
     if (v := get("declined")) is not None:
-        f["declined"] = _int_pair("declined", v, 0, 3)
+        f["declined"] = _int_pair("declined", v, 0, MAX_LEVEL)
     if (v := get("crawford")) is not None:
         f["crawford_game"] = _flag("crawford", v)
     if (v := get("post")) is not None:
@@ -489,6 +500,11 @@ def _decode_state(setup: m.MatchSetup, data: Mapping[str, Any]) -> m.MatchState:
         if not isinstance(v, list | tuple) or len(v) != 3:
             raise RecordError(f"match state 'last': expected [side, [die, die], submoves], got {v!r}")
         f["last_move"] = (_side("last", v[0]), _int_pair("last", v[1], 1, 6), _submoves(v[2]))
+    if (v := get("stage")) is not None:
+        if not isinstance(v, str) or v not in m.Stage._value2member_map_:
+            have = ", ".join(st.value for st in m.Stage)
+            raise RecordError(f"match state 'stage': expected one of {have}; got {v!r}")
+        f["stage"] = m.Stage(v)
     return m.MatchState(setup, **f)
 
 
@@ -500,6 +516,7 @@ _NEEDS: dict[m.Phase, tuple[str, ...]] = {
     m.Phase.DOUBLED: ("position", "roller", "responder"),
     m.Phase.RESIGNED: ("position", "roller", "responder", "resume"),
     m.Phase.OVER: (),
+    m.Phase.NAME_DOUBLE: ("position", "roller"),
 }
 
 
@@ -509,8 +526,10 @@ def _check_state(s: m.MatchState) -> None:
     if missing:
         raise RecordError(f"a match state in phase {s.phase.value!r} needs {', '.join(map(repr, missing))}")
     if s.phase is m.Phase.RESIGNED:
-        if s.resume not in (m.Phase.ROLL, m.Phase.MOVE) or not s.resign_level:
-            raise RecordError("a pending resignation needs its level and the phase it interrupted (roll or move)")
+        if s.resume not in (m.Phase.ROLL, m.Phase.MOVE, m.Phase.NAME_DOUBLE) or not s.resign_level:
+            raise RecordError(
+                "a pending resignation needs its level and the phase it interrupted (roll, move or name double)"
+            )
         if s.resume is m.Phase.MOVE and s.dice is None:
             raise RecordError("a resignation offered after rolling needs the dice")
     expected = len(s.results) + (0 if s.phase is m.Phase.OVER else 1)
@@ -519,6 +538,10 @@ def _check_state(s: m.MatchState) -> None:
         raise RecordError(f"a match state in game {s.game} lists {len(s.results)} finished games")
     if s.winner is not None and s.phase is not m.Phase.OVER:
         raise RecordError("a match state names a winner before the match is over")
+    turn = s.resume if s.phase is m.Phase.RESIGNED else s.phase
+    named, again = s.stage is m.Stage.NAMED, s.stage is m.Stage.AGAIN
+    if (named and turn is not m.Phase.MOVE) or (again and turn is not m.Phase.ROLL):
+        raise RecordError(f"a match state in stage {s.stage.value!r} cannot be in phase {s.phase.value!r}")
 
 
 # --- record counters ----------------------------------------------------------------------------------------

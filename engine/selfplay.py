@@ -26,6 +26,7 @@ from .match import (
     MatchOptions,
     MatchState,
     Move,
+    NameDouble,
     OpeningRoll,
     Pass,
     Phase,
@@ -89,6 +90,8 @@ class RandomPlayer:
             play = rng.choice(list(state.legal_plays()))
             moves = list(play.moves)
             return Move(by, tuple(moves))
+        if phase is Phase.NAME_DOUBLE:
+            return NameDouble(by, rng.randint(1, 6))
         if phase is Phase.DOUBLED:
             r = rng.random()
             if r < self.redouble_rate and _allowed(state, Beaver(by)):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from .geometry import Geometry
 from .movegen import Submove
-from .position import BAR, OFF, POINTS, Position, PositionError
+from .position import BAR, OFF, POINTS, RESERVE, Position, PositionError
 from .positionid import encode_position_id
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -119,7 +119,8 @@ class BoardSnapshot:
     #: Match score (viewer, opponent) and match length in points (0 = money game).
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
-    #: The last play as submoves ``(src, dst, hit)`` in the **mover's** numbering (25 = bar, 0 = off).
+    #: The last play as submoves ``(src, dst, hit)`` in the **mover's** numbering (25 = bar, 0 = off, 29 = entering
+    #: from the reserve).
     last_play: tuple[Submove, ...] = ()
     #: Who made ``last_play``: VIEWER, OPPONENT or None when there is none.
     last_play_by: Side | None = None
@@ -157,7 +158,7 @@ class BoardSnapshot:
         if self.last_play and self.last_play_by is None:
             raise ValueError("last_play needs last_play_by (who made it)")
         for src, dst, _hit in self.last_play:
-            if not (1 <= src <= BAR and OFF <= dst < BAR):
+            if not ((1 <= src <= BAR or src == RESERVE) and OFF <= dst < BAR):
                 raise ValueError(f"bad submove {src}/{dst} in last_play")
         if self.draft and (self.dice is None or self.on_roll is None or self.last_play_by != self.on_roll):
             raise ValueError("a play being entered belongs to the side on roll, with its dice")
@@ -175,13 +176,14 @@ class BoardSnapshot:
         return tuple(pool)
 
     def to_viewer(self, side: Side, point: int) -> int:
-        """The viewer's number for ``point`` in ``side``'s numbering (25 = bar and 0 = off kept as they are)."""
-        if side == VIEWER or point in (BAR, OFF):
+        """The viewer's number for ``point`` in ``side``'s numbering (25 = bar, 0 = off and 29 = the reserve kept as
+        they are)."""
+        if side == VIEWER or point in (BAR, OFF, RESERVE):
             return point
         return self.geometry.my_point(point)
 
     def last_play_for_viewer(self) -> tuple[Submove, ...]:
-        """``last_play`` translated to the viewer's numbering (bar and off stay 25 and 0)."""
+        """``last_play`` translated to the viewer's numbering (bar, off and the reserve stay 25, 0 and 29)."""
         if self.last_play_by is None:
             return ()
         by = self.last_play_by
@@ -213,6 +215,7 @@ def snapshot_of(
     draft: bool = False,
     dice_used: Sequence[int] = (),
     position_id_of: Position | None = None,
+    display_name: str | None = None,
 ) -> BoardSnapshot:
     """Build a snapshot from a rule set and a position **in the engine's roller frame**.
 
@@ -221,7 +224,8 @@ def snapshot_of(
     the Position ID is then written from the viewer's side. Every other argument is as in
     :class:`BoardSnapshot`, already in (viewer, opponent) order. Pips and the Position ID are computed
     here; ``uses_cube`` defaults to the rule set's. ``position_id_of``: the position (roller's frame) whose ID
-    is given instead, e.g. the one a play being entered started from.
+    is given instead, e.g. the one a play being entered started from. ``display_name``: the rule set's name as the
+    board shows it (default its own; a Tavli match says which game it is: ``MatchState.title``).
     """
     viewer_pos = position if viewer_on_roll else variant.flip(position)
     roller_pos = position if on_roll else viewer_pos
@@ -241,7 +245,7 @@ def snapshot_of(
         geometry=variant.geometry,
         checkers=variant.checkers,
         variant_name=variant.name,
-        display_name=variant.display_name or variant.name,
+        display_name=display_name or variant.display_name or variant.name,
         names=names,
         team_names=team_names,
         pips=variant.pips(viewer_pos),

@@ -39,6 +39,10 @@ _OPENINGS = {
     OpeningRule.IBF: "each side throws one die and the higher plays both numbers (ties throw again)",
     OpeningRule.REROLL: "one die each decides who starts, and the starter rolls both dice afresh",
     OpeningRule.PREVIOUS_WINNER: "the winner of the previous game starts by rolling both dice",
+    OpeningRule.WINNER_REROLL: (
+        "in the first game one die each decides who starts, and the starter rolls both dice afresh; every later game "
+        "is started by the winner of the game before, rolling both dice (after a draw, as in the first game)"
+    ),
 }
 _TIMEOUTS = {
     TimeoutPolicy.IBF: "the side whose time runs out loses the match (in money play, the game at the cube value)",
@@ -50,9 +54,10 @@ def _on(flag: bool) -> str:
     return "on" if flag else "off"
 
 
-def describe(variant: Variant, opts: MatchOptions) -> list[str]:
+def describe(variant: Variant, opts: MatchOptions, game: int | None = None) -> list[str]:
     """The terms of a match or money session in words, one line each: length, cube rules, how games start and end,
-    and the rule set's options."""
+    and the rule set's options. ``game``: the number of the game under way (a match that plays its games by other
+    rule sets, Tavli, says which one it is)."""
     name = variant.display_name or variant.name
     if opts.money:
         games = f"a session of {opts.games} games" if opts.games else "no set number of games"
@@ -61,6 +66,11 @@ def describe(variant: Variant, opts: MatchOptions) -> list[str]:
         lines = [f"{name} for money, {games}{ends}"]
     else:
         lines = [f"{name}, a {opts.length}-point match"]
+    cycle = variant.games_cycle()
+    if len(cycle) > 1:
+        names = ", then ".join(v.display_name or v.name for v in cycle)
+        now = f"; game {game} is {variant.for_game(game - 1).display_name}" if game else ""
+        lines.append(f"Games: {names}, and round again{now}")
     cube = variant.uses_cube and opts.cube and opts.max_cube >= 2
     lines.append(f"Doubling cube: in use, up to {opts.max_cube}" if cube else "Doubling cube: not used")
     if cube and not opts.money:

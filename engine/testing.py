@@ -51,7 +51,7 @@ from typing import Any
 
 from . import match as m
 from .dice import RandomDice
-from .position import Position
+from .position import BAR, RESERVE, Position
 from .positionid import decode_position_id, encode_position_id
 from .record import action_from_data, action_to_data, state_from_data, state_to_data
 from .selfplay import RandomPlayer, default_sides
@@ -240,7 +240,7 @@ def check_plays(cls: type[Variant], budget: Budget) -> None:
             if len(play.moves) != plays.max_dice or not 0 <= plays.max_dice <= most:
                 raise _fail(cls, "plays", f"{play.notation} uses {len(play.moves)} dice, not {plays.max_dice}, {where}")
             for src, dst, hit in play.moves:
-                if not (0 <= dst < src <= 25 and isinstance(hit, bool)):
+                if not ((0 <= dst < src <= BAR or (src == RESERVE and 0 < dst < BAR)) and isinstance(hit, bool)):
                     raise _fail(cls, "plays", f"{play.notation} has a submove {src}/{dst} out of order {where}")
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .movegen import HIT, PlaySet, Submove, TurnRules, board_list
 from .notation import format_play, point_name
-from .position import BAR, OFF, POINTS, Position
+from .position import BAR, OFF, POINTS, RESERVE, Position, pip_point
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
@@ -35,10 +35,15 @@ def dice_pool(dice: tuple[int, int]) -> list[int]:
 def _candidate_dice(remaining: Sequence[int], src: int, dst: int) -> list[int]:
     """Dice that could carry a checker from ``src`` to ``dst``: exact ones first, then larger bear-offs."""
     distinct = sorted(set(remaining))
+    src = pip_point(src)  # a checker entering from the reserve counts its pips from the bar
     if dst != OFF:
         return [d for d in distinct if src - d == dst]
     exact = [d for d in distinct if d == src]
     return exact + [d for d in distinct if d > src]
+
+
+#: Where submoves may start, highest first: the reserve (checkers still to enter), the bar, the points.
+_SOURCES = (RESERVE, *range(BAR, 0, -1))
 
 
 def _step(
@@ -46,7 +51,7 @@ def _step(
 ) -> tuple[str | None, int]:
     """Make one submove on ``b`` with the rule set's make step if legal: (error, undo token). On error ``b`` is
     unchanged; otherwise ``variant.unmake_submove`` with the token takes it back."""
-    if not (src == BAR or 1 <= src <= POINTS):
+    if not (src in (BAR, RESERVE) or 1 <= src <= POINTS):
         return f"there is no point {src}", 0
     error = variant.submove_error(b, src, die, rules)
     if error:
@@ -196,7 +201,7 @@ class TurnDraft:
                 return False
             seen.add(key)
             for die in sorted(set(rem)):
-                for src in range(BAR, 0, -1):
+                for src in _SOURCES:
                     if b[src] <= 0:
                         continue
                     dst = self.variant.submove_target(b, src, die)
@@ -220,11 +225,11 @@ class TurnDraft:
         out: list[tuple[int, int]] = []
         b = self._board()
         rem = list(self.remaining)
-        for src in range(BAR, 0, -1):
+        for src in _SOURCES:
             if b[src] <= 0:
                 continue
             for die in sorted(set(rem), reverse=True):
-                dst = max(src - die, OFF)
+                dst = max(pip_point(src) - die, OFF)
                 if (src, dst) in out:
                     continue
                 try:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from .movegen import HIT, Play, PlaySet, Submove, board_list
 from .notation import NotationError, Segment, format_play, parse_play, point_name
-from .position import BAR, OFF, Position
+from .position import BAR, OFF, RESERVE, Position, pip_point
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Variant
@@ -112,7 +112,7 @@ def check_play(
 
     sums = _subset_sums(pool)
     for hop in hops:
-        need = hop.src - hop.dst
+        need = pip_point(hop.src) - hop.dst
         if (hop.dst != OFF and need not in sums) or (hop.dst == OFF and max(sums) < need and need not in sums):
             raise IllegalPlay(
                 f"{point_name(hop.src)}/{point_name(hop.dst)} is {_pips(need)}, which your dice "
@@ -154,7 +154,7 @@ def _same_position(variant: Variant, pos: Position, hops: list[_Hop], plays: Pla
     tokens: list[tuple[int, int]] = []
     for (hop,) in chains.values():
         src, dst = hop.src, hop.dst
-        if not 1 <= src <= BAR or b[src] <= 0:
+        if not (1 <= src <= BAR or src == RESERVE) or b[src] <= 0:
             return None
         tokens.append((dst, variant.make_submove(b, src, dst)))
     play = plays.find(Position.trusted(tuple(b)))
@@ -211,7 +211,7 @@ def _broken_rule(hop: _Hop, at: int, to: int, die: int, error: str) -> str:
 def _short_of_pips(hop: _Hop, at: int, remaining: list[int]) -> str:
     dice_left = ", ".join(map(str, remaining))
     if at == hop.src:
-        return f"{_written(hop)} is {_pips(at - hop.dst)}, which the dice left ({dice_left}) cannot make"
+        return f"{_written(hop)} is {_pips(pip_point(at) - hop.dst)}, which the dice left ({dice_left}) cannot make"
     return (
         f"{_written(hop)}: the last {_pips(at - hop.dst)}, from point {point_name(at)}, cannot be made "
         f"with the dice left ({dice_left})"
@@ -288,7 +288,7 @@ class _Search:
             for k, d in enumerate(remaining):
                 if d in remaining[:k]:
                     continue  # the same number again gives the same submove
-                to = at - d
+                to = pip_point(at) - d
                 if hop.dst != OFF and to < hop.dst:
                     continue
                 stepped = True

@@ -20,11 +20,19 @@ The hooks, by what they decide:
 * **The end of a game**: :meth:`~Variant.game_over` (who wins and what, or a draw, on the position a play
   leaves: bearing off, Plakoto's mother), :attr:`~Variant.results` and :meth:`~Variant.result_name` (levels and
   their names), :meth:`~Variant.game_result` (the level of a borne-off win), :meth:`~Variant.most_at_stake`.
+* **Turn stages**: :meth:`~Variant.next_step` says what follows a play within the same turn (a doublet the player
+  names and plays, Acey-deucey's 1-2; or another roll): the match keeps the stage (``engine.match.Phase.NAME_DOUBLE``,
+  ``MatchState.stage``), so turns with extra steps are replayed, stored and shown like any other.
 * **A match**: ``uses_cube``, :attr:`~Variant.match_defaults` (match options the rule set plays by unless the
-  players choose otherwise) and :attr:`~Variant.forbidden_options` (match options it refuses).
+  players choose otherwise), :attr:`~Variant.forbidden_options` (match options it refuses) and
+  :meth:`~Variant.for_game` (the rule set each game of a match is played by: itself, or a cycle such as Tavli's
+  Portes, Plakoto, Fevga).
 * **State beyond the points**: a position carries pins and a reserve of checkers not yet entered
   (:class:`~engine.position.Position`); ``pinning`` says a rule set pins, and a ``start`` with fewer than
-  ``checkers`` checkers starts the rest in the reserve.
+  ``checkers`` checkers starts the rest in the reserve. A reserve checker is moved from the source
+  :data:`~engine.position.RESERVE` (written ``in``: ``in/22``) by a rule set whose :meth:`~Variant.submove_sources`
+  offers it; its pips count from the bar (:func:`~engine.position.pip_point`), and the standard make step moves it
+  like any other checker.
 """
 
 from __future__ import annotations
@@ -32,13 +40,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from .geometry import Geometry
 from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate
-from .position import BAR, OFF, POINTS, THEIR_BAR, Position, PositionError
+from .position import (
+    BAR,
+    OFF,
+    PINS,
+    POINTS,
+    RESERVE,
+    THEIR_BAR,
+    THEIR_RESERVE,
+    Position,
+    PositionError,
+)
 
-__all__ = ["Variant", "VariantOptionError", "GameOver", "CUBE_OPTIONS", "MOVE_HOOKS"]
+__all__ = ["Variant", "VariantOptionError", "GameOver", "TurnStep", "CUBE_OPTIONS", "MOVE_HOOKS"]
 
 _Options = TypeVar("_Options")
 
@@ -71,6 +90,15 @@ class GameOver:
     @property
     def draw(self) -> bool:
         return self.winner == 0
+
+
+class TurnStep(StrEnum):
+    """What follows a play within the same turn (:meth:`Variant.next_step`); nothing (None) passes the turn."""
+
+    #: The player names any doublet (1-1 to 6-6) and plays it as if thrown (Acey-deucey's 1-2).
+    NAME_DOUBLE = "name double"
+    #: The player throws the dice again.
+    ROLL_AGAIN = "roll again"
 
 
 class Variant:
@@ -119,6 +147,8 @@ class Variant:
     #: The results a game can end with, by level (the points multiplier: level x cube), in the rule set's words.
     #: A rule set whose options change them overrides :attr:`results`.
     result_names: ClassVar[Mapping[int, str]] = {1: "single game", 2: "gammon", 3: "backgammon"}
+    #: The match length a challenge gets when the players name none (None: the server's default length).
+    default_length: ClassVar[int | None] = None
     #: Set for each subclass: whether it keeps the standard make step and submove test (:data:`MOVE_HOOKS`).
     standard_moves: ClassVar[bool] = True
     #: Set for each subclass: whether it overrides :meth:`submove_sources`.
@@ -174,6 +204,32 @@ class Variant:
     def pips(self, pos: Position) -> tuple[int, int]:
         """Pip counts (roller, opponent)."""
         return self.geometry.pips(pos)
+
+    def race(self, pos: Position) -> bool:
+        """Whether no checker of either side can meet one of the other's again: nothing can be hit, pinned or blocked
+        any more, so only the dice matter (a pure race). Derived from the geometry: a checker of mine still to travel
+        my points up to ``m`` and one of the opponent's still to travel his points up to ``q`` are apart when no
+        point is on both ways (checkers on the bar or waiting to enter travel from 25; pinned ones from where they
+        lie)."""
+        raw = pos.key()
+        pins = raw[PINS]
+        mine = BAR if raw[BAR] or raw[RESERVE] else 0
+        theirs: list[int] = [BAR] if raw[THEIR_BAR] or raw[THEIR_RESERVE] else []
+        their = self.geometry.opposite
+        for p in range(1, POINTS + 1):
+            v = raw[p]
+            pinned = pins >> p & 1
+            if v > 0 or (v < 0 and pinned):
+                mine = max(mine, p)
+            if v < 0 or (v > 0 and pinned):
+                theirs.append(their[p])
+        if not mine or not theirs:
+            return True
+        # The lowest of the opponent's numbers on my way (my points 1..m), for every m.
+        lowest = [POINTS + 1] * (BAR + 1)
+        for m in range(1, BAR + 1):
+            lowest[m] = min(lowest[m - 1], their[m] if m <= POINTS else POINTS + 1)
+        return all(lowest[mine] > q for q in theirs)
 
     def validate_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` if the position cannot occur in this rule set."""
@@ -268,6 +324,8 @@ class Variant:
 
     def submove_error(self, b: list[int], src: int, die: int, rules: TurnRules | None) -> str | None:
         """Why moving a checker from ``src`` by ``die`` on working board ``b`` is illegal, or None (turn rules too)."""
+        if src == RESERVE:
+            return "you have no checker waiting to enter"
         if src == BAR:
             if b[BAR] <= 0:
                 return "you have no checker on the bar"
@@ -301,6 +359,12 @@ class Variant:
         """Extra per-turn constraints (a head rule, a block rule); None when there are none."""
         return None
 
+    def next_step(self, dice: tuple[int, int], used: int, named: bool) -> TurnStep | None:
+        """What follows a play of ``dice`` that used ``used`` of them, within the same turn: None (the turn passes),
+        :attr:`TurnStep.NAME_DOUBLE` or :attr:`TurnStep.ROLL_AGAIN`. ``named``: the dice were a doublet the player
+        named. Not asked when the play ended the game. Standard: nothing follows."""
+        return None
+
     def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
         """Every legal play for the roller of ``pos`` with ``dice`` (rules.md §1.5)."""
         check_dice(dice)
@@ -319,6 +383,21 @@ class Variant:
         return check_play(self, pos, dice, play, first_move, plays)
 
     # --- a match --------------------------------------------------------------------------------
+    def for_game(self, k: int) -> Variant:
+        """The rule set game ``k`` (from 0) of a match of this rule set is played by: itself. A match rule set that
+        plays several (Tavli: Portes, Plakoto, Fevga in turn) returns each game's; its own name and match rules
+        (``uses_cube``, ``match_defaults``, ratings) stand for the match."""
+        return self
+
+    def games_cycle(self) -> tuple[Variant, ...]:
+        """The rule sets of a match's games in the order they come round (derived from :meth:`for_game`): just this
+        one, or Tavli's Portes, Plakoto and Fevga."""
+        games = [self.for_game(k) for k in range(12)]
+        for period in range(1, len(games)):
+            if all(games[k] is games[k % period] for k in range(len(games))):
+                return tuple(games[:period])
+        return tuple(games)
+
     def match_options(self, options: _Options) -> _Options:
         """``options`` (a :class:`~engine.match.MatchOptions`) with :attr:`match_defaults` in place of the global
         defaults: an option left at the global default takes the rule set's. Without the cube, the cube is off and the

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.position import BAR, OFF, POINTS
+from engine.position import BAR, OFF, POINTS, RESERVE
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, Colour
 
 from . import sprites
@@ -123,6 +123,8 @@ def render_image(snapshot: BoardSnapshot, theme: Theme | None = None) -> Image.I
         _draw_play_lines(draw, snapshot, t, L, moves, mover)
     _draw_checkers(im, draw, snapshot, t, L, colours)
     _draw_trays(im, draw, snapshot, t, L, colours)
+    if any(snapshot.position.reserve):
+        _draw_reserves(im, snapshot, t, L, colours)
     _draw_cube(im, draw, snapshot, t, L)
     _draw_dice(im, snapshot, t, L, colours)
     if moves and mover is not None:
@@ -214,6 +216,38 @@ def _draw_trays(
         if n:
             label_y = (y0 + pad + n * slab + L.d // 4) if top else (y1 - pad - n * slab - L.d // 4)
             _text(im, ((x0 + x1) // 2, label_y), str(n), t.rgb("text"), size, "mm")
+
+
+#: Checkers drawn waiting to enter; more show their count on the last one.
+MAX_RESERVE = 4
+
+
+def _reserve_slot(L: Layout, side: int, slot: int) -> tuple[int, int]:
+    """Centre of the ``slot``-th checker of ``side`` waiting to enter (0 at the edge of the board)."""
+    x0, y0, x1, y1 = L.reserve_rect(side)
+    r = L.d // 2
+    top = L.tray_top[side]
+    y = y0 + L.d // 2 + r + slot * L.d if top else y1 - L.d // 2 - r - slot * L.d
+    return (x0 + x1) // 2, y
+
+
+def _draw_reserves(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
+    """Each side's checkers waiting to enter, stacked in its reserve column, the count on the last, under "to enter"."""
+    size = round(L.d * 0.3)
+    for side in (VIEWER, OPPONENT):
+        n = s.position.reserve[side]
+        if not n:
+            continue
+        sprite = sprites.checker(t, colours[side], L.d)
+        shown = min(n, MAX_RESERVE)
+        for slot in range(shown):
+            _paste(im, sprite, _reserve_slot(L, side, slot))
+        if n > 1:
+            _count_label(im, t, L, colours[side], _reserve_slot(L, side, shown - 1), n)
+        x0, y0, x1, y1 = L.reserve_rect(side)
+        label_y = y0 + L.d // 4 if L.tray_top[side] else y1 - L.d // 4
+        text = _fit("to enter", size, x1 - x0 - 2)
+        _text(im, ((x0 + x1) // 2, label_y), text, t.rgb("text"), size, "mm")
 
 
 def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
@@ -345,7 +379,10 @@ def _score_text(s: BoardSnapshot, side: int) -> str:
 
 
 def _place(s: BoardSnapshot, L: Layout, side: int, point: int, slot: int) -> tuple[int, int]:
-    """Where the ``slot``-th checker of ``side`` on the viewer's ``point`` (25 bar, 0 off) is drawn."""
+    """Where the ``slot``-th checker of ``side`` on the viewer's ``point`` (25 bar, 0 off, 29 waiting to enter) is
+    drawn."""
+    if point == RESERVE:
+        return _reserve_slot(L, side, min(slot, MAX_RESERVE - 1))
     if point == BAR:
         return L.bar_checker_center(side, min(slot, MAX_BAR_STACK - 1))
     if point == OFF:
@@ -364,6 +401,8 @@ def _below(s: BoardSnapshot, side: int, point: int) -> int:
 
 
 def _count_of(s: BoardSnapshot, side: int, point: int) -> int:
+    if point == RESERVE:
+        return s.position.reserve[side]
     if point == BAR:
         return s.position.bar[side]
     if point == OFF:
@@ -426,6 +465,11 @@ def _draw_play_marks(
     badge = sprites.hit_badge(t, max(10, round(L.d * 0.42)))
     for point, delta in sorted(flow.items()):
         n = _count_of(s, mover, point)
+        if point == RESERVE:
+            if delta < 0 and n < MAX_RESERVE:  # the checkers that entered, faint where they waited
+                for j in range(min(-delta, MAX_RESERVE - n)):
+                    _paste(im, ghost, _place(s, L, mover, point, n + j))
+            continue
         if point == OFF:
             if delta > 0:
                 x0, y0, x1, y1 = L.trays[mover]

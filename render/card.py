@@ -246,7 +246,8 @@ def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
         cx, cy = gx(g.number), gy(g.score_after[side])
         c.paste(c.checker(side, size), (cx, cy))
         if n <= 24:
-            label = f"+{g.points}{_WORDS.get(g.level, '')}"
+            # A game a rule ended (a pinned mother) is no gammon, whatever its level: its points alone.
+            label = f"+{g.points}{'' if g.reason in ('rule', 'draw') else _WORDS.get(g.level, '')}"
             above = cy - size / 2 - 9
             cubed = g.cube > 1 and n <= 16
             lw = c.length(label, 12) + (20 if cubed else 0)

@@ -18,7 +18,8 @@ The viewer's points run 24 (top right) to 13 (top left), 12 (bottom left) to 1 (
 viewer moves counter-clockwise and bears off at the bottom right. ``home="left"`` mirrors the picture
 left to right. The opponent's checkers are wherever the position puts them; only the opponent's
 borne-off tray needs the geometry: it sits beside the opponent's own point 1, so in a mirrored
-geometry it is top right and in a rotated one (Longgammon) top left. Nothing here names a rule set.
+geometry it is top right and in a rotated one (Longgammon) top left. Checkers waiting to enter (a reserve, as in
+Acey-deucey) wait in the other side column, in the same row as their owner's tray. Nothing here names a rule set.
 """
 
 from __future__ import annotations
@@ -154,6 +155,15 @@ class Layout:
         _, top, _, bottom = self.trays[0]
         usable = bottom - top - 2 * max(2, self.d // 12) - self.d // 2
         return max(3, min(self.d // 3, usable // max(1, checkers)))
+
+    def reserve_rect(self, side: int) -> Rect:
+        """Where ``side``'s checkers waiting to enter are drawn: the side column without its tray, in its tray's row
+        (both sides' trays share a column in a mirrored geometry, and sit in opposite ones in a rotated one, so the
+        two reserves never meet a tray or each other)."""
+        x0, y0, x1, y1 = self.trays[side]
+        left, right = self.side_columns
+        column = right if (x0, x1) == (left[0], left[2]) else left
+        return (column[0], y0, column[2], y1)
 
     # --- the result banner -------------------------------------------------------------------
     def result_rect(self) -> Rect:

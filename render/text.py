@@ -120,6 +120,9 @@ def board_text(s: BoardSnapshot) -> str:
         else:
             parts.append(f"{who} on roll")
     parts.append(f"pips {you} {s.pips[VIEWER]}, {them} {s.pips[OPPONENT]}")
+    waiting = s.position.reserve
+    if any(waiting):
+        parts.append(f"waiting to enter {you} {waiting[VIEWER]}, {them} {waiting[OPPONENT]}")
     if s.match_length:
         parts.append(f"score {you} {s.score[VIEWER]}, {them} {s.score[OPPONENT]} (match to {s.match_length})")
     else:

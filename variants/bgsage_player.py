@@ -98,12 +98,20 @@ def analyzer(eval_level: str) -> Any:
 def plays_standard_backgammon(variant: Variant) -> bool:
     """Whether ``variant`` has standard backgammon's rules of play (what bgsage's networks know).
 
-    15 checkers each, mirrored geometry with a bar, two checkers hold a point, a lone checker is hit, no turn
-    rules beyond the maximal-usage rule, and the standard game result. The starting position may differ.
+    15 checkers each, mirrored geometry with a bar, two checkers hold a point, a lone checker is hit, the standard
+    make step and submove test (``standard_moves``: no pins, no reserve), no turn rules beyond the maximal-usage
+    rule, no extra turn steps, every game of a match by the rule set itself, and the standard game result. The
+    starting position may differ (but no checker may start off the board).
     """
     cls = type(variant)
     return (
         variant.checkers == 15
+        and variant.standard_moves
+        and not variant.pinning
+        and sum(variant.start.values()) == variant.checkers
+        and cls.next_step is Variant.next_step
+        and len(variant.games_cycle()) == 1
+        and variant.for_game(0) is variant
         and variant.geometry == _STANDARD
         and variant.point_blocked_by == 2
         and variant.hitting

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ActionButton",
     "ResignButton",
+    "NameDoubleButton",
     "SubmoveButton",
     "PlaySelect",
     "SubmoveSelect",
@@ -74,8 +75,8 @@ def custom_id(*parts: object) -> str:
 
 
 def point_label(point: int) -> str:
-    """A point in the mover's numbering as players write it: 25 is the bar, 0 is off."""
-    return "bar" if point == 25 else "off" if point == 0 else str(point)
+    """A point in the mover's numbering as players write it: 25 is the bar, 0 is off, 29 a checker still to enter."""
+    return "bar" if point == 25 else "off" if point == 0 else "in" if point == 29 else str(point)
 
 
 #: The game named by the custom id of any game component but a team room's question (``bg:acting:…``).
@@ -231,6 +232,36 @@ class ResignButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(interaction, _table(interaction).on_resign(interaction, self.game_id, self.level))
+
+
+class NameDoubleButton(
+    _GameItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:name-double:(?P<game>[0-9]+):(?P<value>[1-6])",
+):
+    """After a 1-2 that earned it (Acey-deucey): name the doublet ``value``-``value`` to play."""
+
+    def __init__(self, game_id: int, value: int, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Name double: {value}-{value}",
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id("name-double", game_id, value),
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.value = value
+        self.action = "name-double"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NameDoubleButton:
+        return cls(int(match["game"]), int(match["value"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(interaction, _table(interaction).on_name_double(interaction, self.game_id, self.value))
 
 
 class SubmoveButton(
@@ -502,4 +533,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActingSelect,
     GamesPageButton,
     TourButton,
+    NameDoubleButton,
 )

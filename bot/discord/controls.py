@@ -17,7 +17,15 @@ import discord
 from engine.controls import Allowed, PlayStatus
 
 from ..service import GameView
-from .components import ActingSelect, ActionButton, PlaySelect, ResignButton, SubmoveButton, SubmoveSelect
+from .components import (
+    ActingSelect,
+    ActionButton,
+    NameDoubleButton,
+    PlaySelect,
+    ResignButton,
+    SubmoveButton,
+    SubmoveSelect,
+)
 from .text import callers, clip, mention, safe, team_name
 
 __all__ = [
@@ -76,6 +84,13 @@ def turn_controls(
         if any(allowed.choose_acting):
             choose = " Each team may choose who acts this game, in its private team thread, until it first moves."
         return ui, f"{who}: roll the opening dice (either of you).{choose}{end}"
+    if view.phase == "name double":
+        # After a 1-2 used in full: any doublet may be named (the engine's answer), five buttons a row.
+        for k, value in enumerate(allowed.name_doubles):
+            ui.add_item(NameDoubleButton(gid, value, row=k // 5))
+        if resign:
+            ui.add_item(ActionButton("resign", gid, row=2))
+        return ui, f"{who}: you used your 1-2: name a doublet to play (then, if you play all four, roll again)."
     if view.phase == "roll":
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))

@@ -155,6 +155,11 @@ class Table:
         me = requester(interaction)
         await self._component_action(interaction, game_id, me, lambda: self.service.resign(game_id, me, level))
 
+    async def on_name_double(self, interaction: discord.Interaction[Any], game_id: int, value: int) -> None:
+        """A doublet was named after a 1-2 (Acey-deucey)."""
+        me = requester(interaction)
+        await self._component_action(interaction, game_id, me, lambda: self.service.name_double(game_id, me, value))
+
     async def on_play(self, interaction: discord.Interaction[Any], game_id: int, version: int, play: str) -> None:
         """A play was picked from the select of legal plays."""
         me = requester(interaction)

@@ -88,7 +88,8 @@ class ChallengesMixin(ServiceCore):
         allowed = settings["allowed_variants"]
         if allowed is not None and cls.name not in allowed:
             raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
-        length = settings["default_length"] if length is None else length
+        if length is None:  # a rule set may have its own usual length (Tavli: 5), else the server's default
+            length = cls.default_length if cls.default_length is not None else settings["default_length"]
         match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
         await self._check_open_challenges(challenger, guild_id)
         if opponent is not None and opponent.id == challenger.id:

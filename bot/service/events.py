@@ -8,7 +8,9 @@ from typing import Any
 
 from engine import match as m
 from engine.controls import allowed_actions
-from engine.match import Action, MatchOptions, MatchState, Phase
+from engine.match import Action, MatchOptions, MatchState, OpeningRule, Phase, Stage
+from engine.matchcard import rule_end
+from engine.plugins import registry
 from engine.variant import Variant
 
 from .helpers import _ended_state, _to_act
@@ -64,9 +66,9 @@ def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Eve
     parts = []
     for player, (before, after) in changes.items():
         parts.append(f"{view.name(player)} {before:.0f} → {after:.0f} ({after - before:+.1f})")
-    return Event(
-        "ratings", game_id, f"Ratings ({view.display_name}): " + ", ".join(parts) + ".", None, {"changes": changes}
-    )
+    cls = registry().variants.get(view.variant)  # the match's rule set (Tavli, not the game of its cycle)
+    shown = cls.display_name if cls is not None else view.display_name
+    return Event("ratings", game_id, f"Ratings ({shown}): " + ", ".join(parts) + ".", None, {"changes": changes})
 
 
 def _phase_words(state: MatchState) -> str:
@@ -77,6 +79,7 @@ def _phase_words(state: MatchState) -> str:
         Phase.DOUBLED: "a double is waiting for an answer",
         Phase.RESIGNED: "a resignation is waiting for an answer",
         Phase.OVER: "the match is over",
+        Phase.NAME_DOUBLE: "a doublet is to be named",
     }[state.phase]
 
 
@@ -114,20 +117,21 @@ def _events(
             out.append(Event("opening", game_id, f"{tie}; roll again.", by, {"dice": [a, b]}))
         else:
             starter = n0 if a > b else n1
-            out.append(
-                Event(
-                    "opening",
-                    game_id,
-                    f"Opening roll: {n0} {a}, {n1} {b}. {starter} plays {max(a, b)}-{min(a, b)}.",
-                    by,
-                    {"dice": [a, b]},
-                )
-            )
+            # Under a re-throw opening the throw only decides who starts, who then rolls both dice.
+            rethrow = before.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL)
+            then = f"{starter} starts and rolls both dice" if rethrow else f"{starter} plays {max(a, b)}-{min(a, b)}"
+            out.append(Event("opening", game_id, f"Opening roll: {n0} {a}, {n1} {b}. {then}.", by, {"dice": [a, b]}))
     elif isinstance(action, m.Roll):
         text = f"{name(by)} rolled {action.dice[0]}-{action.dice[1]}."
         if after.roller != before.roller and not after.over:
             text += " No legal play: the turn passes."
         out.append(Event("roll", game_id, text, by, {"dice": list(action.dice)}))
+    elif isinstance(action, m.NameDouble):
+        d = action.value
+        text = f"{name(by)} names {d}-{d}."
+        if after.roller != before.roller and not after.over:
+            text += " No legal play: the turn passes."
+        out.append(Event("name-double", game_id, text, by, {"dice": [d, d]}))
     elif isinstance(action, m.Move):
         from engine.notation import format_play
 
@@ -173,12 +177,7 @@ def _events(
         )
     if len(after.results) > len(before.results):
         result = after.results[-1]
-        winner = _side_name(view, result.winner)
-        kind = f"a {after.variant.result_name(result.level)}" if result.level else "the game"
-        points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        wins = "win" if len(view.sides[result.winner]) > 1 else "wins"
-        text = f"{winner} {wins} {kind} ({points}, {result.reason}). Score {after.score[0]}-{after.score[1]}"
-        text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
+        text = _game_over_text(view, before, action, after, result)
         # "ended": the game's final position, for its board (GameService.board(..., game_end=this event)).
         data = {"winner": result.winner, "points": result.points, "game": result.game, "match_over": after.over}
         out.append(Event("game-over", game_id, text, None, {**data, "ended": _ended_state(before, action, after)}))
@@ -196,8 +195,30 @@ def _events(
                 Event("turn", game_id, f"{name(actor)} to {_verb(after)}.", actor, {"phase": str(after.phase)})
             )
         elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
-            out.append(Event("turn", game_id, f"Game {after.game}: roll the opening dice.", None, {"phase": "opening"}))
+            game = after.title if after.variant is not after.setup.variant else f"Game {after.game}"
+            out.append(Event("turn", game_id, f"{game}: roll the opening dice.", None, {"phase": "opening"}))
     return out
+
+
+def _game_over_text(view: GameView, before: MatchState, action: Action, after: MatchState, result: m.GameResult) -> str:
+    """Who won the game just over, how (a rule or a draw in its own words) and for how much; the score; in a match
+    that plays its games by other rule sets, which one the next game is."""
+    winner = _side_name(view, result.winner)
+    points = f"{result.points} point{'s' if result.points != 1 else ''}"
+    wins = "win" if len(view.sides[result.winner]) > 1 else "wins"
+    how = rule_end(before, action, result)
+    if result.reason is m.EndReason.DRAW:
+        text = f"A draw: {how or 'the game ends level'}; nobody scores."
+    elif result.reason is m.EndReason.RULE:
+        text = f"{winner} {wins} {points}: {how or 'a rule of the game ends it'}."
+    else:
+        kind = f"a {before.variant.result_name(result.level)}" if result.level else "the game"
+        text = f"{winner} {wins} {kind} ({points}, {result.reason})."
+    text += f" Score {after.score[0]}-{after.score[1]}"
+    text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
+    if not after.over and after.variant is not before.variant:
+        text += f" Next: {after.title}."
+    return text
 
 
 def _session_over(view: GameView, before: MatchState, action: Action, after: MatchState) -> str:
@@ -223,7 +244,11 @@ def _verb(state: MatchState) -> str:
     """What the player to act does now, offering only what the engine allows (no "or double" where the cube is
     the opponent's, in the Crawford game, dead, or not in the rule set)."""
     if state.phase is Phase.ROLL and state.roller is not None:
+        if state.stage is Stage.AGAIN:
+            return "roll again"
         return "roll or double" if allowed_actions(state, state.roller).double else "roll"
+    if state.phase is Phase.MOVE and state.stage is Stage.NAMED and state.dice is not None:
+        return f"play the named {state.dice[0]}-{state.dice[1]}"
     return {
         Phase.ROLL: "roll",
         Phase.MOVE: "play",
@@ -231,4 +256,5 @@ def _verb(state: MatchState) -> str:
         Phase.RESIGNED: "accept or reject the resignation",
         Phase.OPENING: "roll the opening dice",
         Phase.OVER: "rest",
+        Phase.NAME_DOUBLE: "name a doublet to play (any of 1-1 to 6-6)",
     }[state.phase]

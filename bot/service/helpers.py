@@ -237,18 +237,14 @@ def _to_act(state: MatchState) -> str | None:
 
 
 def _race_bearoff(state: MatchState) -> bool:
-    """All the mover's checkers are home and no opposing checker can meet them again."""
+    """All the mover's checkers are home and no opposing checker can meet them again (the rule set says: a Plakoto
+    straggler can still pin, a Fevga runner still block)."""
     pos = state.position
     if pos is None:
         return False
-    if pos.bar[0] or any(v > 0 for v in pos.board[6:]):
+    if pos.bar[0] or pos.reserve[0] or any(v > 0 for v in pos.board[6:]):
         return False
-    if not state.variant.hitting:
-        return True
-    if pos.bar[1]:
-        return False
-    highest_mine = max((i + 1 for i, v in enumerate(pos.board) if v > 0), default=0)
-    return all(i + 1 > highest_mine for i, v in enumerate(pos.board) if v < 0)
+    return state.variant.race(pos)
 
 
 def _coerce(key: str, value: Any, default: Any) -> Any:

@@ -165,7 +165,7 @@ class SettingsMixin(ServiceCore):
         row = loaded.row
         if loaded.state is not None:
             opts = loaded.state.options
-            lines = describe(loaded.state.setup.variant, opts)
+            lines = describe(loaded.state.setup.variant, opts, loaded.state.game)
             terms = row.setup.get("terms", {})
         else:
             terms = row.setup

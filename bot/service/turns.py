@@ -122,6 +122,11 @@ class TurnsMixin(ServiceCore):
 
         return await self._change(game_id, player, decide, clear_draft=True)
 
+    async def name_double(self, game_id: int, player: Request, value: int | str) -> Outcome:
+        """Name the doublet to play after a 1-2 that earned it (Acey-deucey): 1 to 6 for 1-1 to 6-6 (``"6-6"`` too)."""
+        number = doublet_number(value)
+        return await self._change(game_id, player, lambda _l, _s: [m.NameDouble(player.id, number)])
+
     async def double(self, game_id: int, player: Request) -> Outcome:
         """Offer the cube (before rolling)."""
         return await self._simple(game_id, player, m.Double)
@@ -200,6 +205,18 @@ class TurnsMixin(ServiceCore):
         if loaded.state is None or loaded.state.phase is not Phase.MOVE:
             return ()
         return tuple(self._draft(loaded, loaded.state).options())
+
+
+def doublet_number(value: int | str) -> int:
+    """The doublet a player named: ``6``, ``"6"``, ``"6-6"`` or ``"66"`` is 6-6; Refused otherwise."""
+    if isinstance(value, int):
+        return value  # the engine refuses numbers outside 1..6, naming the range
+    text = value.strip().replace("-", "").replace(" ", "")
+    if len(text) == 2 and text[0] == text[1]:
+        text = text[0]
+    if len(text) == 1 and text in "123456":
+        return int(text)
+    raise Refused(f"name a doublet by its number, 1 to 6 (or written 6-6), not {value.strip()[:12]!r}")
 
 
 def resign_level(variant: Variant, level: int | str) -> int:

@@ -32,10 +32,11 @@ class Session:
         return await self.service.view(game_id, SYSTEM)
 
     async def step(self, game_id: int) -> str:
-        """The player due to act does the plainest thing: roll, the first legal play, take, or reject."""
+        """The player due to act does the plainest thing: roll, the first legal play, take, reject, or name 6-6."""
         v = await self.view(game_id)
         actor = v.to_act or (v.acting[0] if v.acting else "")
-        action = {"opening": "roll", "roll": "roll", "doubled": "take", "resigned": "reject"}.get(v.phase or "")
+        plain = {"opening": "roll", "roll": "roll", "doubled": "take", "resigned": "reject", "name double": "name 6"}
+        action = plain.get(v.phase or "")
         return await self.type(f"{actor}: {action or f'move {v.plays[0]}'}")
 
     async def until(self, game_id: int, done: Callable[[GameView], bool], limit: int = 600) -> str:

@@ -108,6 +108,8 @@ def refereed_match(
                     tally.cube += 1
                 else:
                     action = Roll(by, dice())
+            elif state.phase is Phase.NAME_DOUBLE:  # a 1-2 in Acey-deucey: the player's choice, refereed too
+                action = bot_action(player, state, 0, dice, time_cap=time_cap)
             elif state.phase is Phase.DOUBLED:
                 answer = player.answer_double(state, time_cap)
                 assert answer in cube_answers(state), f"{answer} is not allowed now"

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import engine.validate as validate
 from engine import IllegalPlay, NotationError, Position, parse_play
 from engine.movegen import Play
+from engine.notation import point_name
 from engine.plugins import registry
 from engine.validate import MAX_PLAY_CHARS, MAX_SEARCH_STEPS
 from engine.variant import Variant
@@ -223,7 +224,7 @@ def test_searches_for_legal_plays_stay_small(
     plays = variant.legal_plays(pos, roll, first)
     for play in plays.plays[:30]:
         moves = sorted(play.moves, key=lambda m: (m[0] * 7 + seed) % 11)
-        text = " ".join(f"{s}/{t}" for s, t, _ in moves)
+        text = " ".join(f"{point_name(s)}/{t}" for s, t, _ in moves)  # "in" for a checker entering from the reserve
         with recording() as seen:
             assert variant.check_play(pos, roll, text, first, plays).position == play.position
         most = MOST_STEPS if roll[0] == roll[1] else MOST_STEPS_TWO_DICE

@@ -1,5 +1,6 @@
-"""The oracle corpus of Longgammon, Sprintgammon, Plakoto and Fevga (and Portes on the backgammon rows): every
-row's legal plays, and Plakoto's game results, in process and through the CLI.
+"""The oracle corpus of Longgammon, Sprintgammon, Plakoto, Fevga and Acey-deucey (and Portes on the backgammon rows):
+every row's legal plays, Plakoto's game results and Acey-deucey's 1-2 bonus with its named doublets, in process and
+through the CLI.
 
 The rows live in ``../shared/oracle`` beside the repository; the tests skip with a message where it is absent.
 """
@@ -19,7 +20,7 @@ from engine import Position
 from engine.plugins import get_variant
 from tests.conftest import ORACLE, oracle_rows
 
-RULE_SETS = ("longgammon", "sprintgammon", "plakoto", "fevga")
+RULE_SETS = ("longgammon", "sprintgammon", "plakoto", "fevga", "aceydeucey")
 #: Rule sets checked on another rule set's rows: Portes has exactly backgammon's legal plays.
 BORROWED = {"portes": "backgammon"}
 
@@ -105,6 +106,14 @@ def test_gammonbot_plays_jsonl_reproduces_every_oracle_row(name: str) -> None:
         assert answer["position"] == row["position"] and answer["dice"] == row["dice"]
         got = {Position.from_frame(f) for f in answer["plays"]}
         assert got == {Position.from_frame(f) for f in row["plays"]}, f"row {n} of {name}"
+        if row.get("kind") == "acey_bonus":  # the 1-2: whether a doublet is named, and the named continuations
+            assert answer["bonus"] == row["bonus"], f"row {n} of {name}"
+            assert len(answer["named"]) == (len(row["named"]) if row["named"] or not row["bonus"] else 6)
+            for given, got in zip(row["named"], answer["named"]):
+                assert (got["double"], got["reroll"]) == (given["double"], given["reroll"]), f"row {n} of {name}"
+                assert Position.from_frame(got["after"]) == Position.from_frame(given["after"])
+                found, expected = ({Position.from_frame(f) for f in c["plays"]} for c in (got, given))
+                assert found == expected, f"row {n} of {name}"
         if "pinned" in row["position"]:  # the plays carry the pins and results the row's frame has
             assert all("pinned" in f for f in answer["plays"]), f"row {n} of {name}"
             results = {json.dumps(f, sort_keys=True) for f in answer["plays"]}

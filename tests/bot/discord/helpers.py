@@ -420,6 +420,8 @@ class Driver:
             await self.roll()
         elif v.phase == "move":
             await self.play()
+        elif v.phase == "name double":  # after a 1-2 in Acey-deucey: name a doublet with its button
+            await self.click("Name double: 6-6")
         else:
             raise AssertionError(f"step in phase {v.phase}")
 
