@@ -104,6 +104,8 @@ def describe(view: GameView) -> str:
     score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
     if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, listed as stored
         return f"#{view.id} {view.display_name} {kind} · {score} · {view.unavailable}"
+    if not view.uses_cube:
+        return f"#{view.id} {view.display_name} {kind} · {score}"
     cube = f"cube {view.cube}" + (f" ({sides[view.cube_owner]})" if view.cube_owner is not None else "")
     return f"#{view.id} {view.display_name} {kind} · {score} · {cube}"
 

@@ -160,6 +160,8 @@ class GameView:
     channel_id: str | None = None
     challenger: str | None = None
     invited: tuple[str, ...] = ()
+    #: Whether this match is played with the doubling cube (no cube in Tavli, Acey-deucey, or with ``no-cube``).
+    uses_cube: bool = True
     #: A challenge: who must still accept it (a team challenge: each player it names but the challenger, until each
     #: has; one against one: the invited, any one of whom accepts; () for an open challenge).
     awaiting: tuple[str, ...] = ()

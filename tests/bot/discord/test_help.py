@@ -112,3 +112,19 @@ async def test_resign_offers_the_results_of_the_games_rule_set(tmp_path: Path) -
         standard, _ = await w.start(opponent="carol", length=3)
         names = [c["value"] for c in await alice.autocomplete(w.channel, "bg resign", "level", "", game=standard)]
         assert names == ["single game", "gammon", "backgammon"], names
+
+
+def test_a_game_line_shows_the_cube_only_where_the_match_has_one() -> None:
+    from dataclasses import replace
+
+    from bot.discord.text import describe
+    from bot.service import GameView
+
+    view = GameView(
+        id=3, guild_id="g", status="active", variant="plakoto", display_name="Plakoto", sides=(("a",), ("b",)),
+        names={"a": "Ann", "b": "Bob"}, length=3, score=(1, 0), game=2, phase="roll", to_act="a", acting=None,
+        dice=None, cube=1, cube_owner=None, plays=(), draft="", draft_remaining=(), winner=None, position_id=None,
+        version=9, uses_cube=False,
+    )  # fmt: skip
+    assert "cube" not in describe(view), describe(view)
+    assert describe(replace(view, uses_cube=True, cube=2, cube_owner=1)).endswith("cube 2 (Bob)")
