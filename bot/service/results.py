@@ -9,7 +9,8 @@ from engine.match import MatchState
 from engine.ratings import Rating
 
 from ..storage import GameRow, TimerSpec
-from ..storage.timers import insert_timers
+from ..storage.dialects import Plan
+from ..storage.timers import timers_plan
 from .core import ServiceCore
 from .events import _result_line
 from .missing import NotInstalled, not_installed
@@ -25,7 +26,8 @@ class ResultsMixin(ServiceCore):
     ) -> Callable[[Any], Awaitable[None]]:
         """Record a finished match and, for matches (not money), update each player's rating in that rule set."""
 
-        async def write(conn: Any) -> None:
+        def write() -> Plan:
+            # Statements of the game's final update, in its transaction (on a SQLite file: one hop in all).
             changes.clear()
             setup = final.setup
             variant = setup.variant.name
@@ -35,7 +37,7 @@ class ResultsMixin(ServiceCore):
             system = self.ratings
             everyone = [p for side in setup.sides for p in side]
             if rated and winner is not None:
-                current = await self.store.lock_ratings(conn, everyone, variant, system.name, row.guild_id)
+                current = yield from self.store.ratings_plan(everyone, variant, system.name, row.guild_id)
                 standing = {
                     p: Rating(current[p]["rating"], current[p]["experience"]) if p in current else system.initial()
                     for p in everyone
@@ -53,8 +55,7 @@ class ResultsMixin(ServiceCore):
                         streak = old["streak"] if old else 0
                         won = k == winner
                         streak = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
-                        await self.store.put_rating(
-                            conn,
+                        yield from self.store.put_rating_plan(
                             {
                                 "player_id": p,
                                 "guild_id": row.guild_id,
@@ -86,9 +87,8 @@ class ResultsMixin(ServiceCore):
                 # A tournament game: its result is recorded in the tournament by this durable timer (at once too,
                 # by the change that ended it: see tour_core.py), whatever becomes of this process.
                 mark = {"tournament": tag.get("id"), "match": tag.get("match")}
-                await insert_timers(conn, row.id, None, [TimerSpec("tour-result", now, mark)])
-            await self.store.put_result(
-                conn,
+                yield from timers_plan(row.id, None, [TimerSpec("tour-result", now, mark)])
+            yield from self.store.put_result_plan(
                 game_id=row.id,
                 guild_id=row.guild_id,
                 variant=variant,
@@ -99,7 +99,7 @@ class ResultsMixin(ServiceCore):
                 won={p: k == winner for k, side in enumerate(setup.sides) for p in side},
             )
 
-        return write
+        return self.store.statements(write)
 
     async def leaderboard(
         self, who: Request, variant: str, *, min_matches: int = 1, limit: int = 20

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .dialects import Plan, Step
 from .parts import StoreBase
 from .rows import Scope, dump, game_id_of, id_in_range
 from .schema import game_players, games, guilds, players, ratings, result_players, results, vacations, watchers
@@ -44,17 +45,59 @@ class CommunityMixin(StoreBase):
         rows = (await self.backend.select_for_update(conn, query)).mappings().all()
         return {r["player_id"]: dict(r) for r in rows}
 
+    @staticmethod
+    def ratings_plan(player_ids: Sequence[str], variant: str, system: str, guild_id: str) -> Plan:
+        """:meth:`lock_ratings` as steps of a plan (see :meth:`Store.statements <bot.storage.Store.statements>`):
+        returns the rating rows by player."""
+        yield Step("lock", f"ratings:{guild_id}:{variant}:{system}")
+        query = sa.select(*ratings.c).where(
+            ratings.c.guild_id == guild_id,
+            ratings.c.player_id.in_(list(player_ids)),
+            ratings.c.variant == variant,
+            ratings.c.system == system,
+        )
+        found = (yield Step("locked", query, ratings))[1]
+        names = list(ratings.c.keys())
+        rows = [dict(zip(names, r)) for r in found]
+        return {r["player_id"]: r for r in rows}
+
+    @staticmethod
+    def put_rating_plan(row: dict[str, Any], *, exists: bool) -> Plan:
+        """:meth:`put_rating` as steps of a plan."""
+        yield Step("count", _rating_statement(row, exists))
+
+    @staticmethod
+    def put_result_plan(
+        *,
+        game_id: int,
+        guild_id: str,
+        variant: str,
+        length: int,
+        data: dict[str, Any],
+        rated: bool,
+        finished_at: float,
+        won: dict[str, bool],
+    ) -> Plan:
+        """:meth:`put_result` as steps of a plan."""
+        game_id = game_id_of(game_id)
+        yield Step(
+            "count",
+            results.insert().values(
+                game_id=game_id,
+                guild_id=guild_id,
+                variant=variant,
+                length=length,
+                data=dump(data),
+                rated=rated,
+                finished_at=finished_at,
+            ),
+        )
+        for p, w in won.items():
+            yield Step("count", result_players.insert().values(game_id=game_id, player_id=p, won=w))
+
     async def put_rating(self, conn: AsyncConnection, row: dict[str, Any], *, exists: bool) -> None:
         """Store a rating row (its key: guild_id, player_id, variant, system), updating it when it ``exists``."""
-        missing = [k for k in _RATING_KEY if row.get(k) is None]
-        if missing:
-            raise TypeError(f"a rating row needs {', '.join(missing)}")
-        keys = {k: row[k] for k in _RATING_KEY}
-        values = {k: v for k, v in row.items() if k not in keys}
-        if exists:
-            await conn.execute(ratings.update().where(*(ratings.c[k] == v for k, v in keys.items())).values(**values))
-        else:
-            await conn.execute(ratings.insert().values(**row))
+        await conn.execute(_rating_statement(row, exists))
 
     async def put_result(
         self,
@@ -138,12 +181,15 @@ class CommunityMixin(StoreBase):
     # --- watchers -------------------------------------------------------------------------------------------
     async def watch(self, game_id: int, player_id: str, on: bool = True) -> None:
         game_id = game_id_of(game_id)
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                watchers.delete().where(watchers.c.game_id == game_id, watchers.c.player_id == player_id)
+
+        def plan() -> Plan:
+            yield Step(
+                "count", watchers.delete().where(watchers.c.game_id == game_id, watchers.c.player_id == player_id)
             )
             if on:
-                await conn.execute(watchers.insert().values(game_id=game_id, player_id=player_id))
+                yield Step("count", watchers.insert().values(game_id=game_id, player_id=player_id))
+
+        await self.backend.transaction(plan())  # one hop on a SQLite file
 
     async def watchers_of(self, game_id: int) -> list[str]:
         if not id_in_range(game_id):
@@ -154,8 +200,9 @@ class CommunityMixin(StoreBase):
 
     # --- vacations ------------------------------------------------------------------------------------------
     async def add_vacation(self, player_id: str, guild_id: str, start: float, end: float) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(vacations.insert().values(player_id=player_id, guild_id=guild_id, start=start, end=end))
+        await self.backend.write(
+            vacations.insert().values(player_id=player_id, guild_id=guild_id, start=start, end=end)
+        )
 
     async def vacations_of(self, player_id: str, guild_id: str, since: float = 0.0) -> list[tuple[float, float]]:
         """A player's vacations on one server that end after ``since``, in order."""
@@ -208,19 +255,10 @@ class CommunityMixin(StoreBase):
         await self._upsert(guilds, guild_id, {"settings": dump(settings)})
 
     async def _upsert(self, table: sa.Table, key: str, values: dict[str, Any]) -> None:
+        """Insert or update a player's or server's row in one transaction (on a SQLite file: one hop to its writer)."""
         self._settings_changed(table.name, key)
         try:
-            async with self.engine.begin() as conn:
-                await self.backend.lock(conn, f"{table.name}:{key}")
-                exists = (await conn.execute(sa.select(table.c.id).where(table.c.id == key))).first()
-                if exists:
-                    if values:
-                        await conn.execute(table.update().where(table.c.id == key).values(**values))
-                else:
-                    defaults = {"settings": "{}"} if "settings" in table.c else {}
-                    if table is players and "name" not in values:
-                        values = {**values, "name": key}
-                    await conn.execute(table.insert().values(id=key, **{**defaults, **values}))
+            await self.backend.transaction(_upsert_plan(table, key, values))
         finally:
             self._settings_changed(table.name, key)
 
@@ -288,6 +326,30 @@ class CommunityMixin(StoreBase):
                     ratings.delete().where(ratings.c.player_id == player_id, ratings.c.guild_id == guild_id)
                 )
         return changed
+
+
+def _rating_statement(row: dict[str, Any], exists: bool) -> sa.UpdateBase:
+    missing = [k for k in _RATING_KEY if row.get(k) is None]
+    if missing:
+        raise TypeError(f"a rating row needs {', '.join(missing)}")
+    keys = {k: row[k] for k in _RATING_KEY}
+    values = {k: v for k, v in row.items() if k not in keys}
+    if exists:
+        return ratings.update().where(*(ratings.c[k] == v for k, v in keys.items())).values(**values)
+    return ratings.insert().values(**row)
+
+
+def _upsert_plan(table: sa.Table, key: str, values: dict[str, Any]) -> Plan:
+    yield Step("lock", f"{table.name}:{key}")
+    exists = yield Step("value", sa.select(table.c.id).where(table.c.id == key))
+    if exists is not None:
+        if values:
+            yield Step("count", table.update().where(table.c.id == key).values(**values))
+        return
+    defaults = {"settings": "{}"} if "settings" in table.c else {}
+    if table is players and "name" not in values:
+        values = {**values, "name": key}
+    yield Step("count", table.insert().values(id=key, **{**defaults, **values}))
 
 
 # --- where a stored game wrote a player's name ------------------------------------------------------------------

@@ -73,19 +73,14 @@ class ConsultationMixin(StoreBase):
         """Mark an open proposal adopted/approved/rejected; False if it was no longer open."""
         if not id_in_range(proposal_id):
             return False
-        async with self.engine.begin() as conn:
-            result = await conn.execute(
-                proposals.update()
-                .where(proposals.c.id == proposal_id, proposals.c.status == "open")
-                .values(status=status)
-            )
-        return result.rowcount == 1
+        query = proposals.update().where(proposals.c.id == proposal_id, proposals.c.status == "open")
+        changed, _ = await self.backend.write(query.values(status=status))  # one hop on a SQLite file
+        return changed == 1
 
     # --- dice secrets ---------------------------------------------------------------------------------------
     async def put_secret(self, game_id: int, seed_hex: str) -> None:
         game_id = game_id_of(game_id)
-        async with self.engine.begin() as conn:
-            await conn.execute(game_secrets.insert().values(game_id=game_id, seed=seed_hex))
+        await self.backend.write(game_secrets.insert().values(game_id=game_id, seed=seed_hex))  # one hop on SQLite
 
     async def secret(self, game_id: int) -> str | None:
         if not id_in_range(game_id):

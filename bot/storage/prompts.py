@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from .dialects import Plan, Step
 from .parts import StoreBase
 from .rows import game_id_of, id_in_range
 from .schema import games, prompts
@@ -64,12 +65,14 @@ class PromptsMixin(StoreBase):
             "callers": ",".join(callers),
             "posted_at": self.clock(),
         }
+
+        def plan() -> Plan:
+            if (yield Step("count", prompts.update().where(prompts.c.game_id == game_id).values(**values))) == 0:
+                yield Step("count", prompts.insert().values(game_id=game_id, **values))
+
         for attempt in range(2):
             try:
-                async with self.engine.begin() as conn:
-                    query = prompts.update().where(prompts.c.game_id == game_id).values(**values)
-                    if (await conn.execute(query)).rowcount == 0:
-                        await conn.execute(prompts.insert().values(game_id=game_id, **values))
+                await self.backend.transaction(plan())  # one hop on a SQLite file
                 return
             except IntegrityError:  # inserted meanwhile by another writer: update it (once more)
                 if attempt:
@@ -82,8 +85,7 @@ class PromptsMixin(StoreBase):
         query = prompts.delete().where(prompts.c.game_id == game_id)
         if message_id is not None:
             query = query.where(prompts.c.message_id == str(message_id))
-        async with self.engine.begin() as conn:
-            await conn.execute(query)
+        await self.backend.write(query)  # one hop on a SQLite file
 
     async def prompt_of(self, game_id: int) -> Prompt | None:
         """A game's newest prompt, or None."""

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .community import CommunityMixin
 from .consultation import ConsultationMixin
-from .dialects import GameUpdate, Timeouts, dialect_for
+from .dialects import GameUpdate, Plan, Step, Timeouts, dialect_for
 from .parts import StoreBase, visible
 from .prompts import PromptsMixin
 from .rows import (
@@ -198,27 +198,32 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         channel_id: str | None = None,
     ) -> GameRow:
         now = self.clock()
-        async with self.engine.begin() as conn:
-            result = await conn.execute(
-                games.insert().values(
-                    guild_id=guild_id,
-                    status=status,
-                    variant=variant,
-                    setup=dump(setup),
-                    version=0,
-                    snapshot=None if snapshot is None else dump(snapshot),
-                    turn_player=turn_player,
-                    channel_id=channel_id,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            game_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-            if players:
-                await conn.execute(
-                    game_players.insert(), [{"game_id": game_id, "player_id": p, "side": s} for p, s in players.items()]
-                )
+        insert = games.insert().values(
+            guild_id=guild_id,
+            status=status,
+            variant=variant,
+            setup=dump(setup),
+            version=0,
+            snapshot=None if snapshot is None else dump(snapshot),
+            turn_player=turn_player,
+            channel_id=channel_id,
+            created_at=now,
+            updated_at=now,
+        )
+
+        def plan() -> Plan:
+            game_id = yield Step("value", insert.returning(games.c.id))
+            yield from _seats(int(game_id), players)
+            return int(game_id)
+
+        # One transaction (on a SQLite file: one hop to its writer thread).
+        game_id = int(await self.backend.transaction(plan()))
         return await self.load_game(game_id, scope=Scope.system())
+
+    def statements(self, build: Callable[[], Plan]) -> Statements:
+        """Further statements for :meth:`update_game`'s transaction (its ``also``), written as a plan: on a SQLite
+        file the whole update is then one hop to the writer thread. Callable on a connection like any ``also``."""
+        return Statements(self, build)
 
     async def load_game(self, game_id: int, *, scope: Scope) -> GameRow:
         """A game as ``scope`` may see it: NotFound if it is missing or outside the scope."""
@@ -342,8 +347,10 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         continue from the last stored one. Either way the log's primary key refuses a duplicate number.
 
         Without ``also`` or ``players`` the update is sent as cheaply as the back end allows (SQLite file: one hop
-        to its writer thread; PostgreSQL: one statement); with them, the same compare-and-swap opens a transaction
-        that they join. The effect is the same.
+        to its writer thread; PostgreSQL: one statement). With seats, or an ``also`` made by :meth:`statements`, the
+        compare-and-swap and they are one transaction, on a SQLite file one hop to the writer thread (never a pooled
+        connection holding SQLite's write lock across event-loop hops); with any other ``also`` the compare-and-swap
+        opens a transaction on a pooled connection that it joins. The effect is the same.
         """
         game_id = game_id_of(game_id)
         values: dict[str, Any] = {}
@@ -372,6 +379,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
             if not await self.backend.update_game(update):
                 await self._conflict(game_id, expected_version)
             return new_version
+        if also is None or isinstance(also, Statements):
+            more = _seats(game_id, players or {})
+            plan = more if also is None else _chain(more, also.build())
+            if not await self.backend.update_game_and(update, plan):
+                await self._conflict(game_id, expected_version)
+            return new_version
         async with self.engine.begin() as conn:
             if not await self.backend.update_game_in(conn, update):
                 await self._conflict(game_id, expected_version, conn)
@@ -388,14 +401,17 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         moving its version: for facts about the game's surroundings that no compare-and-swap judges (a team's
         private thread), so that a player's board and buttons stay current. Returns the new setup."""
         game_id = game_id_of(game_id)
-        async with self.engine.begin() as conn:
-            query = sa.select(games.c.setup).where(games.c.id == game_id)
-            found = (await self.backend.select_for_update(conn, query)).first()
-            if found is None:
+
+        def plan() -> Plan:  # one hop on a SQLite file (``change`` then runs in its writer thread)
+            found = (yield Step("locked", sa.select(games.c.setup).where(games.c.id == game_id)))[1]
+            if not found:
                 raise NotFound(f"there is no game #{game_id}")
-            setup = change(load(found[0]) or {})
-            await conn.execute(games.update().where(games.c.id == game_id).values(setup=dump(setup)))
-        return setup
+            setup = change(load(found[0][0]) or {})
+            yield Step("count", games.update().where(games.c.id == game_id).values(setup=dump(setup)))
+            return setup
+
+        result: dict[str, Any] = await self.backend.transaction(plan())
+        return result
 
     async def _conflict(self, game_id: int, expected_version: int, conn: AsyncConnection | None = None) -> None:
         """Raise why a compare-and-swap on the game failed: NotFound, or Conflict naming the versions."""
@@ -411,6 +427,27 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
 
 
 _guard_requests(Store)
+
+
+class Statements:
+    """Statements written as a plan (see :meth:`Store.statements`), runnable on a connection like any ``also``."""
+
+    def __init__(self, store: Store, build: Callable[[], Plan]) -> None:
+        self.store = store
+        self.build = build
+
+    async def __call__(self, conn: AsyncConnection) -> None:
+        await self.store.backend.drive(conn, self.build())
+
+
+def _seats(game_id: int, players: Mapping[str, int | None]) -> Plan:
+    for p, s in players.items():
+        yield Step("count", game_players.insert().values(game_id=game_id, player_id=p, side=s))
+
+
+def _chain(*plans: Plan) -> Plan:
+    for plan in plans:
+        yield from plan
 
 
 async def _decode_log(rows: list[Any]) -> list[ActionRow]:

@@ -9,11 +9,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .dialects import Plan, Step
 from .parts import StoreBase
 from .rows import TimerRow, TimerSpec, dump, game_id_of, id_in_range
 from .schema import players, timers_table, vacations
 
-__all__ = ["TimersMixin", "insert_timers"]
+__all__ = ["TimersMixin", "insert_timers", "timers_plan"]
 
 #: Ids a statement lists at most (``IN (...)``); longer lists are read in several statements.
 _IN_CHUNK = 500
@@ -40,6 +41,12 @@ async def insert_timers(
         await conn.execute(timers_table.insert(), _timer_rows(game_id, version, specs))
 
 
+def timers_plan(game_id: int | None, version: int | None, specs: Sequence[TimerSpec]) -> Plan:
+    """:func:`insert_timers` as steps of a plan (see :meth:`Store.statements <bot.storage.Store.statements>`)."""
+    for row in _timer_rows(game_id, version, specs):
+        yield Step("count", timers_table.insert().values(**row))
+
+
 def _timer_rows(game_id: int | None, version: int | None, specs: Sequence[TimerSpec]) -> list[dict[str, Any]]:
     return [
         {"game_id": game_id, "kind": t.kind, "due_at": t.due_at, "game_version": version, "payload": dump(t.payload)}
@@ -55,8 +62,8 @@ class TimersMixin(StoreBase):
     ) -> None:
         """Store timers for a game (or for none), set at ``game_version``."""
         game = None if game_id is None else game_id_of(game_id)
-        async with self.engine.begin() as conn:
-            await insert_timers(conn, game, game_version, specs)
+        if specs:  # one transaction (on a SQLite file: one hop to its writer)
+            await self.backend.transaction(timers_plan(game, game_version, specs))
 
     async def pending_timers(self, game_id: int | None = None) -> list[TimerRow]:
         if game_id is not None and not id_in_range(game_id):

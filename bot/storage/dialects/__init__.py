@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .base import Dialect, GameUpdate, Timeouts
+from .base import Dialect, GameUpdate, Plan, Step, Timeouts
 from .postgres import PostgresDialect
 from .sqlite import SqliteDialect
 
-__all__ = ["Dialect", "GameUpdate", "PostgresDialect", "SqliteDialect", "Timeouts", "dialect_for"]
+__all__ = ["Dialect", "GameUpdate", "Plan", "PostgresDialect", "SqliteDialect", "Step", "Timeouts", "dialect_for"]
 
 
 def dialect_for(url: sa.URL, *, sqlite_synchronous: str = "FULL", timeouts: Timeouts | None = None) -> Dialect:

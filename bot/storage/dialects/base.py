@@ -8,16 +8,36 @@ back end allows) is a method here, implemented once per back end in ``sqlite.py`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-__all__ = ["Dialect", "GameUpdate", "Timeouts"]
+__all__ = ["Dialect", "GameUpdate", "Plan", "Step", "Timeouts"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One statement of a plan (a transaction written as a generator, run in one hop where the back end can).
+
+    ``sql``: a SQLAlchemy statement (``params`` None), or the driver's own SQL text and parameters (only where the
+    SQL is the back end's own). Each kind answers: ``count`` the rows changed; ``value`` the first column of the
+    first row (None when there is none); ``rows`` (rows changed, the rows it returned); ``many`` runs driver SQL
+    once per parameter tuple and answers the rows changed; ``lock`` serialises transactions on the key ``sql``
+    until this one ends (:meth:`Dialect.lock`), answering None; ``locked`` is ``rows`` of a query whose rows stay
+    locked until the transaction ends (:meth:`Dialect.select_for_update`, ``params`` the table to lock)."""
+
+    kind: Literal["count", "value", "rows", "many", "lock", "locked"]
+    sql: Any
+    params: Any = None
+
+
+#: A transaction's statements, one at a time (each sent the answer to the one before); it returns its result.
+Plan = Generator[Step, Any, Any]
 
 
 @dataclass(frozen=True)
@@ -233,6 +253,15 @@ class Dialect:
         the version did not match (then this changed nothing)."""
         raise NotImplementedError
 
+    async def update_game_and(self, update: GameUpdate, more: Plan) -> bool:
+        """The compare-and-swap and, if it matched, ``more``'s statements, in one transaction sent as cheaply as the
+        back end allows; False if the version did not match (then nothing changed, and ``more`` did not run)."""
+        async with self.engine.begin() as conn:
+            if not await self.update_game_in(conn, update):
+                return False
+            await self.drive(conn, more)
+            return True
+
     async def read(self, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
         """A short read on its own (no transaction around it), sent as cheaply as the back end allows: its rows."""
         async with self.engine.connect() as conn:
@@ -245,6 +274,37 @@ class Dialect:
             result = await conn.execute(statement)
             found = [tuple(r) for r in result.all()] if result.returns_rows else []
             return int(result.rowcount), found
+
+    async def transaction(self, plan: Plan) -> Any:
+        """A plan in a transaction of its own, sent as cheaply as the back end allows (a SQLite file: one hop to its
+        writer thread); its result. It commits unless the plan raises."""
+        async with self.engine.begin() as conn:
+            return await self.drive(conn, plan)
+
+    async def drive(self, conn: AsyncConnection, plan: Plan) -> Any:
+        """A plan's statements inside ``conn``'s transaction; its result."""
+        answer: Any = None
+        try:
+            while True:
+                answer = await self._step(conn, plan.send(answer))
+        except StopIteration as stop:
+            return stop.value
+
+    async def _step(self, conn: AsyncConnection, step: Step) -> Any:
+        if step.kind == "lock":
+            await self.lock(conn, step.sql)
+            return None
+        if step.kind == "locked":
+            result: Any = await self.select_for_update(conn, step.sql, of=step.params)
+        elif isinstance(step.sql, str):
+            result = await conn.exec_driver_sql(step.sql, step.params)
+        else:
+            result = await conn.execute(step.sql)
+        if step.kind == "value":
+            return result.scalar()
+        if step.kind in ("rows", "locked"):
+            return int(result.rowcount), [tuple(r) for r in result.all()] if result.returns_rows else []
+        return int(result.rowcount)
 
     # --- settings -----------------------------------------------------------------------------------------------
     async def settings_text(self, table: sa.Table, key: str) -> Any:

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .base import Dialect, GameUpdate, Timeouts
-from .sqlite_writer import LOCKED, Plan, SqliteReader, SqliteWriter, Step, locked, set_pragmas
+from .base import Dialect, GameUpdate, Plan, Step, Timeouts
+from .sqlite_writer import LOCKED, SqliteReader, SqliteWriter, locked, set_pragmas
 
 __all__ = ["SqliteDialect"]
 
@@ -135,6 +135,20 @@ class SqliteDialect(Dialect):
             return await super().update_game(update)
         return bool(await self.writer.run(_compare_and_swap(update, self._sql(update))))
 
+    async def update_game_and(self, update: GameUpdate, more: Plan) -> bool:
+        """On a file: one hop to the writer thread, which runs the compare-and-swap and ``more`` in its transaction.
+        In memory: the general path."""
+        if self.writer is None:
+            return await super().update_game_and(update, more)
+
+        def plan() -> Plan:
+            if not (yield from _compare_and_swap(update, self._sql(update))):
+                return False
+            yield from self._driver_steps(more)
+            return True
+
+        return bool(await self.writer.run(plan()))
+
     async def update_game_in(self, conn: AsyncConnection, update: GameUpdate) -> bool:
         plan = _compare_and_swap(update, self._sql(update))
         answer: Any = None
@@ -145,6 +159,29 @@ class SqliteDialect(Dialect):
                 answer = result.scalar() if step.kind == "value" else result.rowcount
         except StopIteration as stop:
             return bool(stop.value)
+
+    async def transaction(self, plan: Plan) -> Any:
+        """On a file: one hop to the writer thread, which runs the whole plan in its transaction (committed with the
+        writes waiting with it; it keeps its changes unless it raises). In memory: the general path."""
+        if self.writer is None:
+            return await super().transaction(plan)
+        return await self.writer.run(self._driver_steps(plan), keep=_always)
+
+    def _driver_steps(self, plan: Plan) -> Plan:
+        """``plan`` as the writer thread runs it: statements compiled to SQLite's SQL (in the thread), ``lock`` steps
+        left out (the writer's transaction holds SQLite's one write lock from its start)."""
+        answer: Any = None
+        try:
+            while True:
+                step = plan.send(answer)
+                if step.kind == "lock":
+                    answer = None
+                    continue
+                if not isinstance(step.sql, str):
+                    step = Step("rows" if step.kind == "locked" else step.kind, *self._compiled(step.sql))
+                answer = yield step
+        except StopIteration as stop:
+            return stop.value
 
     async def settings_text(self, table: sa.Table, key: str) -> Any:
         if self.writer is None:
@@ -159,7 +196,7 @@ class SqliteDialect(Dialect):
         sql, params = self._compiled(query)
         return await self.reader.fetchall(sql, params)
 
-    def _compiled(self, statement: sa.Select[Any] | sa.UpdateBase) -> tuple[str, tuple[Any, ...]]:
+    def _compiled(self, statement: Any) -> tuple[str, tuple[Any, ...]]:
         """The statement's SQL for the driver, and its parameters in order."""
         compiled = statement.compile(dialect=self.engine.dialect, compile_kwargs={"render_postcompile": True})
         values = compiled.construct_params()

@@ -15,12 +15,12 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from .base import Timeouts
+from .base import Plan, Step, Timeouts
 
 __all__ = ["Plan", "SqliteReader", "SqliteWriter", "Step", "set_pragmas"]
 
@@ -34,21 +34,6 @@ _LOCK_POLL = 0.002
 #: How long SQLite's own busy handler waits on the writer's connection before the writer tries again itself (its
 #: first pauses are 1, 2 and 5 ms; its later ones 25 to 100 ms).
 _BUSY_SLICE = 0.005
-
-
-@dataclass(frozen=True)
-class Step:
-    """One statement of a plan: ``count`` answers the rows changed, ``value`` the first column of the first row
-    (None when there is none), ``rows`` (rows changed, the rows it returned), ``many`` runs the statement once per
-    parameter tuple and answers the rows changed."""
-
-    kind: Literal["count", "value", "rows", "many"]
-    sql: str
-    params: Any
-
-
-#: A transaction's statements, one at a time (each sent the answer to the one before); it returns its result.
-Plan = Generator[Step, Any, Any]
 
 
 def set_pragmas(cur: Any, synchronous: str, busy_timeout: float) -> None:
@@ -175,9 +160,11 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 
 
 class SqliteWriter(_Thread):
-    """The store's writes that matter most (the game update, the scheduler's claims and marks, timers), each one
-    hop to this thread, whose connection runs the whole transaction: ``BEGIN IMMEDIATE``, the statements, then
-    ``COMMIT`` (or ``ROLLBACK``); and settings reads, one hop too. The other connections of the store see it like any
+    """The store's writes on a SQLite file (the game update, with a finished match's result and ratings; the
+    scheduler's claims and marks, timers; new games, settings and the other short writes: every plan of
+    :meth:`Dialect.transaction <bot.storage.dialects.base.Dialect.transaction>`), each one hop to this thread, whose
+    connection runs the whole transaction: ``BEGIN IMMEDIATE``, the statements, then ``COMMIT`` (or ``ROLLBACK``);
+    and settings reads, one hop too. The other connections of the store see it like any
     other writer. Nothing may wait for this thread while holding a write transaction on another connection of the
     store (the thread may be waiting for that lock): ``also`` callbacks and :meth:`Store.run` functions use the
     connection they are given.
