@@ -296,7 +296,7 @@ def test_the_flat_keywords_of_earlier_versions_still_build_settings() -> None:
         ),
         ("[defaults]\nmatch_length = 100\n", "[defaults] match_length must be a whole number from 0 to 99, not 100"),
         ("[defaults]\nmatch_length = true\n", "[defaults] match_length must be a whole number"),
-        ('[defaults]\nvariant = "chess"\n', "[defaults] variant must be a rule set (backgammon, doubles,"),
+        ('[defaults]\nvariant = "chess"\n', "[defaults] variant must be a rule set (aceydeucey, backgammon, doubles,"),
         ("[defaults]\njacoby = true\n", "[defaults] options do not fit together (match_length = 5, jacoby = true):"),
         ("[defaults]\njacoby = 1\n", "[defaults] jacoby must be true or false, not 1"),
         ("[defaults]\nmax_cube = 3\n", "[defaults] options do not fit together (match_length = 5, max_cube = 3)"),
