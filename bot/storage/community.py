@@ -112,21 +112,18 @@ class CommunityMixin(StoreBase):
         finished_at: float,
         won: dict[str, bool],
     ) -> None:
-        game_id = game_id_of(game_id)
-        await conn.execute(
-            results.insert().values(
-                game_id=game_id,
-                guild_id=guild_id,
-                variant=variant,
-                length=length,
-                data=dump(data),
-                rated=rated,
-                finished_at=finished_at,
-            )
+        """Store a finished match's result inside ``conn``'s transaction (the steps of :meth:`put_result_plan`)."""
+        plan = self.put_result_plan(
+            game_id=game_id,
+            guild_id=guild_id,
+            variant=variant,
+            length=length,
+            data=data,
+            rated=rated,
+            finished_at=finished_at,
+            won=won,
         )
-        await conn.execute(
-            result_players.insert(), [{"game_id": game_id, "player_id": p, "won": w} for p, w in won.items()]
-        )
+        await self.backend.drive(conn, plan)
 
     async def ratings_of(self, player_id: str, system: str, guild_id: str) -> list[dict[str, Any]]:
         """A player's ratings on one server, by rule set."""
