@@ -15,6 +15,7 @@ from engine.controls import allowed_actions
 from engine.match import MatchState, Phase, Stage
 
 from .service import GameView
+from .service.helpers import listed
 
 
 @dataclass(frozen=True)
@@ -180,10 +181,6 @@ def _names(view: GameView, members: tuple[str, ...]) -> str:
     return " & ".join(view.name(p) for p in dict.fromkeys(members))  # a challenge may name a player twice
 
 
-def _listed(words: list[str], conjunction: str = "or") -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conjunction} " + words[-1]
-
-
 def prompt(view: GameView, state: MatchState) -> str | None:
     """Whose turn it is and what they may do, as the engine allows it now (None once the match is over)."""
     allowed = allowed_actions(state)
@@ -204,7 +201,7 @@ def prompt(view: GameView, state: MatchState) -> str | None:
         return f"{actor} to play{dice}{named}."
     if state.phase is Phase.DOUBLED:
         answers = [str(a) for a in ("take", "pass", "beaver", "raccoon") if a in {str(x) for x in allowed.cube_answers}]
-        return f"{actor} to {_listed(answers or ['answer the double'])}."
+        return f"{actor} to {listed(answers or ['answer the double'], 'or')}."
     return f"{actor} to accept or reject the resignation."
 
 
@@ -223,7 +220,7 @@ def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...]
     """One game in one line: number, rule set, length, players, score, cube (if any), whose turn."""
     sides = " vs ".join(_names(view, side) for side in view.sides)
     if view.status == "challenge":
-        who = _listed([view.name(p) for p in waiting], "and") if waiting else "anyone"
+        who = listed([view.name(p) for p in waiting]) if waiting else "anyone"
         tail = f": {view.unavailable}" if view.unavailable else f"; waiting for {who}"
         return f"#{view.id} challenge: {sides or view.name(view.challenger)}, {view.display_name}{tail}"
     length = f"{view.length}-point match" if view.length else "money session"

@@ -27,6 +27,7 @@ from .helpers import (
     _tc_data,
     _time_control,
     challenge_awaiting,
+    listed,
 )
 from .missing import stored_class
 from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request
@@ -158,7 +159,7 @@ class ChallengesMixin(ServiceCore):
         who = " and ".join(p.name for p in invited) if invited else "anyone"
         text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
         if teammate is not None:
-            asked = _listed([names[p] for p in challenge_awaiting(terms)])
+            asked = listed([names[p] for p in challenge_awaiting(terms)])
             text = (
                 f"{challenger.name} & {teammate.name} challenge {' & '.join(p.name for p in invited)} to {what} "
                 f"(game #{row.id}); it starts once {asked} accept.{text_commit}"
@@ -230,7 +231,7 @@ class ChallengesMixin(ServiceCore):
                     bots = terms.get("bots") or {}
                     if player.id not in challenge_awaiting(terms) and player.id not in bots:
                         if player.id in (terms.get("accepted") or ()):
-                            who = _listed([names[p] for p in challenge_awaiting(terms)])
+                            who = listed([names[p] for p in challenge_awaiting(terms)])
                             raise Refused(f"you have accepted challenge #{game_id} already; it waits for {who}")
                         named = [terms["teammate"], *invited]
                         raise Refused(f"this challenge is for {', '.join(names[i] for i in named)}, not for you")
@@ -249,7 +250,7 @@ class ChallengesMixin(ServiceCore):
                         await self.store.save_player(player.id, player.name)
                         self._forget(game_id)
                         view = self._view(await self._load(game_id, SYSTEM))
-                        who = _listed([names[p] for p in waiting])
+                        who = listed([names[p] for p in waiting])
                         verb = "accepts" if len(waiting) == 1 else "accept"
                         text = f"{player.name} accepts challenge #{game_id}; it starts once {who} {verb}."
                         return Outcome((Event("accepted", game_id, text, player.id),), view)
@@ -369,8 +370,3 @@ def _terms_words(cls: type[Variant], opts: m.MatchOptions, variant_options: Mapp
     }
     text = Chosen(changed, {cls.name: dict(variant_options)} if variant_options else {}).text(cls.name)
     return _describe_terms(cls, opts) + (f"; options: {text}" if text else "")
-
-
-def _listed(words: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -85,6 +85,11 @@ def bot_label(player_id: str) -> str | None:
     return bot_name(spec, 2 if seat == "2" else 1)
 
 
+def listed(words: list[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or another conjunction)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
 def challenge_awaiting(terms: Mapping[str, Any]) -> tuple[str, ...]:
     """Who must still accept a challenge (its stored terms). A team challenge starts once every player it names but
     the challenger has accepted (the challenger's teammate too: nobody is seated without being asked), bots
