@@ -13,6 +13,18 @@ from bot.service import SYSTEM, GameService, GameView, SeededDice
 from bot.storage import Store
 
 
+async def typed(db: Path, lines: list[str], *, seed: int = 3) -> tuple[str, GameService, Store]:
+    """``lines`` typed into a fresh console on the database ``db`` (dice seeded): its output, its service and its
+    store (the caller closes the store)."""
+    store = await Store.open(f"sqlite:///{db}")
+    service = GameService(store, dice=SeededDice(seed))
+    out = io.StringIO()
+    console = Console(service, out)
+    for line in lines:
+        assert await console.handle(line)
+    return out.getvalue(), service, store
+
+
 class Session:
     """Type lines into one console; each :meth:`type` returns what that line printed."""
 

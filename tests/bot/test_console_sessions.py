@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import io
 from pathlib import Path
 
-from bot.console import Console
-from bot.service import SYSTEM, GameService, SeededDice
-from bot.storage import Store
+from bot.service import SYSTEM
+from tests.bot.console_session import typed
 
-
-async def _run(db: Path, lines: list[str]) -> tuple[str, GameService, Store]:
-    store = await Store.open(f"sqlite:///{db}")
-    service = GameService(store, dice=SeededDice(3))
-    out = io.StringIO()
-    console = Console(service, out)
-    for line in lines:
-        assert await console.handle(line)
-    return out.getvalue(), service, store
+_run = typed  # lines typed into a fresh console; the caller closes the store
 
 
 def test_end_closes_a_session_between_games_and_not_during_one(tmp_path: Path) -> None:
