@@ -1,0 +1,299 @@
+"""Translations: gettext message catalogs (kept with Babel), the language of each request, plurals, numbers, dates.
+
+Why gettext through Babel: it is the standard toolchain of Python projects (Django, Flask-Babel, Sphinx use the
+same ``.po`` files), translators' tools (Poedit, Weblate, Transifex) read and write them, plural rules come from
+CLDR (Russian has three forms, one/few/many, and the catalog's ``Plural-Forms`` header says so), and Babel also
+formats numbers and dates per locale. Catalogs are plain ``.po`` files in ``engine/i18n/locale``; they are compiled
+in memory when first used (no build step, nothing binary in the repository).
+
+**Which language.** A request has two languages: the *user's* (what Discord says the asker's client speaks, or
+the console's ``--lang``) and the *shared* one (the server's language, set by ``/bg admin config`` or else the
+server's preferred locale) for messages everyone in a game thread reads. :func:`request` sets both for the code
+that handles one request (a :mod:`contextvars` variable: every task and every ``asyncio.to_thread`` worker sees
+its own request's languages); ``_`` translates into the *active* one, which is the user's unless code runs inside
+:func:`shared`. Code that knows only one language (a timer firing, the console) uses :func:`use`.
+
+**Marking strings.** ``_("text")`` translates now; ``N_("text")`` only marks a module-level constant for the
+catalog (translate it with ``_(CONSTANT)`` where it is shown); ``ngettext(singular, plural, n)`` picks a plural
+form; ``pgettext(context, text)`` tells apart two meanings of one English word. Placeholders are named and filled
+after translation: ``_("point {point} is blocked").format(point=5)`` (never an f-string inside ``_``: the catalog
+would hold the filled-in text).
+
+**Domains.** Each part of the program keeps its own catalog (``engine``: engine and rule sets; ``render``;
+``service``; ``discord``; ``console``; ``commands``: the Discord command names, descriptions and choices). At run
+time a language's domains form one catalog. ``engine.i18n.catalogs`` extracts and updates them.
+
+A pseudo-language, :data:`PSEUDO` (``qps``), wraps every translated string in ``⟦…⟧``; tests run the program in it
+and fail on any visible text outside the brackets (a string that bypassed the catalog).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext as _gettext
+import io
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "DEFAULT",
+    "PSEUDO",
+    "DOMAINS",
+    "LOCALE_DIR",
+    "_",
+    "N_",
+    "gettext",
+    "ngettext",
+    "pgettext",
+    "npgettext",
+    "language",
+    "user_language",
+    "shared_language",
+    "normalize",
+    "request",
+    "use",
+    "shared",
+    "translation",
+    "number",
+    "decimal",
+    "percent",
+    "when",
+    "day",
+]
+
+#: The shipped languages (ISO 639-1), English first: the source language of every message.
+LANGUAGES: tuple[str, ...] = ("en", "ru", "el", "tr")
+#: Each shipped language by its own name (for menus and ``/bg admin config``).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "el": "Ελληνικά", "tr": "Türkçe"}
+DEFAULT = "en"
+#: The pseudo-language of the tests: every translated string comes back as ``⟦string⟧``.
+PSEUDO = "qps"
+#: The catalogs, one per part of the program (see ``engine.i18n.catalogs`` for which sources each holds).
+DOMAINS: tuple[str, ...] = ("engine", "render", "service", "discord", "console", "commands")
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+@dataclass(frozen=True)
+class _Scope:
+    user: str
+    shared: str
+    active: str
+
+
+_scope: contextvars.ContextVar[_Scope] = contextvars.ContextVar(
+    "gammonbot_language", default=_Scope(DEFAULT, DEFAULT, DEFAULT)
+)
+
+
+def normalize(tag: object) -> str | None:
+    """A shipped language for a locale tag (``"ru"``, ``"ru-RU"``, ``"en_GB"``, ``discord.Locale.greek``), or
+    ``None`` when the tag names none of them (the caller then falls back: the server's language, English)."""
+    if tag is None:
+        return None
+    text = str(getattr(tag, "value", tag)).strip().lower().replace("_", "-")
+    if not text:
+        return None
+    if text == PSEUDO:
+        return PSEUDO
+    base = text.split("-", 1)[0]
+    return base if base in LANGUAGES else None
+
+
+def _lang(tag: object, fallback: str = DEFAULT) -> str:
+    return normalize(tag) or fallback
+
+
+@contextmanager
+def request(user: object, shared: object | None = None) -> Iterator[None]:
+    """Within the block, ``_`` speaks the ``user``'s language, and :func:`shared` switches to ``shared`` (the
+    server's; the user's when not given). Unknown tags fall back to English."""
+    u = _lang(user)
+    s = _lang(shared, u) if shared is not None else u
+    token = _scope.set(_Scope(u, s, u))
+    try:
+        yield
+    finally:
+        _scope.reset(token)
+
+
+def set_request(user: object, shared: object | None = None) -> None:
+    """:func:`request` for the rest of the current task (for a handler that cannot wrap its body in a block,
+    such as discord.py's ``interaction_check``: each interaction runs in a task of its own)."""
+    u = _lang(user)
+    s = _lang(shared, u) if shared is not None else u
+    _scope.set(_Scope(u, s, u))
+
+
+@contextmanager
+def use(lang: object) -> Iterator[None]:
+    """Within the block everything, shared or not, is in ``lang``."""
+    with request(lang, lang):
+        yield
+
+
+@contextmanager
+def shared() -> Iterator[None]:
+    """Within the block ``_`` speaks the shared language: text posted where everyone reads it (a game thread)."""
+    cur = _scope.get()
+    token = _scope.set(_Scope(cur.user, cur.shared, cur.shared))
+    try:
+        yield
+    finally:
+        _scope.reset(token)
+
+
+def language() -> str:
+    """The active language (what ``_`` translates into now)."""
+    return _scope.get().active
+
+
+def user_language() -> str:
+    return _scope.get().user
+
+
+def shared_language() -> str:
+    return _scope.get().shared
+
+
+class _Pseudo(_gettext.NullTranslations):
+    def gettext(self, message: str) -> str:
+        return f"{PSEUDO_OPEN}{message}{PSEUDO_CLOSE}"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"{PSEUDO_OPEN}{msgid1 if n == 1 else msgid2}{PSEUDO_CLOSE}"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"{PSEUDO_OPEN}{message}{PSEUDO_CLOSE}"
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return f"{PSEUDO_OPEN}{msgid1 if n == 1 else msgid2}{PSEUDO_CLOSE}"
+
+
+_catalogs: dict[str, _gettext.NullTranslations] = {}
+_lock = threading.Lock()
+
+
+def po_path(lang: str, domain: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def _compile(lang: str) -> _gettext.NullTranslations:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    result: _gettext.NullTranslations = _gettext.NullTranslations()
+    for domain in DOMAINS:
+        path = po_path(lang, domain)
+        if not path.exists():
+            continue
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=domain)
+        buf = io.BytesIO()
+        write_mo(buf, catalog, use_fuzzy=False)
+        buf.seek(0)
+        part = _gettext.GNUTranslations(buf)
+        if type(result) is _gettext.NullTranslations:
+            result = part
+        else:
+            result.add_fallback(part)
+    return result
+
+
+def translation(lang: str | None = None) -> _gettext.NullTranslations:
+    """The merged catalog of ``lang`` (default: the active language), compiled once per process."""
+    lang = lang or language()
+    found = _catalogs.get(lang)
+    if found is None:
+        with _lock:
+            found = _catalogs.get(lang)
+            if found is None:
+                if lang == PSEUDO:
+                    found = _Pseudo()
+                elif lang == DEFAULT or lang not in LANGUAGES:
+                    found = _gettext.NullTranslations()
+                else:
+                    found = _compile(lang)
+                _catalogs[lang] = found
+    return found
+
+
+def reload() -> None:
+    """Forget compiled catalogs (after editing a ``.po`` file in a running process, and in tests)."""
+    with _lock:
+        _catalogs.clear()
+
+
+def gettext(message: str) -> str:
+    """``message`` in the active language (English when the catalog has no translation for it)."""
+    return translation().gettext(message)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalog without translating it (module-level constants; translate where shown)."""
+    return message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form for ``n`` in the active language (Russian: one of three)."""
+    return translation().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return translation().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translation().npgettext(context, singular, plural, n)
+
+
+def _babel_locale() -> str:
+    lang = language()
+    return DEFAULT if lang == PSEUDO else lang
+
+
+def number(value: int) -> str:
+    """A whole number as the active language writes it (``12,345``; Russian ``12 345``)."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=_babel_locale())
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with ``digits`` decimals as the active language writes it (``1,523.4``; Russian ``1 523,4``)."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return format_decimal(value, format=pattern, locale=_babel_locale())
+
+
+def percent(value: float, digits: int = 0) -> str:
+    """A fraction as a percentage (``0.125`` -> ``13%``; Turkish ``%13``)."""
+    from babel.numbers import format_percent
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "") + "%"
+    return format_percent(value, format=pattern, locale=_babel_locale())
+
+
+def when(moment: datetime, fmt: str = "medium") -> str:
+    """A date and time as the active language writes it (``fmt``: short, medium, long)."""
+    from babel.dates import format_datetime
+
+    return format_datetime(moment, format=fmt, locale=_babel_locale())
+
+
+def day(moment: date, fmt: str = "medium") -> str:
+    """A date as the active language writes it."""
+    from babel.dates import format_date
+
+    return format_date(moment, format=fmt, locale=_babel_locale())
