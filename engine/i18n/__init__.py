@@ -20,7 +20,7 @@ after translation: ``_("point {point} is blocked").format(point=5)`` (never an f
 would hold the filled-in text).
 
 **Domains.** Each part of the program keeps its own catalog (``engine``: engine and rule sets; ``render``;
-``service``; ``discord``; ``console``; ``commands``: the Discord command names, descriptions and choices). At run
+``service``; ``discord``; ``console``; ``tournament``: tournaments in every part; ``commands``: the Discord command names, descriptions and choices). At run
 time a language's domains form one catalog. ``engine.i18n.catalogs`` extracts and updates them.
 
 A pseudo-language, :data:`PSEUDO` (``qps``), wraps every translated string in ``⟦…⟧``; tests run the program in it
@@ -75,7 +75,7 @@ DEFAULT = "en"
 #: The pseudo-language of the tests: every translated string comes back as ``⟦string⟧``.
 PSEUDO = "qps"
 #: The catalogs, one per part of the program (see ``engine.i18n.catalogs`` for which sources each holds).
-DOMAINS: tuple[str, ...] = ("engine", "render", "service", "discord", "console", "commands")
+DOMAINS: tuple[str, ...] = ("engine", "render", "service", "discord", "console", "tournament", "commands")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"

@@ -33,8 +33,18 @@ from . import DOMAINS, LANGUAGES, LOCALE_DIR, po_path, reload
 __all__ = ["ROOT", "SOURCES", "template", "extract", "update", "check", "fill", "Problems", "placeholders"]
 
 ROOT = LOCALE_DIR.parents[2]
-#: Which source files each domain's messages come from (paths relative to the project root).
+#: Which source files each domain's messages come from (paths relative to the project root). A file belongs to the
+#: first domain, in this order, whose patterns match it (tournament files lie in the other domains' folders).
 SOURCES: dict[str, tuple[str, ...]] = {
+    "tournament": (
+        "engine/tournament/**/*.py",
+        "render/bracket.py",
+        "render/standings.py",
+        "bot/service/tour*.py",
+        "bot/discord/tour_posts.py",
+        "bot/discord/cogs/tour.py",
+        "bot/console_tour.py",
+    ),
     "engine": ("engine/**/*.py", "variants/**/*.py"),
     "render": ("render/**/*.py",),
     "service": ("bot/service/**/*.py", "bot/storage/**/*.py", "bot/scheduler.py", "bot/locks.py"),
@@ -50,13 +60,23 @@ def template_path(domain: str) -> Path:
     return LOCALE_DIR / f"{domain}.pot"
 
 
-def _files(domain: str) -> list[Path]:
-    seen: dict[Path, None] = {}
+def _matches(domain: str) -> list[Path]:
+    found: dict[Path, None] = {}
     for pattern in SOURCES[domain]:
         for path in sorted(ROOT.glob(pattern)):
             if "i18n" not in path.relative_to(ROOT).parts[:2]:
-                seen[path] = None
-    return list(seen)
+                found[path] = None
+    return list(found)
+
+
+def _files(domain: str) -> list[Path]:
+    """The source files of ``domain``: those its patterns match that no earlier domain claims."""
+    claimed: set[Path] = set()
+    for earlier in SOURCES:
+        if earlier == domain:
+            break
+        claimed.update(_matches(earlier))
+    return [p for p in _matches(domain) if p not in claimed]
 
 
 def extract(domain: str) -> Catalog:
