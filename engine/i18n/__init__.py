@@ -19,7 +19,7 @@ form; ``pgettext(context, text)`` tells apart two meanings of one English word. 
 after translation: ``_("point {point} is blocked").format(point=5)`` (never an f-string inside ``_``: the catalog
 would hold the filled-in text).
 
-**Domains.** Each part of the program keeps its own catalog (``engine``: engine and rule sets; ``render``;
+**Domains.** Each part of the program keeps its own catalog (``engine``; ``variants``: the rule sets and plugin loading; ``render``;
 ``service``; ``discord``; ``console``; ``tournament``: tournaments in every part; ``commands``: the Discord command names, descriptions and choices). At run
 time a language's domains form one catalog. ``engine.i18n.catalogs`` extracts and updates them.
 
@@ -75,7 +75,7 @@ DEFAULT = "en"
 #: The pseudo-language of the tests: every translated string comes back as ``⟦string⟧``.
 PSEUDO = "qps"
 #: The catalogs, one per part of the program (see ``engine.i18n.catalogs`` for which sources each holds).
-DOMAINS: tuple[str, ...] = ("engine", "render", "service", "discord", "console", "tournament", "commands")
+DOMAINS: tuple[str, ...] = ("engine", "variants", "render", "service", "discord", "console", "tournament", "commands")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
