@@ -19,9 +19,10 @@ form; ``pgettext(context, text)`` tells apart two meanings of one English word. 
 after translation: ``_("point {point} is blocked").format(point=5)`` (never an f-string inside ``_``: the catalog
 would hold the filled-in text).
 
-**Domains.** Each part of the program keeps its own catalog (``engine``; ``variants``: the rule sets and plugin loading; ``render``;
-``service``; ``discord``; ``console``; ``tournament``: tournaments in every part; ``commands``: the Discord command names, descriptions and choices). At run
-time a language's domains form one catalog. ``engine.i18n.catalogs`` extracts and updates them.
+**Domains.** Each part of the program keeps its own catalog (``engine``; ``variants``: the rule sets and plugin
+loading; ``render``; ``service``; ``discord``; ``console``; ``tournament``: tournaments in every part;
+``commands``: the Discord command descriptions and choices). At run time a language's domains form one catalog.
+``engine.i18n.catalogs`` extracts and updates them.
 
 A pseudo-language, :data:`PSEUDO` (``qps``), wraps every translated string in ``⟦…⟧``; tests run the program in it
 and fail on any visible text outside the brackets (a string that bypassed the catalog).
@@ -88,9 +89,8 @@ class _Scope:
     active: str
 
 
-_scope: contextvars.ContextVar[_Scope] = contextvars.ContextVar(
-    "gammonbot_language", default=_Scope(DEFAULT, DEFAULT, DEFAULT)
-)
+_ENGLISH = _Scope(DEFAULT, DEFAULT, DEFAULT)
+_scope: contextvars.ContextVar[_Scope] = contextvars.ContextVar("gammonbot_language", default=_ENGLISH)  # noqa: B039
 
 
 def normalize(tag: object) -> str | None:

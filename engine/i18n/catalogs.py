@@ -155,8 +155,7 @@ def _find(catalog: Catalog, msgid: str, context: str | None) -> Message | None:
     for message in catalog:
         if not message.id:
             continue
-        first = message.id[0] if isinstance(message.id, tuple) else message.id
-        if first == msgid and (message.context or None) == context:
+        if _first(message) == msgid and (message.context or None) == context:
             return message
     return None
 
@@ -172,13 +171,17 @@ class Problems:
     review: list[str] = field(default_factory=list)
 
 
+def _first(message: Message) -> str:
+    """A message's id (the singular of a plural message)."""
+    return str(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(str(v or "") for v in value) if isinstance(value, (tuple, list)) else (str(value or ""),)
+
+
 def _ids(catalog: Catalog) -> set[tuple[str | None, str]]:
-    out = set()
-    for message in catalog:
-        if message.id:
-            first = message.id[0] if isinstance(message.id, tuple) else message.id
-            out.add((message.context, first))
-    return out
+    return {(message.context, _first(message)) for message in catalog if message.id}
 
 
 def check(domains: Iterable[str] = DOMAINS, *, fresh: bool = True) -> Problems:
@@ -190,27 +193,27 @@ def check(domains: Iterable[str] = DOMAINS, *, fresh: bool = True) -> Problems:
         if fresh and domain in SOURCES:
             now = _ids(extract(domain))
             stored = _ids(tmpl)
-            for ctx, msgid in sorted(now - stored, key=str):
+            for _ctx, msgid in sorted(now - stored, key=str):
                 problems.errors.append(f"{domain}.pot lacks {msgid!r} (run: python -m engine.i18n.catalogs update)")
-            for ctx, msgid in sorted(stored - now, key=str):
+            for _ctx, msgid in sorted(stored - now, key=str):
                 problems.errors.append(f"{domain}.pot has {msgid!r}, no longer in the source (run update)")
         wanted = _ids(tmpl)
         for lang in LANGUAGES[1:]:
             catalog = _load(lang, domain)
-            have = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id): m for m in catalog if m.id}
+            have = {(m.context, _first(m)): m for m in catalog if m.id}
             for key in sorted(wanted, key=str):
                 message = have.get(key)
                 where = f"{lang}/{domain}: {key[1]!r}"
                 if message is None:
                     problems.errors.append(f"{where} is missing")
                     continue
-                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                strings = _strings(message.string)
                 if not all(strings) or len(strings) != (catalog.num_plurals if message.pluralizable else 1):
                     problems.errors.append(f"{where} is not translated (every plural form)")
                     continue
                 if "fuzzy" in message.flags:
                     problems.errors.append(f"{where} is fuzzy: check it and remove the flag")
-                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                ids = _strings(message.id)
                 expected = set().union(*(placeholders(i) for i in ids))
                 for s in strings:
                     if not placeholders(s) <= expected or (not message.pluralizable and placeholders(s) != expected):
