@@ -186,25 +186,29 @@ def po_path(lang: str, domain: str) -> Path:
 
 
 def _compile(lang: str) -> _gettext.NullTranslations:
+    """The language's domains merged into one catalog: an entry counts only when every form is translated and it is
+    not fuzzy (an untranslated entry in one domain never hides another domain's translation of the same text)."""
+    from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    result: _gettext.NullTranslations = _gettext.NullTranslations()
+    merged = Catalog(locale=lang, domain="gammonbot")
     for domain in DOMAINS:
         path = po_path(lang, domain)
         if not path.exists():
             continue
         with path.open("rb") as f:
             catalog = read_po(f, locale=lang, domain=domain)
-        buf = io.BytesIO()
-        write_mo(buf, catalog, use_fuzzy=False)
-        buf.seek(0)
-        part = _gettext.GNUTranslations(buf)
-        if type(result) is _gettext.NullTranslations:
-            result = part
-        else:
-            result.add_fallback(part)
-    return result
+        for message in catalog:
+            if not message.id or message.fuzzy or merged.get(message.id, message.context) is not None:
+                continue
+            forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+            if forms and all(forms):
+                merged[message.id] = message
+    buf = io.BytesIO()
+    write_mo(buf, merged, use_fuzzy=False)
+    buf.seek(0)
+    return _gettext.GNUTranslations(buf)
 
 
 def translation(lang: str | None = None) -> _gettext.NullTranslations:
