@@ -9,6 +9,10 @@ no file: by itself it draws with the built-in ``classic`` and ``high-contrast`` 
 config.toml once (``bot.config.load_settings``) and draws with that:
 ``settings.render_config().render_board(snapshot, "high-contrast")``. Rendering is pure and thread-safe;
 run it in a worker thread (``asyncio.to_thread``) so the event loop never waits on Pillow.
+
+Labels and text alternatives are in the active language of :mod:`engine.i18n` (a worker thread started with
+``asyncio.to_thread`` keeps the request's; a board posted in a game thread is drawn inside ``i18n.shared()``).
+``python -m render.gallery OUTDIR`` draws every rule set's boards, a match card and replay frames in every language.
 """
 
 from .board import RenderedBoard, default_theme, encode_png, get_theme, layout_for, render_board, render_image

@@ -8,6 +8,10 @@ board comes from a cache (:func:`render.sprites.static_board`) and is copied, th
 drawn on the copy: checkers, dice, cube, names, pips, score and the last play (or the play being entered, its used
 dice faint), and at the end of a game a banner with its result. No state is shared
 between calls except read-only cached images, so any number of worker threads may render at once.
+
+Labels and the text alternative are in the active language (:mod:`engine.i18n`; a worker thread started with
+``asyncio.to_thread`` keeps the request's). Every label is measured in the board font and made to fit its box
+(:func:`render.fonts.fit`: a smaller size, then an ellipsis), whatever the language's words.
 """
 
 from __future__ import annotations
@@ -19,14 +23,15 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import _, ngettext
 from engine.position import BAR, OFF, POINTS, RESERVE
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, Colour
 
 from . import sprites
-from .fonts import font
+from .fonts import caps, ellipsize, fit, text_width
 from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .png import SUPPORTED_MODES, write_png
-from .text import board_text, match_label, result_lines, side_label
+from .text import board_text, cube_reason, match_label, result_lines, rule_set_name, side_label
 from .theme import RGB, RenderConfig, Theme, load_config
 
 __all__ = [
@@ -246,8 +251,9 @@ def _draw_reserves(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colou
             _count_label(im, t, L, colours[side], _reserve_slot(L, side, shown - 1), n)
         x0, y0, x1, y1 = L.reserve_rect(side)
         label_y = y0 + L.d // 4 if L.tray_top[side] else y1 - L.d // 4
-        text = _fit("to enter", size, x1 - x0 - 2)
-        _text(im, ((x0 + x1) // 2, label_y), text, t.rgb("text"), size, "mm")
+        # Translators: a short label above checkers waiting to enter the board (Acey-deucey); its column is narrow.
+        text, px = fit(_("to enter"), x1 - x0 - 2, size, round(size * 0.75))
+        _text(im, ((x0 + x1) // 2, label_y), text, t.rgb("text"), px, "mm")
 
 
 def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]) -> None:
@@ -286,7 +292,7 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
         return
     if s.cube_unavailable:
         length = 2 * L.bar_clear - max(4, L.d // 6)
-        label = sprites.vertical_label(t, s.cube_unavailable.upper(), round(L.bar_w * 0.62), length)
+        label = sprites.vertical_label(t, caps(cube_reason(s)), round(L.bar_w * 0.62), length)
         _paste(im, label, (L.bar_center_x, L.mid_y))
         return
     if s.cube_offered_by is not None:
@@ -294,8 +300,12 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
         sprite = sprites.cube(t, str(value), L.cube_size, t.rgb("accent"))
         cx, cy = L.offered_cube_center(s.cube_offered_by)
         _paste(im, sprite, (cx, cy))
-        text = f"doubles to {value}"
-        _text(im, (cx + sprite.width // 2 + L.d // 5, cy), text, t.rgb("accent"), round(L.d * 0.34), "lm")
+        x = cx + sprite.width // 2 + L.d // 5
+        half_x = L.left_x if cx < L.bar_x else L.right_x
+        limit = half_x + 6 * L.point_w - L.d // 6 - x  # to the edge of the offerer's half of the board
+        size = round(L.d * 0.34)
+        text, px = fit(_("doubles to {value}").format(value=value), limit, size, round(size * 0.75))
+        _text(im, (x, cy), text, t.rgb("accent"), px, "lm")
         return
     text = str(s.cube_value) if s.cube_owner is not None or s.cube_value > 1 else "64"
     _paste(im, sprites.cube(t, text, L.cube_size), L.cube_center(s.cube_owner))
@@ -305,34 +315,78 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
 
 
 def _draw_result(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout) -> None:
-    """The banner over the middle of the final position: who won the game and how, then the score."""
+    """The banner over the middle of the final position: who won the game and how, then the score.
+
+    Each line is drawn in a smaller font if it is too long, down to the size of the name rows' small text; a line
+    still too long (long names, a language's longer words) is wrapped onto two lines and the banner grows to hold
+    them, and only what does not fit even then is cut with an ellipsis."""
     first, second = result_lines(s)
     x0, y0, x1, y1 = L.result_rect()
+    limit = x1 - x0 - L.d
+    least = round(L.d * 0.3)
+    parts = [
+        (*_banner_lines(first, limit, round(L.d * 0.5), least), "accent"),
+        (*_banner_lines(second, limit, round(L.d * 0.36), least), "text"),
+    ]
+    one_line_each = all(len(lines) == 1 for lines, _px, _colour in parts)
+    if not one_line_each:  # taller, about the middle line, by the wrapped lines' height
+        rows = sum(round(px * 1.3) * len(lines) for lines, px, _colour in parts)
+        h = max(y1 - y0, rows + round(L.d * 0.9))
+        y0 = L.mid_y - h // 2
+        y1 = y0 + h
     region = im.crop((x0, y0, x1, y1)).convert("RGBA")
     veil = Image.new("RGBA", region.size, (*t.rgb("info"), 240))
     im.paste(Image.alpha_composite(region, veil).convert("RGB"), (x0, y0))
     draw = ImageDraw.Draw(im)
     draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=t.rgb("accent"), width=max(2, L.d // 14))
-    limit = x1 - x0 - L.d
     cx, h = (x0 + x1) // 2, y1 - y0
-    for text, y, size, colour in ((first, 35, 0.5, "accent"), (second, 73, 0.36, "text")):
-        # Long names: a smaller font first, down to the size of the name rows' small text, then an ellipsis.
-        px, least = round(L.d * size), round(L.d * 0.3)
-        while px > least and sprites.text_length(text, px) > limit:
-            px -= 1
-        _text(im, (cx, y0 + h * y // 100), _fit(text, px, limit), t.rgb(colour), px, "mm")
+    if one_line_each:
+        for (lines, px, colour), y in zip(parts, (35, 73)):
+            _text(im, (cx, y0 + h * y // 100), lines[0], t.rgb(colour), px, "mm")
+        return
+    rows = sum(round(px * 1.3) * len(lines) for lines, px, _colour in parts)
+    y = y0 + (h - rows) // 2
+    for lines, px, colour in parts:
+        step = round(px * 1.3)
+        for line in lines:
+            _text(im, (cx, y + step // 2), line, t.rgb(colour), px, "mm")
+            y += step
+
+
+def _banner_lines(text: str, limit: int, size: int, least: int) -> tuple[list[str], int]:
+    """One line of the result banner as it is drawn: on one line at ``size`` or smaller (not below ``least``) if it
+    fits, else wrapped onto two lines at the largest size that fits, the rest cut with an ellipsis."""
+    shown, px = fit(text, limit, size, least)
+    if shown == text:
+        return [text], px
+    words = text.split()
+    for px in range(size, least - 1, -1):
+        lines = _wrap_words(words, px, limit)
+        if len(lines) <= 2 and all(text_width(line, px) <= limit for line in lines):
+            return lines, px
+    lines = _wrap_words(words, least, limit)
+    head, rest = lines[0], " ".join(lines[1:])
+    return [ellipsize(head, least, limit), ellipsize(rest, least, limit)], least
+
+
+def _wrap_words(words: list[str], size: int, limit: int) -> list[str]:
+    """``words`` wrapped greedily into lines at most ``limit`` pixels wide (a word wider than that has a line of
+    its own)."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size) > limit:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
 
 
 # --- names, pips, score ---------------------------------------------------------------------------
-
-
-def _fit(text: str, size: int, limit: int) -> str:
-    if sprites.text_length(text, size) <= limit:
-        return text
-    f = font(size)
-    while text and f.getlength(text + "…") > limit:
-        text = text[:-1]
-    return text + "…"
 
 
 def _draw_info_rows(
@@ -354,17 +408,22 @@ def _draw_info_rows(
             draw.rectangle((x0, y0, x0 + max(4, L.d // 8) - 1, y1 - 1), fill=t.rgb("accent"))
         icon = sprites.checker_icon(t, colours[side], round(L.d * 0.62))
         _paste(im, icon, (x0 + pad + icon.width // 2, cy))
-        centre = match_label(s) if side == OPPONENT else s.display_name
-        centre_w = sprites.text_length(centre, small)
-        _text(im, (L.width // 2, cy), centre, t.rgb("text dim"), small, "mm")
-        right = f"{s.pips[side]} pips"
-        score = _score_text(s, side)
-        if score:
-            right = f"{score}   {right}"
-        _text(im, (x1 - pad, cy), right, t.rgb("text"), size, "rm")
         name_x = x0 + pad + icon.width + pad // 2
+        # Right: the score and the pips; in the middle: the match (or the rule set), kept clear of the pips and of
+        # the room a name needs at least; the name takes what is left.
+        pips = ngettext("{count} pip", "{count} pips", s.pips[side]).format(count=s.pips[side])
+        score = _score_text(s, side)
+        right = f"{score}   {pips}" if score else pips
+        right, right_px = fit(right, L.width // 2 - name_x - pad, size, small)
+        right_x = x1 - pad - text_width(right, right_px)
+        _text(im, (x1 - pad, cy), right, t.rgb("text"), right_px, "rm")
+        centre = match_label(s) if side == OPPONENT else rule_set_name(s)
+        half = min(L.width / 2 - name_x - 2 * L.d - pad, right_x - pad - L.width / 2)
+        centre, centre_px = fit(centre, 2 * half, small, round(small * 0.8))
+        centre_w = text_width(centre, centre_px)
+        _text(im, (L.width // 2, cy), centre, t.rgb("text dim"), centre_px, "mm")
         limit = int(L.width // 2 - centre_w / 2 - name_x - pad)
-        name = _fit(side_label(s, side), size, limit)
+        name = ellipsize(side_label(s, side), size, limit)
         _text(im, (name_x, cy), name, t.rgb("text"), size, "lm")
 
 
@@ -372,7 +431,8 @@ def _score_text(s: BoardSnapshot, side: int) -> str:
     if s.match_length == 0 and not any(s.score):
         return ""
     n = s.score[side]
-    return f"{n} pt" if n == 1 else f"{n} pts"
+    # Translators: a match score in points, abbreviated ("3 pts"), beside the pips in a player's row.
+    return ngettext("{count} pt", "{count} pts", n).format(count=n)
 
 
 # --- the last play ------------------------------------------------------------------------------
@@ -414,7 +474,7 @@ def _count_of(s: BoardSnapshot, side: int, point: int) -> int:
 def _net_flow(moves: tuple[tuple[int, int, bool], ...]) -> Counter[int]:
     """Checkers gained (positive) or lost (negative) by each point through the play."""
     flow: Counter[int] = Counter()
-    for src, dst, _ in moves:
+    for src, dst, _hit in moves:
         flow[src] -= 1
         flow[dst] += 1
     return flow
@@ -434,7 +494,7 @@ def _draw_play_lines(
     shadow = t.rgb("frame edge")
     flow = _net_flow(moves)
     segments = []
-    for src, dst, _ in moves:
+    for src, dst, _hit in moves:
         a = _place(s, L, mover, src, _count_of(s, mover, src))
         # A checker that stayed ends on top of its new stack; one that passed through is drawn just above it.
         n = _count_of(s, mover, dst)
@@ -458,7 +518,7 @@ def _draw_play_marks(
 ) -> None:
     """Faint checkers where checkers left, rings on the checkers that arrived, badges where one hit."""
     flow = _net_flow(moves)
-    hits = {dst for _, dst, hit in moves if hit}
+    hits = {dst for _src, dst, hit in moves if hit}
     ghost = sprites.ghost(t, colours[mover], L.d)
     ring = sprites.ring(t.rgb("highlight"), L.d)
     hit_ring = sprites.ring(t.rgb("hit"), L.d)

@@ -10,6 +10,9 @@ equity over the match. The figures come from :mod:`engine.matchcard`; this modul
 
 The picture is drawn at twice its size and shrunk, so lines and text are smooth. Pure and thread-safe (run it
 in a worker thread); the width is the theme's (at least :data:`MIN_CARD_WIDTH`).
+
+Its words and numbers are in the active language (:mod:`engine.i18n`), and every label that has a box of its own is
+measured and fitted to it (a smaller size, then an ellipsis), whatever the language.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine import i18n
+from engine.i18n import _, ngettext, pgettext
 from engine.matchcard import CardAnalysis, DiceLuck, MatchCard, rating_words
 
 from . import sprites
 from .board import encode_png
-from .fonts import font
+from .fonts import caps, font
 from .theme import RGB, Theme, builtin_config
 
 __all__ = ["RenderedCard", "MIN_CARD_WIDTH", "render_card", "render_card_image", "card_text"]
@@ -33,7 +38,6 @@ MIN_CARD_WIDTH = 560
 BASE = 840
 SS = 2  # drawn at twice the size, then shrunk
 M = 28  # outer margin
-_WORDS = {1: "", 2: "G", 3: "BG"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +107,14 @@ class _Canvas:
             return text
         while text and self.length(text + "…", size) > limit:
             text = text[:-1]
-        return text + "…"
+        return text.rstrip() + "…"
+
+    def fitted(self, text: str, size: float, limit: float, least: float) -> tuple[str, float]:
+        """``text`` and a size from ``size`` down to ``least`` at which it is at most ``limit`` units wide (cut with an
+        ellipsis at ``least`` if even that is too wide)."""
+        while size > least and self.length(text, size) > limit:
+            size = max(least, size - 0.5)
+        return self.fit(text, size, limit), size
 
     def paste(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
         x, y = self.p(centre[0]) - sprite.width // 2, self.p(centre[1]) - sprite.height // 2
@@ -111,7 +122,7 @@ class _Canvas:
 
     def title(self, y: float, text: str) -> float:
         """A section title; returns where the section's body starts."""
-        self.text((M, y), text.upper(), self.rgb("accent"), 13)
+        self.text((M, y), self.fit(caps(text), 13, self.w - 2 * M), self.rgb("accent"), 13)
         return y + 22
 
     def cloth(self, y0: float, y1: float) -> tuple[float, float, float, float]:
@@ -172,9 +183,9 @@ def _line(c: _Canvas, points: list[tuple[float, float]], side: int, width: float
 
 # --- header --------------------------------------------------------------------------------------------------
 def _header(c: _Canvas, card: MatchCard, title: str) -> float:
-    what = f"Match to {card.length}" if card.length else "Money session"
-    heading = " · ".join(x for x in ("Match card", title, what) if x)
-    c.text((c.w / 2, 26), c.fit(heading.upper(), 13, c.w - 2 * M), c.rgb("text dim"), 13, "mm")
+    what = _("Match to {length}").format(length=card.length) if card.length else _("Money session")
+    heading = " · ".join(x for x in (_("Match card"), title, what) if x)
+    c.text((c.w / 2, 26), c.fit(caps(heading), 13, c.w - 2 * M), c.rgb("text dim"), 13, "mm")
     top, bottom = 44, 140
     c.panel(top, bottom)
     mid = (top + bottom) / 2
@@ -192,20 +203,32 @@ def _header(c: _Canvas, card: MatchCard, title: str) -> float:
         x = x_icon + 34 if side == 0 else x_icon - 34
         anchor = "ls" if side == 0 else "rs"
         c.text((x, mid + 2), name, ink, 24, anchor)
+        tag_room = (c.w / 2 - score_w / 2 - x if side == 0 else x - c.w / 2 - score_w / 2) - 12  # clear of the score
         if won and card.over:
-            tag = f"{'WIN' if card.teams else 'WINS'} THE {'MATCH' if card.length else 'SESSION'}"
-            c.text((x, mid + 24), tag, c.rgb("accent"), 12, "ls" if side == 0 else "rs")
+            if card.length:
+                tag = _("win the match") if card.teams else _("wins the match")
+            else:
+                tag = _("win the session") if card.teams else _("wins the session")
+            shown, px = c.fitted(caps(tag), 12, tag_room, 9)
+            c.text((x, mid + 24), shown, c.rgb("accent"), px, "ls" if side == 0 else "rs")
         elif card.over and card.winner is None and side == 0:
-            c.text((x, mid + 24), "A TIED SESSION", c.rgb("text dim"), 12, "ls")
+            shown, px = c.fitted(caps(_("a tied session")), 12, tag_room, 9)
+            c.text((x, mid + 24), shown, c.rgb("text dim"), px, "ls")
     return bottom + 26
 
 
 # --- the score over time ---------------------------------------------------------------------------------------
 def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
-    y = c.title(y, "Score, game by game")
+    y = c.title(y, _("Score, game by game"))
     if not card.games:
         c.panel(y, y + 44)
-        c.text((c.w / 2, y + 22), "No game has been finished yet.", c.rgb("text dim"), 15, "mm")
+        c.text(
+            (c.w / 2, y + 22),
+            c.fit(_("No game has been finished yet."), 15, c.w - 2 * M - 16),
+            c.rgb("text dim"),
+            15,
+            "mm",
+        )
         return y + 44 + 24
     x0, y0, x1, y1 = c.cloth(y, y + 260)
     left, right, top, bottom = x0 + 40, x1 - 26, y0 + 46, y1 - 30
@@ -226,7 +249,9 @@ def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
     for g in card.games:  # the Crawford game, shaded
         if g.crawford:
             c.draw.rectangle(c.box(gx(g.number - 1), top - 30, gx(g.number), bottom), fill=(*grid, 90))
-            c.text(((gx(g.number - 1) + gx(g.number)) / 2, top - 22), "CRAWFORD", ink, 9, "mm")
+            # Translators: the Crawford game's column in the score chart (shown in capitals).
+            tag, px = c.fitted(caps(pgettext("chart", "Crawford")), 9, gx(1) - gx(0) - 2, 6)
+            c.text(((gx(g.number - 1) + gx(g.number)) / 2, top - 22), tag, ink, px, "mm")
     for v in _ticks(top_value):
         c.draw.line((c.p(left), c.p(gy(v)), c.p(right), c.p(gy(v))), fill=grid, width=max(1, c.p(1)))
         if not goal or v != goal:
@@ -237,7 +262,9 @@ def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
     step = max(1, -(-n // 16))
     for k in range(n + 1):
         if k == 0 or k == n or (k % step == 0 and n - k >= step / 2 + 0.5):
-            c.text((gx(k), bottom + 16), "start" if k == 0 else f"G{k}", ink, 11, "mm")
+            # Translators: the score chart's axis: before the first game, then game 1, 2... (G1: keep it short).
+            label = pgettext("chart", "start") if k == 0 else pgettext("chart", "G{number}").format(number=k)
+            c.text((gx(k), bottom + 16), label, ink, 11, "mm")
     for side in (1, 0) if card.winner == 0 else (0, 1):
         _line(c, [(gx(k), gy(s[side])) for k, s in enumerate(running)], side, 4)
     size = 22 if n <= 12 else 16 if n <= 24 else 11
@@ -247,7 +274,7 @@ def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
         c.paste(c.checker(side, size), (cx, cy))
         if n <= 24:
             # A game a rule ended (a pinned mother) is no gammon, whatever its level: its points alone.
-            label = f"+{g.points}{'' if g.reason in ('rule', 'draw') else _WORDS.get(g.level, '')}"
+            label = f"+{g.points}{'' if g.reason in ('rule', 'draw') else _level_mark(g.level)}"
             above = cy - size / 2 - 9
             cubed = g.cube > 1 and n <= 16
             lw = c.length(label, 12) + (20 if cubed else 0)
@@ -256,6 +283,17 @@ def _score_chart(c: _Canvas, card: MatchCard, y: float) -> float:
             if cubed:
                 c.paste(sprites.cube(c.t, str(g.cube), max(6, c.p(15))), (x + lw - 8, above))
     return y + 260 + 26
+
+
+def _level_mark(level: int) -> str:
+    """The score chart's mark of a gammon ("G") or a backgammon ("BG") after the points a game scored."""
+    if level == 2:
+        # Translators: a gammon, abbreviated to one or two letters after the points a game scored ("+2G").
+        return pgettext("chart", "G")
+    if level == 3:
+        # Translators: a backgammon (triple win), abbreviated after the points a game scored ("+3BG").
+        return pgettext("chart", "BG")
+    return ""
 
 
 def _ticks(top: int) -> list[int]:
@@ -278,47 +316,57 @@ def _dashed(c: _Canvas, x0: float, x1: float, y: float, colour: RGB) -> None:
 
 # --- dice ------------------------------------------------------------------------------------------------------
 def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
-    y = c.title(y, "Dice")
+    y = c.title(y, _("Dice"))
     a, b = card.dice
+
+    def expected(value: str) -> str:
+        return _("expected {value}").format(value=value)
+
+    def of_rolls(luck: DiceLuck) -> str:
+        return ngettext("of {count} roll · exp. {expected}", "of {count} rolls · exp. {expected}", luck.rolls).format(
+            count=i18n.number(luck.rolls), expected=i18n.decimal(luck.expected_doubles, 1)
+        )
+
     rows: list[tuple[str, tuple[float, float], tuple[str, str], tuple[str, str]]] = [
         (
-            "Pips rolled",
+            _("Pips rolled"),
             (a.pips, b.pips),
-            (str(a.pips), str(b.pips)),
-            (f"expected {a.expected_pips:.0f}", f"expected {b.expected_pips:.0f}"),
+            (i18n.number(a.pips), i18n.number(b.pips)),
+            (expected(i18n.number(round(a.expected_pips))), expected(i18n.number(round(b.expected_pips)))),
         ),
         (
-            "Doubles",
+            _("Doubles"),
             (a.doubles, b.doubles),
             (str(a.doubles), str(b.doubles)),
-            (
-                f"of {a.rolls} rolls · exp. {a.expected_doubles:.1f}",
-                f"of {b.rolls} rolls · exp. {b.expected_doubles:.1f}",
-            ),
+            (of_rolls(a), of_rolls(b)),
         ),
     ]
     if card.hitting:
         rows.append(
             (
-                "Shots hit",
+                _("Shots hit"),
                 (_rate(a), _rate(b)),
                 (f"{a.shots_hit}/{a.shots}", f"{b.shots_hit}/{b.shots}"),
-                (f"expected {a.expected_hits:.1f}", f"expected {b.expected_hits:.1f}"),
+                (expected(i18n.decimal(a.expected_hits, 1)), expected(i18n.decimal(b.expected_hits, 1))),
             )
         )
-        rows.append(("Checkers hit", (a.hits, b.hits), (str(a.hits), str(b.hits)), ("", "")))
+        rows.append((_("Checkers hit"), (a.hits, b.hits), (str(a.hits), str(b.hits)), ("", "")))
     height = 14 + 72 * len(rows)
-    x0, y0, x1, _ = c.cloth(y, y + height)
+    x0, y0, x1, _bottom = c.cloth(y, y + height)
     ink = c.rgb("point number")
     dim = _mix(c.rgb("field"), ink, 0.7)
     for i, (label, values, shown, notes) in enumerate(rows):
         top = y0 + 8 + 72 * i
-        c.text(((x0 + x1) / 2, top + 10), label.upper(), ink, 12, "mm")
+        # The label between the two sides' figures, and each side's note in its half.
+        room = x1 - x0 - 36 - 2 * max(c.length(shown[0], 19), c.length(shown[1], 19)) - 24
+        label, px = c.fitted(caps(label), 12, room, 9)
+        c.text(((x0 + x1) / 2, top + 10), label, ink, px, "mm")
         c.text((x0 + 18, top + 10), shown[0], ink, 19, "lm")
         c.text((x1 - 18, top + 10), shown[1], ink, 19, "rm")
         _split_bar(c, x0 + 18, x1 - 18, top + 30, values)
-        c.text((x0 + 18, top + 54), notes[0], dim, 11, "lm")
-        c.text((x1 - 18, top + 54), notes[1], dim, 11, "rm")
+        half = (x1 - x0) / 2 - 18 - 8
+        c.text((x0 + 18, top + 54), c.fit(notes[0], 11, half), dim, 11, "lm")
+        c.text((x1 - 18, top + 54), c.fit(notes[1], 11, half), dim, 11, "rm")
     return y + height + 26
 
 
@@ -343,62 +391,92 @@ def _split_bar(c: _Canvas, x0: float, x1: float, y: float, values: tuple[float, 
 
 # --- the cube ----------------------------------------------------------------------------------------------------
 def _cube(c: _Canvas, card: MatchCard, y: float) -> float:
-    y = c.title(y, "Cube")
+    y = c.title(y, _("Cube"))
     by_game: dict[int, list[str]] = {}
     highest: dict[int, int] = {}
     for act in card.cube:
         if act.action != "pass":
             highest[act.game] = max(highest.get(act.game, 1), act.value)
         who = card.names[act.side]
-        words = {
-            "double": f"{who} doubles to {act.value}",
-            "take": f"{who} takes",
-            "pass": f"{who} passes",
-            "beaver": f"{who} beavers to {act.value}",
-            "raccoon": f"{who} raccoons to {act.value}",
-        }[act.action]
-        by_game.setdefault(act.game, []).append(words)
+        by_game.setdefault(act.game, []).append(_cube_words(act.action, who, act.value, card.teams))
     lines = [(game, ", ".join(words)) for game, words in sorted(by_game.items())]
     shown = lines[:8]
     if len(lines) > len(shown):
-        shown.append((0, f"… and {len(lines) - len(shown)} more games with cube actions"))
+        more = len(lines) - len(shown)
+        shown.append(
+            (
+                0,
+                ngettext(
+                    "… and {count} more game with cube actions", "… and {count} more games with cube actions", more
+                ).format(count=more),
+            )
+        )
     if not shown:
-        shown = [(0, "The cube was never turned.")]
+        shown = [(0, _("The cube was never turned."))]
     height = 16 + 26 * len(shown)
     c.panel(y, y + height)
     for i, (game, text) in enumerate(shown):
         cy = y + 8 + 26 * i + 13
         if game:
             c.paste(sprites.cube(c.t, str(highest.get(game, 2)), max(6, c.p(18))), (M + 24, cy))
-            c.text((M + 44, cy), f"G{game}", c.rgb("accent"), 14, "lm")
+            c.text((M + 44, cy), pgettext("chart", "G{number}").format(number=game), c.rgb("accent"), 14, "lm")
         c.text((M + 92 if game else M + 24, cy), c.fit(text, 14, c.w - 2 * M - 110), c.rgb("text"), 14, "lm")
     return y + height + 26
 
 
+def _cube_words(action: str, who: str, value: int, team: bool) -> str:
+    """A cube action in words: "Ann doubles to 2", "Bob takes" (a team takes the plural verb)."""
+    if action == "double":
+        text = _("{name} double to {value}") if team else _("{name} doubles to {value}")
+    elif action == "take":
+        text = _("{name} take") if team else _("{name} takes")
+    elif action == "pass":
+        text = _("{name} pass") if team else _("{name} passes")
+    elif action == "beaver":
+        text = _("{name} beaver to {value}") if team else _("{name} beavers to {value}")
+    else:
+        text = _("{name} raccoon to {value}") if team else _("{name} raccoons to {value}")
+    return text.format(name=who, value=value)
+
+
 # --- analysis ------------------------------------------------------------------------------------------------------
 def _analysis(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float:
-    y = c.title(y, "Play")
+    y = c.title(y, _("Play"))
     c.panel(y, y + 84)
     for side in (0, 1):
         q = a.sides[side]
         x = M + 24 if side == 0 else c.w - M - 24
         anchor = "l" if side == 0 else "r"
-        c.text((x, y + 28), f"{q.error_rate:.1f}", c.rgb("text"), 30, anchor + "m")
-        unit = "error rate (mEMG)" if a.exact else "error rate (estimate)"
-        label_x = x + (c.length(f"{q.error_rate:.1f}", 30) + 10) * (1 if side == 0 else -1)
-        c.text((label_x, y + 22), unit, c.rgb("text dim"), 11, anchor + "m")
+        rate = i18n.decimal(q.error_rate, 1)
+        c.text((x, y + 28), rate, c.rgb("text"), 30, anchor + "m")
+        unit = _("error rate (mEMG)") if a.exact else _("error rate (estimate)")
+        label_x = x + (c.length(rate, 30) + 10) * (1 if side == 0 else -1)
+        room = c.w / 2 - M - 24 - c.length(rate, 30) - 10 - 12  # to the middle of the card
+        unit, px = c.fitted(unit, 11, room, 8)
+        c.text((label_x, y + 22), unit, c.rgb("text dim"), px, anchor + "m")
         if a.exact and q.decisions:
-            c.text((label_x, y + 37), rating_words(q.error_rate), c.rgb("accent"), 12, anchor + "m")
+            c.text((label_x, y + 37), c.fit(rating_words(q.error_rate), 12, room), c.rgb("accent"), 12, anchor + "m")
         detail = " · ".join(
-            _count(n, word) for n, word in ((q.errors, "error"), (q.blunders, "blunder"), (q.decisions, "decision"))
+            (
+                ngettext("{count} error", "{count} errors", q.errors).format(count=q.errors),
+                ngettext("{count} blunder", "{count} blunders", q.blunders).format(count=q.blunders),
+                ngettext("{count} decision", "{count} decisions", q.decisions).format(count=q.decisions),
+            )
         )
-        c.text((x, y + 64), detail, c.rgb("text dim"), 12, anchor + "m")
+        detail, px = c.fitted(detail, 12, c.w / 2 - M - 24 - 12, 9)
+        c.text((x, y + 64), detail, c.rgb("text dim"), px, anchor + "m")
     y += 84 + 26
     if not a.equity:
         return y
-    y = c.title(y, "Equity, decision by decision")
-    legend = f"▲ {card.names[0]} ahead   ▼ {card.names[1]} ahead"
-    c.text((c.w - M, y - 22), c.fit(legend, 12, c.w / 2 - M), c.rgb("text dim"), 12, "ra")
+    y = c.title(y, _("Equity, decision by decision"))
+    room = c.w / 2 - M
+    words = _("▲ {first} ahead   ▼ {second} ahead")
+    legend = words.format(first=card.names[0], second=card.names[1])
+    if c.length(legend, 12) > room:  # long names: each cut to its share, so that both show
+        share = max(24.0, (room - c.length(words.format(first="", second=""), 12)) / 2)
+        legend = words.format(first=c.fit(card.names[0], 12, share), second=c.fit(card.names[1], 12, share))
+    legend, px = c.fitted(legend, 12, room, 9)
+    c.text((c.w - M, y - 22), legend, c.rgb("text dim"), px, "ra")
     x0, y0, x1, y1 = c.cloth(y, y + 200)
     left, right, top, bottom = x0 + 12, x1 - 12, y0 + 24, y1 - 12
     mid = (top + bottom) / 2
@@ -418,7 +496,7 @@ def _analysis(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float:
             c.draw.line((c.p(ex(i)), c.p(top - 6), c.p(ex(i)), c.p(bottom)), fill=grid, width=max(1, c.p(1)))
             first = i
         if i == first and (right - left) * 12 / max(1, n) < 400:
-            c.text((ex(i) + 4, top - 12), f"G{point.game}", ink, 10, "lm")
+            c.text((ex(i) + 4, top - 12), pgettext("chart", "G{number}").format(number=point.game), ink, 10, "lm")
     points = [(ex(i), ey(p.equity)) for i, p in enumerate(a.equity)]
     for side in (0, 1):  # the area on each side's half, in its colour
         clipped = [(x, min(yv, mid) if side == 0 else max(yv, mid)) for x, yv in points]
@@ -431,16 +509,24 @@ def _analysis(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float:
 
 # --- footer ----------------------------------------------------------------------------------------------------------
 def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
-    notes = ["Dice: the rolls each side threw (opening throws not counted); a doublet's pips count four times."]
+    notes = [_("Dice: the rolls each side threw (opening throws not counted); a doublet's pips count four times.")]
     if card.hitting:
         notes.append(
-            "A shot is a roll made while some roll could hit; it is hit when the roll thrown could hit, "
-            "whether or not the player did."
+            _(
+                "A shot is a roll made while some roll could hit; it is hit when the roll thrown could hit, "
+                "whether or not the player did."
+            )
         )
     if card.analysis is not None:
         a = card.analysis
-        kind = "" if a.exact else " (a heuristic's estimates, not equities)"
-        notes.append(f"Analysis by {a.analyst}: {a.label}{kind}. Error rate: equity lost per decision, in thousandths.")
+        if a.exact:
+            note = _("Analysis by {analyst}: {label}. Error rate: equity lost per decision, in thousandths.")
+        else:
+            note = _(
+                "Analysis by {analyst}: {label} (a heuristic's estimates, not equities). "
+                "Error rate: equity lost per decision, in thousandths."
+            )
+        notes.append(note.format(analyst=a.analyst, label=a.label))
     lines: list[str] = []
     for note in notes:
         lines += _wrap(c, note, 11, c.w - 2 * M)
@@ -448,10 +534,6 @@ def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
         c.text((M, y), line, c.rgb("text dim"), 11)
         y += 16
     return y + 14
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _wrap(c: _Canvas, text: str, size: float, limit: float) -> list[str]:
@@ -471,27 +553,50 @@ def _wrap(c: _Canvas, text: str, size: float, limit: float) -> list[str]:
 
 # --- text ------------------------------------------------------------------------------------------------------------
 def card_text(card: MatchCard, title: str = "") -> str:
-    """The card in words, for screen readers (Discord's image description holds 1,024 characters)."""
+    """The card in words, for screen readers (Discord's image description holds 1,024 characters), in the active
+    language."""
     a, b = card.names
-    what = f"match to {card.length}" if card.length else "money session"
-    head = f"Match card{' ' + title if title else ''} ({what}): {a} {card.score[0]}, {b} {card.score[1]}"
+    what = _("match to {length}").format(length=card.length) if card.length else _("money session")
+    fields = {"what": what, "title": title, "first": a, "first_score": card.score[0], "second": b}
+    fields["second_score"] = card.score[1]
+    if title:
+        head = _("Match card {title} ({what}): {first} {first_score}, {second} {second_score}").format(**fields)
+    else:
+        head = _("Match card ({what}): {first} {first_score}, {second} {second_score}").format(**fields)
     if card.over and card.winner is not None:
-        head += f"; {card.names[card.winner]} win{'' if card.teams else 's'}"
+        won = _("{name} win") if card.teams else _("{name} wins")
+        head += "; " + won.format(name=card.names[card.winner])
     elif card.over:
-        head += "; tied"
+        head += "; " + _("tied")
     parts = [head]
     if card.games:
-        parts.append(
-            "games: " + ", ".join(f"{g.number} {card.names[g.winner]} +{g.points} ({g.how})" for g in card.games[:12])
+        games = ", ".join(
+            _("{number} {name} +{points} ({how})").format(
+                number=g.number, name=card.names[g.winner], points=g.points, how=g.how
+            )
+            for g in card.games[:12]
         )
+        parts.append(_("games: {games}").format(games=games))
     for side in (0, 1):
         d = card.dice[side]
-        text = f"{card.names[side]} rolled {d.pips} pips in {d.rolls} rolls (expected {d.expected_pips:.0f}), "
-        text += f"{d.doubles} double{'s' if d.doubles != 1 else ''}"
+        text = _("{name} rolled {pips} pips in {rolls} rolls (expected {expected})").format(
+            name=card.names[side], pips=i18n.number(d.pips), rolls=i18n.number(d.rolls),
+            expected=i18n.number(round(d.expected_pips)),
+        )  # fmt: skip
+        text += ", " + ngettext("{count} double", "{count} doubles", d.doubles).format(count=d.doubles)
         if card.hitting:
-            text += f", hit {d.shots_hit} of {d.shots} shots (expected {d.expected_hits:.1f})"
+            text += ", " + _("hit {hit} of {shots} shots (expected {expected})").format(
+                hit=d.shots_hit, shots=d.shots, expected=i18n.decimal(d.expected_hits, 1)
+            )
         parts.append(text)
     if card.analysis is not None:
         q = card.analysis.sides
-        parts.append(f"error rates {a} {q[0].error_rate:.1f}, {b} {q[1].error_rate:.1f}")
+        parts.append(
+            _("error rates {first} {first_rate}, {second} {second_rate}").format(
+                first=a,
+                first_rate=i18n.decimal(q[0].error_rate, 1),
+                second=b,
+                second_rate=i18n.decimal(q[1].error_rate, 1),
+            )
+        )
     return "; ".join(parts)[:1024]

@@ -10,6 +10,8 @@ sample of the frames, so the theme's colours stay put from frame to frame and th
 Discord refuses files above its upload limit (8 MB on a server without boosts), so the GIF is kept under
 :data:`MAX_BYTES`: it is drawn at :data:`WIDTHS` ``[0]`` pixels and, if that is too big, again narrower, then with
 fewer colours. Drawing is pure and thread-safe, and takes about a second for a long game: run it in a worker thread.
+The frames' counters and the text alternative are in the active language (:mod:`engine.i18n`); the captions come
+from the frames.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from engine import i18n
+from engine.i18n import _, ngettext
 from engine.matchcard import ReplayFrame
 
 from .board import render_image
-from .fonts import font
+from .fonts import ellipsize, font
 from .theme import MIN_WIDTH, Theme, builtin_config
 
 __all__ = ["RenderedReplay", "MAX_BYTES", "WIDTHS", "render_replay", "frame_image", "encode_gif"]
@@ -59,7 +63,7 @@ def render_replay(
 
     The pictures are drawn one at a time and only their changes kept, so a long game needs little memory."""
     if not frames:
-        raise ValueError("a replay needs at least one frame")
+        raise ValueError("a replay needs at least one frame")  # a caller's mistake: every game has its start
     t = theme or builtin_config().theme()
     tries = [(w, 255) for w in widths] + [(widths[-1], 64)]
     size = 0
@@ -70,15 +74,25 @@ def render_replay(
         data = encode_gif(pictures, _palette(sample, colours), len(frames))
         size = len(data)
         if size <= max_bytes:
-            first = frames[0].caption
-            alt = f"Replay in {len(frames)} pictures, one per play. {first}. {frames[-1].caption}"
+            alt = ngettext(
+                "Replay in {count} picture, one per play. {first}. {last}",
+                "Replay in {count} pictures, one per play. {first}. {last}",
+                len(frames),
+            ).format(count=len(frames), first=frames[0].caption, last=frames[-1].caption)
             return RenderedReplay(data, sample[0].width, sample[0].height, len(frames), alt[:1024])
-    raise ValueError(f"a replay of {len(frames)} plays takes {size} bytes even small, more than {max_bytes}")
+    raise ValueError(
+        ngettext(
+            "a replay of {plays} play takes {size} bytes even small, more than {limit}",
+            "a replay of {plays} plays takes {size} bytes even small, more than {limit}",
+            len(frames),
+        ).format(plays=len(frames), size=i18n.number(size), limit=i18n.number(max_bytes))
+    )
 
 
 def frame_image(frames: Sequence[ReplayFrame], k: int, theme: Theme) -> Image.Image:
     """Frame ``k`` as an RGB picture: the board, and under it the caption with the frame's number."""
-    counter = "start" if k == 0 else f"play {k} of {len(frames) - 1}"
+    # Translators: the counter in a replay frame's corner: the start of the game, then each play.
+    counter = _("start") if k == 0 else _("play {number} of {total}").format(number=k, total=len(frames) - 1)
     return _with_caption(render_image(frames[k].snapshot, theme), theme, frames[k].caption, counter)
 
 
@@ -87,6 +101,7 @@ def _with_caption(board: Image.Image, theme: Theme, caption: str, counter: str) 
     size = max(11, round(w * 0.024))
     pad = round(size * 0.7)
     f = font(size)
+    counter = ellipsize(counter, size, w // 3)
     right = f.getlength(counter)
     lines = _wrap(caption, f, w - 3 * pad - right)
     strip = pad * 2 + 2 * round(size * 1.35)  # room for two lines on every frame: a GIF's frames share one size

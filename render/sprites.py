@@ -3,6 +3,11 @@
 Everything here is drawn at a larger scale and shrunk, so edges are smooth. Results are cached per theme
 and size (``functools.lru_cache``) and are never modified afterwards: a render copies the static board
 and pastes sprites onto the copy, so concurrent renders share nothing mutable.
+
+Nothing cached here is translated by the cache itself: the sprites without text (checkers, dice, the static board
+with its point numbers) are the same in every language, and those with text (:func:`text_mask`,
+:func:`vertical_label`, :func:`cube`) take the text, already translated by the caller, as part of their key. So a
+picture drawn for one language is never handed out for another.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from engine.snapshot import Colour
 
-from .fonts import font
+from .fonts import ellipsize, font, text_width
 from .layout import Layout
 from .theme import RGB, Theme
 
@@ -147,6 +152,7 @@ def vertical_label(theme: Theme, text: str, width: int, length: int) -> Image.Im
     while fsize > SS * 6 and f.getlength(text) > big_l * 0.9:
         fsize -= SS
         f = font(fsize)
+    text = ellipsize(text, fsize, big_l * 0.9)  # a long word in another language: cut, never over the plate's ends
     draw.text((big_l / 2, big_w / 2), text, fill=theme.rgb("cube text"), font=f, anchor="mm")
     return _shrink(im.rotate(90, expand=True), (width, length))
 
@@ -285,7 +291,6 @@ def text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]
     return mask, left, top
 
 
-@lru_cache(maxsize=2048)
 def text_length(text: str, size: int) -> float:
-    """The advance width of ``text`` in the board font at ``size`` (cached)."""
-    return font(size).getlength(text)
+    """The advance width of ``text`` in the board font at ``size`` (cached: :func:`render.fonts.text_width`)."""
+    return text_width(text, size)

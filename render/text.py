@@ -1,11 +1,42 @@
-"""The one-line text alternative of a board, and the labels the picture shares with it."""
+"""The one-line text alternative of a board, and the labels the picture shares with it.
+
+Every text here is in the active language (:mod:`engine.i18n`): call these inside the request's language (a board
+posted in a game thread inside ``i18n.shared()``). The words a snapshot carries from the rules (the rule set's
+``display_name``, a result's name such as "gammon", why the cube is unavailable, how a rule ended a game) are the
+rule sets' English words, marked for their catalogs: they are translated here, where they are shown.
+"""
 
 from __future__ import annotations
 
+from engine.i18n import N_, _, ngettext
 from engine.notation import format_play
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot
 
-__all__ = ["board_text", "match_label", "side_label", "cube_text", "result_lines", "draft_text"]
+__all__ = [
+    "board_text",
+    "match_label",
+    "side_label",
+    "cube_text",
+    "cube_reason",
+    "rule_set_name",
+    "result_lines",
+    "draft_text",
+    "points_text",
+]
+
+#: Why the cube is unavailable in a game (``BoardSnapshot.cube_unavailable``): the one reason the engine gives.
+#: Translators: the Crawford game (no doubling), as a short tag on the board's bar and after "Match to 5 ·".
+CRAWFORD = N_("Crawford")
+
+
+def rule_set_name(s: BoardSnapshot) -> str:
+    """The rule set's name in the active language (a name no catalog holds, say a plugin's, as it is)."""
+    return _(s.display_name)
+
+
+def cube_reason(s: BoardSnapshot) -> str:
+    """Why the cube is unavailable, in the active language ("Crawford"), or '' when it is not."""
+    return _(s.cube_unavailable) if s.cube_unavailable else ""
 
 
 def side_label(s: BoardSnapshot, side: int) -> str:
@@ -17,9 +48,9 @@ def side_label(s: BoardSnapshot, side: int) -> str:
 
 def match_label(s: BoardSnapshot) -> str:
     """``"Match to 5"`` / ``"Match to 5 · Crawford"`` or ``"Money game"``."""
-    text = f"Match to {s.match_length}" if s.match_length else "Money game"
+    text = _("Match to {length}").format(length=s.match_length) if s.match_length else _("Money game")
     if s.uses_cube and s.cube_unavailable:
-        text += f" · {s.cube_unavailable}"
+        text += " · " + cube_reason(s)
     return text
 
 
@@ -28,12 +59,14 @@ def cube_text(s: BoardSnapshot) -> str:
     if not s.uses_cube:
         return ""
     if s.cube_unavailable:
-        return f"cube unavailable ({s.cube_unavailable})"
+        return _("cube unavailable ({reason})").format(reason=cube_reason(s))
     if s.cube_offered_by is not None:
-        return f"{s.names[s.cube_offered_by]} doubles to {2 * s.cube_value}"
+        return _("{name} doubles to {value}").format(name=s.names[s.cube_offered_by], value=2 * s.cube_value)
     if s.cube_owner is None:
-        return "cube centred" if s.cube_value == 1 else f"cube {s.cube_value} centred"
-    return f"cube {s.cube_value} owned by {s.names[s.cube_owner]}"
+        if s.cube_value == 1:
+            return _("cube centred")
+        return _("cube {value} centred").format(value=s.cube_value)
+    return _("cube {value} owned by {name}").format(value=s.cube_value, name=s.names[s.cube_owner])
 
 
 def _side_name(s: BoardSnapshot, side: int) -> str:
@@ -41,8 +74,51 @@ def _side_name(s: BoardSnapshot, side: int) -> str:
     return s.team_names[side] if s.team_names is not None else s.names[side]
 
 
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+def points_text(n: int) -> str:
+    """``"1 point"``, ``"3 points"`` (the points a game scores)."""
+    return ngettext("{count} point", "{count} points", n).format(count=n)
+
+
+def _first_line(s: BoardSnapshot, team: bool) -> str:
+    """Who won the game, how and for how many points (a team takes "win", a player "wins")."""
+    r = s.result
+    assert r is not None
+    fields = {
+        "winner": _side_name(s, r.winner),
+        "loser": _side_name(s, 1 - r.winner),
+        "points": points_text(r.points),
+        "result": _(r.result) if r.result else "",
+        "how": _(r.how) if r.how else "",
+    }
+    if r.reason == "borne off":
+        text = _("{winner} win a {result}: {points}") if team else _("{winner} wins a {result}: {points}")
+    elif r.reason == "rule" and r.how:
+        text = _("{winner} win {points}: {how}") if team else _("{winner} wins {points}: {how}")
+    elif r.reason == "rule":
+        text = _("{winner} win {points}") if team else _("{winner} wins {points}")
+    elif r.reason == "draw":
+        text = _("A draw: {how}, nobody scores") if r.how else _("A draw, nobody scores")
+    elif r.reason == "pass":
+        text = _("{winner} win {points}: {loser} passed") if team else _("{winner} wins {points}: {loser} passed")
+    elif r.reason == "resign" and r.result:
+        text = (
+            _("{winner} win {points}: {loser} resigned a {result}")
+            if team
+            else _("{winner} wins {points}: {loser} resigned a {result}")
+        )
+    elif r.reason == "resign":
+        text = _("{winner} win {points}: {loser} resigned") if team else _("{winner} wins {points}: {loser} resigned")
+    elif r.reason == "timeout":
+        text = (
+            _("{winner} win {points}: {loser} ran out of time")
+            if team
+            else _("{winner} wins {points}: {loser} ran out of time")
+        )
+    else:
+        text = (
+            _("{winner} win: {loser} forfeited the match") if team else _("{winner} wins: {loser} forfeited the match")
+        )
+    return text.format(**fields)
 
 
 def result_lines(s: BoardSnapshot) -> tuple[str, str]:
@@ -55,33 +131,29 @@ def result_lines(s: BoardSnapshot) -> tuple[str, str]:
     r = s.result
     if r is None:
         return "", ""
-    wins = "win" if s.team_names is not None else "wins"
-    winner, loser = _side_name(s, r.winner), _side_name(s, 1 - r.winner)
-    points = _points(r.points)
-    if r.reason == "borne off":
-        first = f"{winner} {wins} a {r.result}: {points}"
-    elif r.reason == "rule":
-        first = f"{winner} {wins} {points}" + (f": {r.how}" if r.how else "")
-    elif r.reason == "draw":
-        first = "A draw" + (f": {r.how}" if r.how else "") + ", nobody scores"
-    elif r.reason == "pass":
-        first = f"{winner} {wins} {points}: {loser} passed"
-    elif r.reason == "resign":
-        first = f"{winner} {wins} {points}: {loser} resigned" + (f" a {r.result}" if r.result else "")
-    elif r.reason == "timeout":
-        first = f"{winner} {wins} {points}: {loser} ran out of time"
-    else:
-        first = f"{winner} {wins}: {loser} forfeited the match"
+    team = s.team_names is not None
+    first = _first_line(s, team)
     you, them = _side_name(s, VIEWER), _side_name(s, OPPONENT)
     leader = r.match_winner if r.match_winner is not None else (r.winner if s.match_length else None)
     score = f"{s.score[VIEWER]}-{s.score[OPPONENT]}" if leader != OPPONENT else f"{s.score[1]}-{s.score[0]}"
-    if r.match_over:
-        over = "Match over" if s.match_length else "Session over"
-        second = f"{over}: {_side_name(s, leader)} {wins} {score}" if leader is not None else f"{over}: a tie, {score}"
+    if r.match_over and leader is not None:
+        winner = _side_name(s, leader)
+        if s.match_length:
+            text = _("Match over: {winner} win {score}") if team else _("Match over: {winner} wins {score}")
+        else:
+            text = _("Session over: {winner} win {score}") if team else _("Session over: {winner} wins {score}")
+        second = text.format(winner=winner, score=score)
+    elif r.match_over:
+        text = _("Match over: a tie, {score}") if s.match_length else _("Session over: a tie, {score}")
+        second = text.format(score=score)
     elif s.match_length:
-        second = f"Score: {you} {s.score[VIEWER]}, {them} {s.score[OPPONENT]} (match to {s.match_length})"
+        second = _("Score: {you} {your_score}, {them} {their_score} (match to {length})").format(
+            you=you, your_score=s.score[VIEWER], them=them, their_score=s.score[OPPONENT], length=s.match_length
+        )
     else:
-        second = f"Money game, score: {you} {s.score[VIEWER]}, {them} {s.score[OPPONENT]}"
+        second = _("Money game, score: {you} {your_score}, {them} {their_score}").format(
+            you=you, your_score=s.score[VIEWER], them=them, their_score=s.score[OPPONENT]
+        )
     return first, second
 
 
@@ -90,49 +162,71 @@ def draft_text(s: BoardSnapshot) -> str:
     if not s.draft or s.on_roll is None:
         return ""
     left = " ".join(map(str, s.dice_left()))
-    return f"{side_label(s, s.on_roll)} is moving {format_play(s.last_play)}" + (f" (to play: {left})" if left else "")
+    name, play = side_label(s, s.on_roll), format_play(s.last_play)
+    if left:
+        return _("{name} is moving {play} (to play: {dice})").format(name=name, play=play, dice=left)
+    return _("{name} is moving {play}").format(name=name, play=play)
 
 
 def board_text(s: BoardSnapshot) -> str:
-    """One line describing the board for screen readers and logs.
+    """One line describing the board for screen readers and logs, in the active language.
 
     Rule set, Position ID (when the rule set's IDs are GNU Backgammon's) or the position text, who is on
     roll and the dice, pips, score, cube and last play, e.g.
     ``Backgammon · Position ID 4HPwATDgc/ABMA · Ann to play 3-1 · pips Ann 167, Bob 167 · ...``.
     """
     you, them = side_label(s, VIEWER), side_label(s, OPPONENT)
-    parts = [s.display_name]
+    parts = [rule_set_name(s)]
     if s.position_id:
-        parts.append(f"Position ID {s.position_id}")
+        parts.append(_("Position ID {id}").format(id=s.position_id))
     else:
-        parts.append(f"board {s.position} (seen by {you})")
+        parts.append(_("board {position} (seen by {name})").format(position=s.position, name=you))
     if s.result is not None:
         first, second = result_lines(s)
-        parts.append(f"game {s.result.game} over: {first}")
+        parts.append(_("game {number} over: {result}").format(number=s.result.game, result=first))
         if s.result.match_over:
             parts.append(second)
+    pair = {"you": you, "them": them}
     if s.opening_dice is not None:
-        parts.append(f"opening roll {you} {s.opening_dice[VIEWER]}, {them} {s.opening_dice[OPPONENT]}")
+        parts.append(
+            _("opening roll {you} {your_die}, {them} {their_die}").format(
+                your_die=s.opening_dice[VIEWER], their_die=s.opening_dice[OPPONENT], **pair
+            )
+        )
     if s.on_roll is not None:
         who = side_label(s, s.on_roll)
         if s.dice is not None:
-            parts.append(f"{who} to play {s.dice[0]}-{s.dice[1]}")
+            parts.append(_("{name} to play {dice}").format(name=who, dice=f"{s.dice[0]}-{s.dice[1]}"))
         else:
-            parts.append(f"{who} on roll")
-    parts.append(f"pips {you} {s.pips[VIEWER]}, {them} {s.pips[OPPONENT]}")
+            parts.append(_("{name} on roll").format(name=who))
+    parts.append(
+        _("pips {you} {your_pips}, {them} {their_pips}").format(
+            your_pips=s.pips[VIEWER], their_pips=s.pips[OPPONENT], **pair
+        )
+    )
     waiting = s.position.reserve
     if any(waiting):
-        parts.append(f"waiting to enter {you} {waiting[VIEWER]}, {them} {waiting[OPPONENT]}")
+        parts.append(
+            _("waiting to enter {you} {your_count}, {them} {their_count}").format(
+                your_count=waiting[VIEWER], their_count=waiting[OPPONENT], **pair
+            )
+        )
     if s.match_length:
-        parts.append(f"score {you} {s.score[VIEWER]}, {them} {s.score[OPPONENT]} (match to {s.match_length})")
+        parts.append(
+            _("score {you} {your_score}, {them} {their_score} (match to {length})").format(
+                your_score=s.score[VIEWER], their_score=s.score[OPPONENT], length=s.match_length, **pair
+            )
+        )
+    elif any(s.score):
+        parts.append(_("money game, score {score}").format(score=f"{s.score[VIEWER]}-{s.score[OPPONENT]}"))
     else:
-        parts.append("money game" + (f", score {s.score[VIEWER]}-{s.score[OPPONENT]}" if any(s.score) else ""))
+        parts.append(_("money game"))
     cube = cube_text(s)
     if cube:
         parts.append(cube)
     if s.draft:
         parts.append(draft_text(s))
     elif s.last_play_by is not None:
-        played = format_play(s.last_play) or "no move"
-        parts.append(f"last play {side_label(s, s.last_play_by)} {played}")
+        played = format_play(s.last_play) or _("no move")
+        parts.append(_("last play {name} {play}").format(name=side_label(s, s.last_play_by), play=played))
     return " · ".join(parts)

@@ -20,7 +20,8 @@ the ``[render]`` section (``settings.render_config()``) to whatever draws boards
     field = "#000000"
 
 :func:`config_from_mapping` checks that section and raises :class:`ThemeError` with a one-line message
-naming the key (``[render] width must be a whole number of pixels from 320 to 2400, not 1000000000``).
+naming the key (``[render] width must be a whole number of pixels from 320 to 2400, not 1000000000``), in the active
+language (:mod:`engine.i18n`); the keys, theme names and colours it quotes are as written in the file.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from engine.i18n import _
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.snapshot import BoardSnapshot
@@ -171,7 +174,7 @@ def _escape(c: str) -> str:
 def parse_color(text: str) -> RGB:
     """``"#rrggbb"`` (or ``"#rgb"``) as an RGB tuple."""
     if not isinstance(text, str) or not _COLOUR.fullmatch(text):
-        raise ThemeError(f"{show(text)} is not a colour: write it as #rrggbb")
+        raise ThemeError(_("{value} is not a colour: write it as #rrggbb").format(value=show(text)))
     raw = text[1:]
     if len(raw) == 3:
         raw = "".join(c * 2 for c in raw)
@@ -191,12 +194,16 @@ class Theme:
     def __post_init__(self) -> None:
         if isinstance(self.width, bool) or not isinstance(self.width, int) or not MIN_WIDTH <= self.width <= MAX_WIDTH:
             raise ThemeError(
-                f"theme {self.name!r}: width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, got {show(self.width)}"
+                _("theme {name}: width must be {low}..{high} pixels, got {value}").format(
+                    name=repr(self.name), low=MIN_WIDTH, high=MAX_WIDTH, value=show(self.width)
+                )
             )
         rgb = {key: parse_color(value) for key, value in self.colors}
         missing = sorted(set(CLASSIC) - set(rgb))
         if missing:
-            raise ThemeError(f"theme {self.name!r} lacks colours: {', '.join(missing)}")
+            raise ThemeError(
+                _("theme {name} lacks colours: {colours}").format(name=repr(self.name), colours=", ".join(missing))
+            )
         self._rgb.update(rgb)
 
     @classmethod
@@ -205,9 +212,17 @@ class Theme:
         colours = dict(CLASSIC)
         for key, value in (overrides or {}).items():
             if key not in CLASSIC:
-                raise ThemeError(f"theme {name!r}: unknown colour {show(key)}{_did_you_mean(key, CLASSIC)}")
+                raise ThemeError(
+                    _("theme {name}: unknown colour {key}{suggestion}").format(
+                        name=repr(name), key=show(key), suggestion=_did_you_mean(key, CLASSIC)
+                    )
+                )
             if not isinstance(value, str) or not _COLOUR.fullmatch(value):
-                raise ThemeError(f"theme {name!r}: colour {key!r} must be written #rrggbb, not {show(value)}")
+                raise ThemeError(
+                    _("theme {name}: colour {key} must be written #rrggbb, not {value}").format(
+                        name=repr(name), key=repr(key), value=show(value)
+                    )
+                )
             colours[key] = value
         return cls(name, width, tuple(colours.items()))
 
@@ -241,7 +256,11 @@ class RenderConfig:
         try:
             return self.themes[key]
         except KeyError:
-            raise ThemeError(f"no board theme called {show(key)}; themes: {', '.join(self.theme_names())}") from None
+            raise ThemeError(
+                _("no board theme called {name}; themes: {names}").format(
+                    name=show(key), names=", ".join(self.theme_names())
+                )
+            ) from None
 
     def theme_for(self, name: str | None) -> Theme:
         """A player's theme: the one called ``name`` when it exists, else the default one.
@@ -290,12 +309,14 @@ def load_config(path: str | Path | None = None) -> RenderConfig:
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ThemeError(f"config file {file} does not exist") from None
+        raise ThemeError(_("config file {file} does not exist").format(file=file)) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
-        raise ThemeError(f"{file}: cannot be read: {' '.join(str(exc).split())}") from None
+        raise ThemeError(
+            _("{file}: cannot be read: {error}").format(file=file, error=" ".join(str(exc).split()))
+        ) from None
     section = data.get("render", {})
     if not isinstance(section, Mapping):
-        raise ThemeError(f"{file}: render must be a table ([render])")
+        raise ThemeError(_("{file}: render must be a table ([render])").format(file=file))
     try:
         return config_from_mapping(section)
     except ThemeError as exc:
@@ -304,33 +325,45 @@ def load_config(path: str | Path | None = None) -> RenderConfig:
 
 def _did_you_mean(key: str, known: Any) -> str:
     close = difflib.get_close_matches(key[:100], list(known), n=1)
-    return f" (did you mean {key_text(close[0])}?)" if close else ""
+    return _(" (did you mean {key}?)").format(key=key_text(close[0])) if close else ""
 
 
 def _whole(where: str, key: str, value: Any, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ThemeError(f"{where} {key} must be {what}, not {show(value)}")
+        raise ThemeError(
+            _("{where} {key} must be {what}, not {value}").format(where=where, key=key, what=what, value=show(value))
+        )
     return value
 
 
 def _theme_table(name: str, table: Any, width: int) -> Theme:
     where = f"[render.themes.{key_text(name)}]"
     if not isinstance(table, Mapping):
-        raise ThemeError(f"{where} must be a table of colours, not {show(table)}")
+        raise ThemeError(_("{where} must be a table of colours, not {value}").format(where=where, value=show(table)))
     overrides: dict[str, str] = {}
     for key, value in table.items():
         if key == "width":
             continue
         if key not in CLASSIC:
-            raise ThemeError(f"{where} has no colour {show(key)}{_did_you_mean(str(key), CLASSIC)}")
+            raise ThemeError(
+                _("{where} has no colour {key}{suggestion}").format(
+                    where=where, key=show(key), suggestion=_did_you_mean(str(key), CLASSIC)
+                )
+            )
         if not isinstance(value, str) or not _COLOUR.fullmatch(value):
-            raise ThemeError(f'{where} {key_text(key)} must be a colour written "#rrggbb", not {show(value)}')
+            raise ThemeError(
+                _('{where} {key} must be a colour written "#rrggbb", not {value}').format(
+                    where=where, key=key_text(key), value=show(value)
+                )
+            )
         overrides[key] = value
-    own = _whole(where, "width", table.get("width", width), MIN_WIDTH, MAX_WIDTH, _WIDTH_TEXT)
+    own = _whole(where, "width", table.get("width", width), MIN_WIDTH, MAX_WIDTH, _width_text())
     return Theme.build(name, overrides, width=own)
 
 
-_WIDTH_TEXT = f"a whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}"
+def _width_text() -> str:
+    # Translators: completes "[render] width must be ..., not 5".
+    return _("a whole number of pixels from {low} to {high}").format(low=MIN_WIDTH, high=MAX_WIDTH)
 
 
 def config_from_mapping(section: Mapping[str, Any]) -> RenderConfig:
@@ -341,18 +374,23 @@ def config_from_mapping(section: Mapping[str, Any]) -> RenderConfig:
     the key.
     """
     if not isinstance(section, Mapping):
-        raise ThemeError(f"[render] must be a table, not {show(section)}")
+        raise ThemeError(_("[render] must be a table, not {value}").format(value=show(section)))
     for key in section:
         if key not in RENDER_KEYS:
-            raise ThemeError(f"[render] has no setting {show(key)}{_did_you_mean(str(key), RENDER_KEYS)}")
-    width = _whole("[render]", "width", section.get("width", DEFAULT_WIDTH), MIN_WIDTH, MAX_WIDTH, _WIDTH_TEXT)
+            raise ThemeError(
+                _("[render] has no setting {key}{suggestion}").format(
+                    key=show(key), suggestion=_did_you_mean(str(key), RENDER_KEYS)
+                )
+            )
+    width = _whole("[render]", "width", section.get("width", DEFAULT_WIDTH), MIN_WIDTH, MAX_WIDTH, _width_text())
     level = _whole(
         "[render]",
         "compress_level",
         section.get("compress_level", 1),
         0,
         MAX_COMPRESS_LEVEL,
-        "a whole number from 0 to 9",
+        # Translators: completes "[render] compress_level must be ..., not 12".
+        _("a whole number from 0 to 9"),
     )
     colors = section.get("palette_colors", 0)
     if (
@@ -361,21 +399,33 @@ def config_from_mapping(section: Mapping[str, Any]) -> RenderConfig:
         or not (colors == 0 or 2 <= colors <= MAX_PALETTE_COLORS)
     ):
         raise ThemeError(
-            f"[render] palette_colors must be 0 (full colour) or a whole number from 2 to 256, not {show(colors)}"
+            _("[render] palette_colors must be 0 (full colour) or a whole number from 2 to 256, not {value}").format(
+                value=show(colors)
+            )
         )
     themes = dict(builtin_config(width).themes)
     raw_themes = section.get("themes", {})
     if not isinstance(raw_themes, Mapping):
-        raise ThemeError(f"[render] themes must be a table of themes ([render.themes.NAME]), not {show(raw_themes)}")
+        raise ThemeError(
+            _("[render] themes must be a table of themes ([render.themes.NAME]), not {value}").format(
+                value=show(raw_themes)
+            )
+        )
     for name, table in raw_themes.items():
         if name == DEFAULT_NAME:
-            raise ThemeError("[render.themes] a theme cannot be called 'default': a player's setting uses that word")
+            raise ThemeError(_("[render.themes] a theme cannot be called 'default': a player's setting uses that word"))
         if not isinstance(name, str) or not _THEME_NAME.fullmatch(name):
             raise ThemeError(
-                f"[render.themes] theme name {show(name)} must be 1 to 32 lower-case letters, digits, '-' or '_'"
+                _("[render.themes] theme name {name} must be 1 to 32 lower-case letters, digits, '-' or '_'").format(
+                    name=show(name)
+                )
             )
         themes[name] = _theme_table(name, table, width)
     default = section.get("theme", DEFAULT_THEME)
     if not isinstance(default, str) or default not in themes:
-        raise ThemeError(f"[render] theme must name a theme ({', '.join(sorted(themes))}), not {show(default)}")
+        raise ThemeError(
+            _("[render] theme must name a theme ({names}), not {value}").format(
+                names=", ".join(sorted(themes)), value=show(default)
+            )
+        )
     return RenderConfig(themes, default, level, colors)

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from PIL import Image
 
+from engine import i18n
 from engine.snapshot import OPPONENT, snapshot_of
 from engine.variant import Variant
 from render.board import render_image
@@ -96,6 +97,13 @@ def test_gallery_command_line(tmp_path: Path, monkeypatch, capsys) -> None:  # t
 
     monkeypatch.setattr(gallery, "registry", lambda: type("R", (), {"variants": {"quarters": Quarters}})())
     assert main([str(tmp_path / "out")]) == 0
-    written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert "quarters-opening.png" in written
-    assert "quarters-opening.png" in capsys.readouterr().out
+    # Every shipped language by default, each in a folder of its own, with a match card and replay frames.
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(i18n.LANGUAGES)
+    for lang in i18n.LANGUAGES:
+        written = sorted(p.name for p in (tmp_path / "out" / lang).iterdir())
+        assert {"quarters-opening.png", "quarters-long-result.png", "match-card.png", "replay-last.png"} <= set(written)
+    out = capsys.readouterr().out
+    assert "quarters-opening.png" in out and "Match card #12" in out and "Карточка матча #12" in out
+    assert main([str(tmp_path / "one"), "--lang", "tr", "--quiet"]) == 0
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["tr"]
+    assert capsys.readouterr().out == ""
