@@ -1,18 +1,22 @@
 """The ``gammonbot`` command line: run the bot, and tools for players and analysts.
 
-Every error a user can cause is one line on standard error and a non-zero exit, never a traceback.
+Every error a user can cause is one line on standard error and a non-zero exit, never a traceback. What a user reads
+(results, errors, the console) is in the language of ``--lang``, else of ``GAMMONBOT_LANG``, else English; ``--help``
+stays English.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from engine import Position, PositionError, decode_position_id, encode_position_id
+from engine import Position, PositionError, decode_position_id, encode_position_id, i18n
+from engine.i18n import _, ngettext
 from engine.plugins import PluginError, UnknownVariant, get_variant, registry
 from engine.variant import TurnStep, Variant, VariantOptionError
 
@@ -23,14 +27,47 @@ class UsageError(Exception):
     """A problem with what the user typed; printed as one line."""
 
 
+#: The environment variable naming the language of ``gammonbot``'s output when ``--lang`` is not given.
+ENV_LANG = "GAMMONBOT_LANG"
+
+
+def _languages() -> str:
+    return ", ".join(f"{code} ({i18n.LANGUAGE_NAMES[code]})" for code in i18n.LANGUAGES)
+
+
+def output_language(given: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The language ``gammonbot`` speaks: ``--lang`` when given, else ``GAMMONBOT_LANG``, else English. A tag that
+    names no shipped language (engine.i18n.LANGUAGES; ``ru-RU`` is ``ru``) is refused with the list of them."""
+    env = os.environ if environ is None else environ
+    from_env = str(env.get(ENV_LANG, "")).strip()
+    fallback = i18n.normalize(from_env) if from_env else None
+    if given is not None:
+        lang = i18n.normalize(given)
+        if lang is None:
+            with i18n.use(fallback or i18n.DEFAULT):
+                raise UsageError(
+                    _("--lang {lang}: no such language; choose one of {languages}").format(
+                        lang=repr(given), languages=_languages()
+                    )
+                )
+        return lang
+    if from_env and fallback is None:
+        raise UsageError(
+            _("{variable} (environment) {lang}: no such language; choose one of {languages}").format(
+                variable=ENV_LANG, lang=repr(from_env), languages=_languages()
+            )
+        )
+    return fallback or i18n.DEFAULT
+
+
 def parse_dice(text: str) -> tuple[int, int]:
     """``31``, ``3-1``, ``3,1`` or ``3 1`` as a pair of dice."""
     digits = re.sub(r"[\s,\-:]", "", text)
     if not re.fullmatch(r"\d\d", digits):
-        raise UsageError(f"dice {text!r}: write two numbers from 1 to 6, like 31 or 3-1")
+        raise UsageError(_("dice {dice}: write two numbers from 1 to 6, like 31 or 3-1").format(dice=repr(text)))
     a, b = int(digits[0]), int(digits[1])
     if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise UsageError(f"dice {text!r}: each die shows 1 to 6")
+        raise UsageError(_("dice {dice}: each die shows 1 to 6").format(dice=repr(text)))
     return a, b
 
 
@@ -45,7 +82,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     if args.jsonl:
         return _plays_jsonl(sys.stdin, out)
     if args.position is None or args.dice is None:
-        raise UsageError("give a Position ID and dice (e.g. gammonbot plays 4HPwATDgc/ABMA 31), or --jsonl")
+        raise UsageError(_("give a Position ID and dice (e.g. gammonbot plays 4HPwATDgc/ABMA 31), or --jsonl"))
     variant = _variant(args.variant)
     try:
         pos = decode_position_id(variant, args.position)
@@ -54,7 +91,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     dice = parse_dice(args.dice)
     plays = variant.legal_plays(pos, dice, args.first_move)
     if plays.no_move:
-        out.write(f"no legal play with {dice[0]}-{dice[1]}\t{encode_position_id(variant, variant.flip(pos))}\n")
+        none = _("no legal play with {dice}").format(dice=f"{dice[0]}-{dice[1]}")
+        out.write(f"{none}\t{encode_position_id(variant, variant.flip(pos))}\n")
         return 0
     for play in sorted(plays, key=lambda p: p.notation):
         out.write(f"{play.notation}\t{encode_position_id(variant, variant.flip(play.position))}\n")
@@ -62,7 +100,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _row_error(lineno: int, message: str) -> UsageError:
-    return UsageError(f"line {lineno}: {message}")
+    return UsageError(_("line {line}: {problem}").format(line=lineno, problem=message))
 
 
 def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
@@ -73,12 +111,12 @@ def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
         try:
             row: dict[str, Any] = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise _row_error(lineno, f"not JSON ({exc.msg})") from None
+            raise _row_error(lineno, _("not JSON ({reason})").format(reason=exc.msg)) from None
         if not isinstance(row, dict):
-            raise _row_error(lineno, "each line must be a JSON object")
+            raise _row_error(lineno, _("each line must be a JSON object"))
         name = row.get("variant")
         if not isinstance(name, str):
-            raise _row_error(lineno, 'the row has no "variant"')
+            raise _row_error(lineno, _('the row has no "variant"'))
         if name not in variants:
             try:
                 variants[name] = get_variant(name)
@@ -89,10 +127,10 @@ def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
             pos = Position.from_frame(row.get("position") or {})
             variant.validate_position(pos)
         except PositionError as exc:
-            raise _row_error(lineno, f"bad position: {exc}") from None
+            raise _row_error(lineno, _("bad position: {reason}").format(reason=exc)) from None
         dice = row.get("dice")
         if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
-            raise _row_error(lineno, f'"dice" must be two numbers from 1 to 6, got {dice!r}')
+            raise _row_error(lineno, _('"dice" must be two numbers from 1 to 6, got {dice}').format(dice=repr(dice)))
         roll = (dice[0], dice[1])
         plays = variant.legal_plays(pos, roll, bool(row.get("first_move", False)))
         frame = row.get("position") or {}
@@ -117,10 +155,11 @@ def _named(variant: Variant, plays: Any, given: Any, keys: tuple[bool, bool], li
             try:
                 after, d = Position.from_frame(item["after"]), int(item["double"])
             except (KeyError, TypeError, ValueError, PositionError) as exc:
-                raise _row_error(lineno, f"bad named continuation {item!r}: {exc}") from None
+                problem = _("bad named continuation {item}: {reason}").format(item=repr(item), reason=exc)
+                raise _row_error(lineno, problem) from None
             if plays.find(after) is None or not 1 <= d <= 6:
-                why = "a named continuation starts from one of the plays, with a doublet 1-6"
-                raise _row_error(lineno, f"{why}: {item}")
+                why = _("a named continuation starts from one of the plays, with a doublet 1-6: {item}")
+                raise _row_error(lineno, why.format(item=item))
             wanted.append((after, d))
     else:
         wanted = [(plays[0].position, d) for d in range(1, 7)]
@@ -152,10 +191,13 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     reg = registry()
     for name in reg.names():
         cls = reg.variants[name]
-        aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
-        out.write(f"{name}: {cls.display_name}{aliases} — plugin {reg.owners[name]}\n")
+        aliases = _(" (also: {aliases})").format(aliases=", ".join(cls.aliases)) if cls.aliases else ""
+        line = _("{name}: {rule_set}{aliases} — plugin {plugin}").format(
+            name=name, rule_set=_(cls.display_name), aliases=aliases, plugin=reg.owners[name]
+        )
+        out.write(line + "\n")
     for plugin, reason in sorted(reg.refused.items()):
-        out.write(f"refused plugin {plugin}: {reason}\n")
+        out.write(_("refused plugin {plugin}: {reason}").format(plugin=plugin, reason=reason) + "\n")
     return 0
 
 
@@ -174,7 +216,9 @@ def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
     if "://" not in url:
         url = f"sqlite:///{url}"
     boards = Path(args.boards) if args.boards else None
-    return asyncio.run(run_console(url, sys.stdin, out, boards=boards, seed=args.seed, settings=settings))
+    # main() chose the language (--lang, else GAMMONBOT_LANG): the whole session speaks it, boards included.
+    session = run_console(url, sys.stdin, out, boards=boards, seed=args.seed, settings=settings, lang=i18n.language())
+    return asyncio.run(session)
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
@@ -185,8 +229,10 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise UsageError(
-            "DISCORD_TOKEN is not set: export your bot's token from the Discord developer portal "
-            "(see README, Running on Discord), or play without Discord with `gammonbot console`"
+            _(
+                "DISCORD_TOKEN is not set: export your bot's token from the Discord developer portal "
+                "(see README, Running on Discord), or play without Discord with `gammonbot console`"
+            )
         )
     try:
         settings = load_settings(args.config)
@@ -194,7 +240,10 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     from .discord.app import run_bot
 
-    return run_bot(settings, token)
+    # GAMMONBOT_LANG is this terminal's language (the start-up errors above); the bot speaks each player's and each
+    # server's language, set for every interaction, and English where nobody's is known.
+    with i18n.use(i18n.DEFAULT):
+        return run_bot(settings, token)
 
 
 def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
@@ -207,11 +256,11 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     if bots and args.length is None and args.money is None:
         args.length = 1
     if (args.length is None) == (args.money is None):
-        raise UsageError("give either --length N (a match to N points) or --money GAMES (a money session)")
+        raise UsageError(_("give either --length N (a match to N points) or --money GAMES (a money session)"))
     if args.length is not None and args.length < 1:
-        raise UsageError(f"--length {args.length}: a match is at least 1 point long")
+        raise UsageError(_("--length {length}: a match is at least 1 point long").format(length=args.length))
     if args.money is not None and args.money < 1:
-        raise UsageError(f"--money {args.money}: a money session needs at least one game")
+        raise UsageError(_("--money {games}: a money session needs at least one game").format(games=args.money))
     try:
         options = MatchOptions(
             length=args.length or 0,
@@ -224,16 +273,27 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         if bots:
             return _bot_selfplay(args, variant, options, out)
         if args.mat is None:
-            raise UsageError("--mat FILE is required: where to write the match")
+            raise UsageError(_("--mat FILE is required: where to write the match"))
         state, actions = play_match(variant, options, args.seed)
     except MatchOptionError as exc:
         raise UsageError(str(exc)) from None
     _write_mat(args.mat, export_mat(state.setup, actions))
     setup = state.setup
-    kind = f"{options.length}-point match" if options.length else f"money session of {options.games} games"
+    if options.length:
+        kind = ngettext("{length}-point match", "{length}-point match", options.length).format(length=options.length)
+    else:
+        kind = ngettext("money session of {games} game", "money session of {games} games", options.games).format(
+            games=options.games
+        )
     score = f"{setup.side_name(0)} {state.score[0]} - {state.score[1]} {setup.side_name(1)}"
-    outcome = "a tie" if state.winner is None else f"{setup.side_name(state.winner)} wins"
-    out.write(f"{variant.display_name}, {kind}: {score} after {len(state.results)} games; {outcome}\n")
+    outcome = _("a tie") if state.winner is None else _("{name} wins").format(name=setup.side_name(state.winner))
+    played = len(state.results)
+    line = ngettext(
+        "{rule_set}, {kind}: {score} after {count} game; {outcome}",
+        "{rule_set}, {kind}: {score} after {count} games; {outcome}",
+        played,
+    ).format(rule_set=_(variant.display_name), kind=kind, score=score, count=played, outcome=outcome)
+    out.write(line + "\n")
     return 0
 
 
@@ -242,7 +302,7 @@ def _write_mat(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {file}: {reason}").format(file=path, reason=exc.strerror or exc)) from None
 
 
 def _bot_selfplay(args: argparse.Namespace, variant: Variant, options: Any, out: TextIO) -> int:
@@ -255,18 +315,25 @@ def _bot_selfplay(args: argparse.Namespace, variant: Variant, options: Any, out:
 
     matches = 1 if args.matches is None else args.matches
     if matches < 1:
-        raise UsageError(f"--matches {matches}: play at least one match")
+        raise UsageError(_("--matches {matches}: play at least one match").format(matches=matches))
     if args.time_cap is not None and args.time_cap <= 0:
-        raise UsageError(f"--time-cap {args.time_cap}: give a number of seconds above 0")
+        raise UsageError(_("--time-cap {seconds}: give a number of seconds above 0").format(seconds=args.time_cap))
     try:
         specs = (find_player(args.player1 or "random"), find_player(args.player2 or "random"))
         for spec in specs:
             spec.check(variant)
     except (UnknownPlayer, UnsupportedVariant, PlayerUnavailable) as exc:
         raise UsageError(str(exc)) from None
-    kind = f"{options.length}-point matches" if options.length else f"money sessions of {options.games} games"
+    if options.length:
+        kind = ngettext("{length}-point matches", "{length}-point matches", options.length).format(
+            length=options.length
+        )
+    else:
+        kind = ngettext("money sessions of {games} game", "money sessions of {games} games", options.games).format(
+            games=options.games
+        )
     if args.mat is not None and matches != 1:
-        raise UsageError("--mat writes a single match: use it with --matches 1")
+        raise UsageError(_("--mat writes a single match: use it with --matches 1"))
     records: list[str] = []
 
     def keep(i: int, state: MatchState, actions: list[Action]) -> None:
@@ -276,7 +343,10 @@ def _bot_selfplay(args: argparse.Namespace, variant: Variant, options: Any, out:
     result = duel(variant, options, specs[0], specs[1], matches, args.seed, time_cap=args.time_cap, keep=keep)
     if records:
         _write_mat(args.mat, records[0])
-    out.write(f"{variant.display_name}, {kind}: {result.summary()}\n")
+    out.write(
+        _("{rule_set}, {kind}: {summary}").format(rule_set=_(variant.display_name), kind=kind, summary=result.summary())
+    )
+    out.write("\n")
     return 0
 
 
@@ -290,7 +360,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         with open(args.file, encoding="utf-8-sig", errors="replace") as fh:
             text = fh.read()
     except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot read {file}: {reason}").format(file=args.file, reason=exc.strerror or exc)) from None
     try:
         done = read_mat(text)
     except MatFileError as exc:
@@ -299,23 +369,39 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     setup, state = done.setup, done.state
     opts, variant = setup.options, setup.variant
     names = (setup.side_name(0), setup.side_name(1))
-    kind = f"{opts.length}-point match" if opts.length else "money session"
-    out.write(f"{variant.display_name}, {kind}: {names[0]} v {names[1]}\n")
-    how = {EndReason.PASS: "a double passed", EndReason.TIMEOUT: "on time", EndReason.FORFEIT: "by forfeit"}
+    rule_set = _(variant.display_name)
+    if opts.length:
+        head = ngettext(
+            "{rule_set}, {length}-point match: {player} v {opponent}",
+            "{rule_set}, {length}-point match: {player} v {opponent}",
+            opts.length,
+        ).format(rule_set=rule_set, length=opts.length, player=names[0], opponent=names[1])
+    else:
+        head = _("{rule_set}, money session: {player} v {opponent}").format(
+            rule_set=rule_set, player=names[0], opponent=names[1]
+        )
+    out.write(head + "\n")
+    how = {EndReason.PASS: _("a double passed"), EndReason.TIMEOUT: _("on time"), EndReason.FORFEIT: _("by forfeit")}
     for r in state.results:
         what = variant.result_name(r.level) if r.level else ""
-        why = how.get(r.reason) or (f"{what}, resigned" if r.reason is EndReason.RESIGN else what)
-        points = f"{r.points} point{'s' if r.points != 1 else ''}"
-        out.write(f"Game {r.game}: {names[r.winner]} wins {points} ({why}, cube {r.cube})\n")
+        why = how.get(r.reason) or (
+            _("{result}, resigned").format(result=what) if r.reason is EndReason.RESIGN else what
+        )
+        points = ngettext("{count} point", "{count} points", r.points).format(count=r.points)
+        line = _("Game {game}: {name} wins {points} ({why}, cube {cube})").format(
+            game=r.game, name=names[r.winner], points=points, why=why, cube=r.cube
+        )
+        out.write(line + "\n")
     score = f"{names[0]} {state.score[0]} - {state.score[1]} {names[1]}"
-    out.write(f"Final score: {score}; {_outcome(state.over, state.winner, names, bool(opts.length))}\n")
+    outcome = _outcome(state.over, state.winner, names, bool(opts.length))
+    out.write(_("Final score: {score}; {outcome}").format(score=score, outcome=outcome) + "\n")
     return 0
 
 
 def _outcome(over: bool, winner: int | None, names: tuple[str, str], match: bool) -> str:
     if not over:
-        return "the match is not finished" if match else "the session goes on"
-    return "a tie" if winner is None else f"{names[winner]} wins"
+        return _("the match is not finished") if match else _("the session goes on")
+    return _("a tie") if winner is None else _("{name} wins").format(name=names[winner])
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
@@ -332,24 +418,43 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
                 text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise UsageError(f"cannot read {args.file}: {reason}") from None
+        raise UsageError(_("cannot read {file}: {reason}").format(file=args.file, reason=reason)) from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{args.file} is not JSON ({exc.msg}, line {exc.lineno})") from None
+        raise UsageError(
+            _("{file} is not JSON ({reason}, line {line})").format(file=args.file, reason=exc.msg, line=exc.lineno)
+        ) from None
     except RecursionError:
-        raise UsageError(f"{args.file} is not a match record (nested too deeply)") from None
+        raise UsageError(_("{file} is not a match record (nested too deeply)").format(file=args.file)) from None
     try:
         report = verify_record(record)
     except RecordError as exc:
-        raise UsageError(f"{args.file} is not a verifiable match record: {exc}") from None
+        raise UsageError(
+            _("{file} is not a verifiable match record: {reason}").format(file=args.file, reason=exc)
+        ) from None
     out.write(report.message + "\n")
     if args.stats:
         try:
             out.write(dice_stats(recorded_rolls(actions_from_data(record["actions"]))).summary() + "\n")
         except ValueError as exc:
-            out.write(f"no statistics: {exc}\n")
+            out.write(_("no statistics: {reason}").format(reason=exc) + "\n")
     return {Verdict.VERIFIED: 0, Verdict.TAMPERED: 1, Verdict.INVALID: 1, Verdict.UNREVEALED: 3}[report.verdict]
+
+
+def cmd_i18n(args: argparse.Namespace, out: TextIO) -> int:
+    """``gammonbot i18n update``: every catalog re-extracted, the Discord command tree's included."""
+    from .discord.translator import update_all
+
+    return update_all(out)
+
+
+def _add_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"language of the output: {', '.join(i18n.LANGUAGES)} (default: ${ENV_LANG}, else English)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -364,9 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--jsonl", action="store_true", help="read oracle-format rows from stdin and write them back with plays"
     )
+    _add_lang(p)
     p.set_defaults(func=cmd_plays)
 
     p = sub.add_parser("variants", help="list the registered rule sets")
+    _add_lang(p)
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser(
@@ -385,6 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jacoby", action="store_true", help="Jacoby rule (money sessions only)")
     p.add_argument("--beavers", action="store_true", help="beavers and raccoons (money sessions only)")
     p.add_argument("--no-crawford", action="store_true", help="play the match without the Crawford rule")
+    _add_lang(p)
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("console", help="play in the terminal: the bot's commands without Discord")
@@ -392,6 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--boards", help="write every board as a PNG into this folder")
     p.add_argument("--seed", type=int, help="reproducible dice (for demos and tests)")
     p.add_argument("--config", default=None, help="settings file (default: ./config.toml if there is one)")
+    _add_lang(p)
     p.set_defaults(func=cmd_console)
 
     p = sub.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN)")
@@ -400,12 +509,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("import", help="check a .mat match file (GNU Backgammon's format) and print the match")
     p.add_argument("file", metavar="FILE.mat", help="the .mat file")
+    _add_lang(p)
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("verify", help="check the dice of a finished match record (JSON with its dice proof)")
     p.add_argument("file", metavar="FILE", help="the match record as JSON (- reads standard input)")
     p.add_argument("--stats", action="store_true", help="also count each number and the doublets")
+    _add_lang(p)
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("i18n", help="translations: re-extract every catalog (the Discord commands' too) and merge them")
+    p.add_argument("action", choices=["update"], help="update: write the .pot templates and merge every .po")
+    p.set_defaults(func=cmd_i18n)
     return parser
 
 
@@ -413,7 +528,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args, out or sys.stdout))
+        # Everything this run prints speaks --lang (else GAMMONBOT_LANG, else English); argparse's --help stays English.
+        with i18n.use(output_language(getattr(args, "lang", None))):
+            return int(args.func(args, out or sys.stdout))
     except (UsageError, PluginError) as exc:
         sys.stderr.write(f"gammonbot: {exc}\n")
         return 2

@@ -2,7 +2,8 @@
 
 Players join by name and type the commands they would use on Discord. A line may start with a player's
 name and a colon (``alice: roll``), or ``as alice`` switches who is typing. Boards are printed as ASCII
-and, with ``--boards DIR``, written as PNG files. Reads standard input, so a script can play whole games::
+and, with ``--boards DIR``, written as PNG files. ``--lang ru`` (el, tr; else ``GAMMONBOT_LANG``, else English) runs
+the whole session in that language, boards included. Reads standard input, so a script can play whole games::
 
     printf 'as alice\\nplay bob backgammon 1\\nas bob\\naccept\\n' | gammonbot console --db /tmp/g.sqlite3
 """
@@ -19,7 +20,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine import i18n
 from engine.ascii import ascii_board
+from engine.i18n import N_, _
 from engine.match import MatchState, Phase
 from engine.options import match_option_specs, rule_set_option_specs
 from engine.plugins import registry
@@ -47,17 +50,29 @@ __all__ = ["Console", "run_console"]
 #: Commands that act on one game besides the turn actions (a game number may follow them).
 GAME_COMMANDS = ("sub", "hint", "verify", "plays", "board", "ids", "id", "proposals", "export")
 
+#: What Python's shlex says of a line it cannot split (a quote left open), for the catalog.
+SHLEX_ERRORS = (N_("No closing quotation"), N_("No escaped character"))
+
 
 class Console:
-    """One console session: who is typing, each player's current game, and where boards go."""
+    """One console session: who is typing, each player's current game, and where boards go. ``lang``: the language
+    every line is answered in (the user's and the shared one: everything the console prints, boards included); None
+    leaves the language of the caller's context (English unless the caller chose one)."""
 
     def __init__(
-        self, service: GameService, out: TextIO, *, boards: Path | None = None, guild: str = "console"
+        self,
+        service: GameService,
+        out: TextIO,
+        *,
+        boards: Path | None = None,
+        guild: str = "console",
+        lang: str | None = None,
     ) -> None:
         self.service = service
         self.out = out
         self.boards = boards
         self.guild = guild
+        self.lang = lang
         self.player: Request | None = None
         self.current: dict[str, int] = {}
         self.images = 0
@@ -66,7 +81,11 @@ class Console:
         service.on_tournament(self._tour_news)  # tournaments' pairings, results and decisions, as they happen
 
     async def _tour_news(self, news: TourNews) -> None:
-        await print_news(self, news)
+        with self._language():
+            await print_news(self, news)
+
+    def _language(self) -> contextlib.AbstractContextManager[None]:
+        return i18n.use(self.lang) if self.lang is not None else contextlib.nullcontext()
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -84,7 +103,8 @@ class Console:
             line = rest.strip()
         self.typed = line
         try:
-            return await self._run(line)
+            with self._language():
+                return await self._run(line)
         finally:
             if self.switched is None:
                 self.player = typist
@@ -94,7 +114,7 @@ class Console:
         try:
             words = shlex.split(line)
         except ValueError as exc:
-            self.say(f"! {exc}")
+            self.say(f"! {_(str(exc))}")  # shlex's own words (SHLEX_ERRORS)
             return True
         if not words:
             return True
@@ -114,14 +134,14 @@ class Console:
             return
         if cmd in ("as", "join"):
             if not args:
-                raise Refused("as NAME")
+                raise Refused(_("as NAME"))
             self.player = self.switched = self._request(args[0])
-            self.say(f"you are {args[0]}")
+            self.say(_("you are {name}").format(name=args[0]))
             return
         if cmd == "variants":
             for cls in svc.variants():
-                aliases = f" (also {', '.join(cls.aliases)})" if cls.aliases else ""
-                self.say(f"{cls.name}: {cls.display_name}{aliases}")
+                aliases = _(" (also {aliases})").format(aliases=", ".join(cls.aliases)) if cls.aliases else ""
+                self.say(f"{cls.name}: {_(cls.display_name)}{aliases}")
             return
         if cmd == "rules":
             self.say(svc.rules(args[0] if args else "backgammon"))
@@ -132,7 +152,7 @@ class Console:
             return
         if cmd == "bots":
             for spec in svc.bots_for(args[0] if args else "backgammon"):
-                self.say(f"{spec.name}: {spec.display_name} [{spec.strength}]")
+                self.say(f"{spec.name}: {_(spec.display_name)} [{_(spec.strength)}]")
             return
         me = self._me()
         if cmd == "tour":
@@ -144,16 +164,16 @@ class Console:
         if cmd == "games":
             views = await svc.my_games(me)
             if not views:
-                self.say("no games")
+                self.say(_("no games"))
             for v in views:
                 self.say(await self._line(v))
             return
         if cmd == "use":
             if not args:
-                raise Refused("use GAME: give a game number (games lists yours)")
+                raise Refused(_("use GAME: give a game number (games lists yours)"))
             view = await svc.view(self._game_id(args), me)  # refused when there is no such game here
             self.current[me.id] = view.id
-            self.say(f"now on {await self._line(view)}")
+            self.say(_("now on {game}").format(game=await self._line(view)))
             return
         if cmd == "settings":
             changes = _pairs(args)
@@ -167,25 +187,40 @@ class Console:
             return
         if cmd == "vacation":
             if not args:
-                raise Refused("vacation DAYS")
-            until = await svc.vacation(me, float(args[0]))
-            self.say(f"on vacation until {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}")
+                raise Refused(_("vacation DAYS"))
+            try:
+                days = float(args[0])
+            except ValueError:
+                raise Refused(_("vacation DAYS: {text} is not a number of days").format(text=repr(args[0]))) from None
+            until = await svc.vacation(me, days)
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+            self.say(_("on vacation until {when}").format(when=when))
             return
         if cmd == "leaderboard":
             rows = await svc.leaderboard(me, args[0] if args else "backgammon")
             if rows and args and not_installed(args[0].strip().lower()):
-                self.say(f"({not_installed(args[0].strip().lower())}: its ratings are kept)")
+                reason = not_installed(args[0].strip().lower())
+                self.say(_("({reason}: its ratings are kept)").format(reason=reason))
             for r in rows:
-                self.say(f"{r['rank']:2d}. {r['name']:<20} {r['rating']:7.1f}  {r['wins']}-{r['losses']}")
+                rating = i18n.decimal(r["rating"], 1)
+                self.say(f"{r['rank']:2d}. {r['name']:<20} {rating:>7}  {r['wins']}-{r['losses']}")
             if not rows:
-                self.say("no rated matches yet")
+                self.say(_("no rated matches yet"))
             return
         if cmd == "profile":
             info = await svc.profile(me, args[0].lower() if args else me.id)
             self.say(f"{info['name']}")
             for variant, r in info["ratings"].items():
                 note = f" ({r['unavailable']})" if r.get("unavailable") else ""
-                self.say(f"  {variant}: {r['rating']:.1f} ({r['wins']}-{r['losses']}, streak {r['streak']:+d}){note}")
+                line = _("  {rule_set}: {rating} ({wins}-{losses}, streak {streak}){note}").format(
+                    rule_set=variant,
+                    rating=i18n.decimal(r["rating"], 1),
+                    wins=r["wins"],
+                    losses=r["losses"],
+                    streak=f"{r['streak']:+d}",
+                    note=note,
+                )
+                self.say(line)
             return
         if cmd == "dice":
             who = _ref(args[0]) if args else me.actor
@@ -227,7 +262,7 @@ class Console:
             await self._show(await actions[cmd](), me)
         elif cmd == "sub":
             if len(args) != 1 or "/" not in args[0]:
-                raise Refused("sub FROM/TO, for example sub 13/7 or sub bar/22")
+                raise Refused(_("sub FROM/TO, for example sub 13/7 or sub bar/22"))
             src, dst = (_point(p) for p in args[0].split("/"))
             await self._show(await svc.submove(game_id, me, src, dst), me)
         elif cmd == "hint":
@@ -237,22 +272,28 @@ class Console:
             self.say(verify_text(game_id, await svc.verify(game_id, me)))
         elif cmd == "plays":
             view = await svc.view(game_id, me)
-            self.say("\n".join(view.plays) if view.plays else "no roll to play")
+            self.say("\n".join(view.plays) if view.plays else _("no roll to play"))
         elif cmd == "board":
             await self._board(await svc.view(game_id, me), me.id)
         elif cmd in ("ids", "id"):
             position_id, match_id = await svc.ids_at(game_id, me)
-            self.say(f"Position ID: {position_id}\nMatch ID:    {match_id}")
+            self.say(
+                _("Position ID: {position_id}\nMatch ID:    {match_id}").format(
+                    position_id=position_id, match_id=match_id
+                )
+            )
         elif cmd == "proposals":
             rows = await svc.proposals(game_id, me)
             for r in rows:
-                self.say(f"#{r['id']} {r['text']} (by {r['name']})")
-            self.say("the acting member plays one with adopt NUMBER" if rows else "your team has no open proposals")
+                self.say(_("#{id} {proposal} (by {name})").format(id=r["id"], proposal=r["text"], name=r["name"]))
+            self.say(
+                _("the acting member plays one with adopt NUMBER") if rows else _("your team has no open proposals")
+            )
         elif cmd == "export":
             text = await svc.export(game_id, me)
             if args:
                 Path(args[0]).write_text(text)
-                self.say(f"wrote {args[0]}")
+                self.say(_("wrote {file}").format(file=args[0]))
             else:
                 self.say(text.rstrip())
 
@@ -262,7 +303,7 @@ class Console:
 
     def _me(self) -> Request:
         if self.player is None:
-            raise Refused("who are you? type: as NAME")
+            raise Refused(_("who are you? type: as NAME"))
         return self.player
 
     @staticmethod
@@ -270,7 +311,7 @@ class Console:
         try:
             return int(args[0].lstrip("#"))
         except ValueError:
-            raise Refused(f"{args[0]!r} is not a game number") from None
+            raise Refused(_("{text} is not a game number").format(text=repr(args[0]))) from None
 
     async def _target(self, me: Request, args: list[str], *, live: bool = False) -> int:
         """The game a command acts on: the number typed; else the current game while it goes on (or, unless the command
@@ -290,12 +331,16 @@ class Console:
             return view.id
         if going:
             numbers = ", ".join(f"#{n}" for n in going)
-            raise Refused(f"you play several games ({numbers}): pick one with use GAME, or give its number")
-        raise Refused("no current game: start one with play, or pick one with use GAME (see games)")
+            raise Refused(
+                _("you play several games ({numbers}): pick one with use GAME, or give its number").format(
+                    numbers=numbers
+                )
+            )
+        raise Refused(_("no current game: start one with play, or pick one with use GAME (see games)"))
 
     async def _challenge(self, me: Request, args: list[str]) -> None:
         if not args:
-            raise Refused("play OPPONENT|open [VARIANT] [LENGTH|money] [key=value ...]")
+            raise Refused(_("play OPPONENT|open [VARIANT] [LENGTH|money] [key=value ...]"))
         first = args[0].lower()
         bot: str | None = None
         if first == "bot" or first.startswith("bot:"):
@@ -323,7 +368,11 @@ class Console:
             elif word.isdigit():
                 length = int(word)
             elif word.startswith("-") and word[1:].isdigit():
-                raise Refused(f"a match length cannot be negative ({word}): give 1 or more points, or money")
+                raise Refused(
+                    _("a match length cannot be negative ({length}): give 1 or more points, or money").format(
+                        length=word
+                    )
+                )
             elif word.lower() == "money":
                 length = 0
             elif variant is None and not _option_word(word):
@@ -344,7 +393,7 @@ class Console:
         )
         self.current[me.id] = out.game.id
         if length == 0 and "money" not in (w.lower() for w in args[1:]):
-            self.say("Length 0 means no match length: this is a money session (you may type money instead of 0).")
+            self.say(_("Length 0 means no match length: this is a money session (you may type money instead of 0)."))
         await self._show(out, me)
 
     async def _answer(self, me: Request, cmd: str, args: list[str]) -> None:
@@ -362,7 +411,7 @@ class Console:
             elif current is not None:
                 game_id = current
             else:
-                raise Refused(f"{cmd} what? give a game number")
+                raise Refused(_("{command} what? give a game number").format(command=cmd))
         view = await svc.view(game_id, me)
         if view.status != "challenge":
             await self._show(await svc.answer_resignation(game_id, me, cmd == "accept"), me)
@@ -419,12 +468,15 @@ class Console:
         """The challenge with every player it names (the challenger's teammate too), and who answers it."""
         asked = [view.name(p) for p in self._asked(view)]
         terms = re.search(r" to (.+ \(game #\d+\)\..*)$", text)
-        if len(view.sides[0]) > 1 and terms:
+        if len(view.sides[0]) > 1 and terms:  # the service's English words (another language's are shown as they are)
             teams = [" & ".join(view.name(p) for p in dict.fromkeys(side)) for side in view.sides]
-            text = f"{teams[0]} challenge {teams[1]} to {terms.group(1)}"
-        who = ", ".join(asked) if asked else "anyone"
-        each = " (each of you)" if len(asked) > 1 else ""
-        return f"{text}\n{who}: type accept{each} or decline."
+            text = _("{team} challenge {opponents} to {terms}").format(
+                team=teams[0], opponents=teams[1], terms=terms.group(1)
+            )
+        who = ", ".join(asked) if asked else _("anyone")
+        if len(asked) > 1:
+            return _("{challenge}\n{who}: type accept (each of you) or decline.").format(challenge=text, who=who)
+        return _("{challenge}\n{who}: type accept or decline.").format(challenge=text, who=who)
 
     async def _board(self, view: GameView, viewer: str) -> None:
         state = await self._state(view)
@@ -440,8 +492,10 @@ class Console:
         self.say(ascii_board(state.variant, pos, dice=dice, names=names, x_on_roll=on_roll))
         self.say(await self._line(view))
         if view.plays and view.to_act == viewer:
-            shown = ", ".join(view.plays[:8]) + (f" … ({len(view.plays)} in all)" if len(view.plays) > 8 else "")
-            self.say(f"legal plays: {shown}")
+            shown = ", ".join(view.plays[:8])
+            if len(view.plays) > 8:
+                shown = _("{plays} … ({count} in all)").format(plays=shown, count=len(view.plays))
+            self.say(_("legal plays: {plays}").format(plays=shown))
 
     async def _png(self, view: GameView, viewer: str) -> None:
         assert self.boards is not None
@@ -462,7 +516,7 @@ def _ref(name: str) -> PlayerRef:
 
 def _proposal_number(args: list[str]) -> int:
     if not args or not args[0].lstrip("#").isdigit():
-        raise Refused("adopt NUMBER: the proposal's number (proposals lists your team's)")
+        raise Refused(_("adopt NUMBER: the proposal's number (proposals lists your team's)"))
     return int(args[0].lstrip("#"))
 
 
@@ -475,7 +529,7 @@ def _point(text: str) -> int:
     try:
         return int(low.rstrip("*"))
     except ValueError:
-        raise Refused(f"{text!r} is not a point: use 1..24, bar or off") from None
+        raise Refused(_("{text} is not a point: use 1..24, bar or off").format(text=repr(text))) from None
 
 
 def _value(text: str) -> Any:
@@ -516,7 +570,7 @@ def _pairs(args: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for word in args:
         if "=" not in word:
-            raise Refused(f"write settings as key=value, not {word!r}")
+            raise Refused(_("write settings as key=value, not {word}").format(word=repr(word)))
         key, value = word.split("=", 1)
         out[key] = _value(value) if value.lower() not in ("none", "all") else None
     return out
@@ -530,10 +584,21 @@ async def run_console(
     boards: Path | None = None,
     seed: int | None = None,
     settings: Settings | None = None,
+    lang: str | None = None,
 ) -> int:
     """Play from ``inp`` until it ends (or ``quit``); returns an exit status. ``settings``: the loaded config.toml
-    (server defaults, rating system, limits and board themes; default: the built-in settings)."""
-    settings = settings or Settings()
+    (server defaults, rating system, limits and board themes; default: the built-in settings). ``lang``: the
+    session's language (``--lang``: a shipped language, see engine.i18n.LANGUAGES), the user's and the shared one,
+    for everything the session prints and draws; None: the caller's (English unless chosen)."""
+    if lang is not None and i18n.normalize(lang) is None:
+        raise ValueError(f"run_console: no language {lang!r} (languages: {', '.join(i18n.LANGUAGES)})")
+    with i18n.use(lang) if lang is not None else contextlib.nullcontext():
+        return await _session(url, inp, out, boards, seed, settings or Settings(), lang)
+
+
+async def _session(
+    url: str, inp: TextIO, out: TextIO, boards: Path | None, seed: int | None, settings: Settings, lang: str | None
+) -> int:
     store = await Store.open(
         url,
         sqlite_synchronous=settings.sqlite_synchronous,
@@ -543,7 +608,7 @@ async def run_console(
         statement_timeout=settings.storage.statement_timeout,
     )
     service = service_for(store, settings, dice=SeededDice(seed) if seed is not None else None)
-    console = Console(service, out, boards=boards)
+    console = Console(service, out, boards=boards, lang=lang)
     interactive = inp.isatty()
     try:
         with Interrupt() as stop:  # Ctrl-C ends the session at once, as the end of the input does
@@ -572,4 +637,5 @@ async def run_console(
 
 def main_console(args: Any) -> int:
     boards = Path(args.boards) if args.boards else None
-    return asyncio.run(run_console(args.db, sys.stdin, sys.stdout, boards=boards, seed=args.seed))
+    lang = getattr(args, "lang", None)
+    return asyncio.run(run_console(args.db, sys.stdin, sys.stdout, boards=boards, seed=args.seed, lang=lang))
