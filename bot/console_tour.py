@@ -15,12 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from engine.i18n import N_, _
+
 from .service import SYSTEM, GameService, PlayerRef, Refused, Request
-from .service.tour_parts import TourNews, summary_words
+from .service.tour_parts import TourNews, status_words, summary_words
 
 __all__ = ["TourConsole", "tour_command", "USAGE"]
 
-USAGE = (
+#: How ``tour`` is typed (translated where said: the words in capitals may be, the rest is typed as it is).
+USAGE = N_(
     "tour create NAME FORMAT [RULE SET] [LENGTH] [key=value ...], tour join|leave|info|standings|start|pause|resume|"
     "check [#ID], tour dq NAME, tour replace NAME NEW, tour extend HOURS [MATCH], tour decide MATCH WINNER [walkover]"
 )
@@ -57,7 +60,8 @@ async def tour_command(console: TourConsole, me: Request, args: list[str]) -> No
     sub, rest = (words[0].lower(), words[1:]) if words else ("list", [])
     if sub == "list":
         rows = await svc.tour_list(me)
-        console.say("\n".join(f"#{i} {n} ({s})" for i, n, s in rows) if rows else "no tournaments here yet")
+        listed = "\n".join(f"#{i} {n} ({status_words(s)})" for i, n, s in rows)
+        console.say(listed if rows else _("no tournaments here yet"))
     elif sub == "create":
         await _create(svc, me, rest)
     elif sub == "join":
@@ -74,30 +78,32 @@ async def tour_command(console: TourConsole, me: Request, args: list[str]) -> No
         await {"start": svc.tour_start, "pause": svc.tour_pause, "resume": svc.tour_resume}[sub](me, tid)
     elif sub == "check":
         if await svc.tour_check(me, tid) is None:
-            console.say("no match is past its deadline")
+            console.say(_("no match is past its deadline"))
     elif sub in ("dq", "disqualify"):
-        await svc.tour_disqualify(me, _one(rest, "tour dq NAME").lower(), tid)
+        await svc.tour_disqualify(me, _one(rest, _("tour dq NAME")).lower(), tid)
     elif sub == "replace":
         if len(rest) < 2:
-            raise Refused("tour replace NAME NEW [teammate=NAME]: whose place, and who takes it")
+            raise Refused(_("tour replace NAME NEW [teammate=NAME]: whose place, and who takes it"))
         pairs = dict(w.split("=", 1) for w in rest[2:] if "=" in w)
         mate = pairs.get("teammate")
         await svc.tour_replace(me, rest[0].lower(), _ref(rest[1]), tid, teammate=_ref(mate) if mate else None)
     elif sub == "extend":
-        hours = _number(_one(rest, "tour extend HOURS [MATCH]"), "HOURS")
+        hours = _number(_one(rest, _("tour extend HOURS [MATCH]")), _("HOURS"))
         await svc.tour_extend(me, hours, tid, match_id=rest[1] if len(rest) > 1 else None)
     elif sub == "decide":
         if len(rest) < 2:
-            raise Refused("tour decide MATCH WINNER [walkover]: the match (like R2-1) and who wins it")
+            raise Refused(_("tour decide MATCH WINNER [walkover]: the match (like R2-1) and who wins it"))
         walkover = len(rest) > 2 and rest[2].lower() in ("walkover", "wo")
         await svc.tour_decide(me, rest[0], rest[1].lstrip("@").lower(), tid, walkover=walkover)
     else:
-        raise Refused(f"tour {sub}? {USAGE}")
+        raise Refused(_("tour {command}? {usage}").format(command=sub, usage=_(USAGE)))
 
 
 async def _create(svc: GameService, me: Request, rest: list[str]) -> None:
     if len(rest) < 2:
-        raise Refused('tour create NAME FORMAT [RULE SET] [LENGTH] [key=value ...], like: tour create "Club Cup" swiss')
+        raise Refused(
+            _('tour create NAME FORMAT [RULE SET] [LENGTH] [key=value ...], like: tour create "Club Cup" swiss')
+        )
     name, fmt, *more = rest
     options: dict[str, Any] = {}
     words: list[str] = []
@@ -125,7 +131,7 @@ async def _standings(console: TourConsole, me: Request, tid: int | None) -> None
         for k, page in enumerate(pages, 1):
             path = console.boards / f"tournament{view.id}-{k}.png"
             path.write_bytes(page.png)
-            console.say(f"wrote {path}")
+            console.say(_("wrote {path}").format(path=path))
 
 
 async def print_news(console: TourConsole, news: TourNews) -> None:
@@ -139,12 +145,13 @@ async def print_news(console: TourConsole, news: TourNews) -> None:
     started = []
     for game_id in news.started:
         view = await console.service.view(game_id, SYSTEM)
-        started.append(f"#{game_id} " + " vs ".join(" & ".join(view.name(p) for p in side) for side in view.sides))
+        a, b = (" & ".join(view.name(p) for p in side) for side in view.sides)
+        started.append(_("#{game} {a} vs {b}").format(game=game_id, a=a, b=b))
         for side in view.sides:
             for player in side:
                 console.current[player] = game_id  # their new match is their current game
     if started:
-        console.say("Games started: " + ", ".join(started) + ".")
+        console.say(_("Games started: {games}.").format(games=", ".join(started)))
 
 
 def _ref(name: str) -> PlayerRef:
@@ -162,7 +169,7 @@ def _number(text: str, what: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise Refused(f"{what} is a number, not {text!r}") from None
+        raise Refused(_("{what} is a number, not {text}").format(what=what, text=repr(text))) from None
 
 
 def _setting(key: str, value: str) -> Any:

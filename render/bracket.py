@@ -18,12 +18,15 @@ id -> name) when the server calls its players otherwise.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.tournament import Bracket, How, Match, Result, Status, Tournament, bracket_size, champion
+from engine import i18n
+from engine.i18n import N_, _, ngettext, pgettext
+from engine.tournament import Bracket, How, Match, Result, Status, Tournament, bracket_size, champion, note_words
 
 from .board import encode_png
 from .fonts import font
@@ -36,8 +39,12 @@ __all__ = [
     "RenderedPage",
     "bracket_images",
     "bracket_text",
+    "kind_words",
+    "page_words",
     "render_bracket",
     "round_title",
+    "tag",
+    "tag_words",
 ]
 
 MAX_COLUMNS = 3
@@ -53,14 +60,54 @@ HEAD_H = 44
 SECTION_H = 46
 TITLE_H = 86
 FOOT_H = 44
+#: Each further line of a legend that needs more than one (a language with longer words).
+FOOT_LINE = 24
 NAME_SIZE = 26
 SMALL = 19
-#: What a result that was not played shows instead of points, with the legend's words.
+#: What a result that was not played shows instead of points, with the legend's words (in English: :func:`tag` and
+#: :func:`tag_words` give them in the active language).
 TAGS = {
     How.WALKOVER: ("wo", "walkover"),
     How.DEADLINE: ("dl", "decided at the deadline"),
     How.ADMIN: ("adm", "an admin's decision"),
 }
+
+
+def tag(how: How) -> str:
+    """The short tag of a result that was not played, in the active language."""
+    if how is How.WALKOVER:
+        # Translators: short tag of a walkover in a bracket's score column (at most 3 or 4 letters).
+        return pgettext("result tag", "wo")
+    if how is How.DEADLINE:
+        # Translators: short tag of a match decided at the round's deadline, in a bracket's score column (3-4 letters).
+        return pgettext("result tag", "dl")
+    # Translators: short tag of a match an admin decided, in a bracket's score column (3 or 4 letters).
+    return pgettext("result tag", "adm")
+
+
+def tag_words(how: How) -> str:
+    """What that tag means, in the active language."""
+    if how is How.WALKOVER:
+        return pgettext("result tag", "walkover")
+    if how is How.DEADLINE:
+        return pgettext("result tag", "decided at the deadline")
+    return pgettext("result tag", "an admin's decision")
+
+
+def kind_words(t: Tournament) -> str:
+    """The tournament's format as a title, in the active language: Knockout, Double elimination, League, Swiss."""
+    if t.spec.double_elimination:
+        return pgettext("format title", "Double elimination")
+    if t.spec.format.value == "knockout":
+        return pgettext("format title", "Knockout")
+    if t.spec.format.value == "round robin":
+        return pgettext("format title", "League")
+    return pgettext("format title", "Swiss")
+
+
+def page_words(page: int, pages: int) -> str:
+    """ " · page 2 of 3" after a title (nothing for a single page)."""
+    return " · " + _("page {page} of {pages}").format(page=page, pages=pages) if pages > 1 else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +147,45 @@ class Canvas:
             text = text[:-1]
         return text.rstrip() + "…"
 
+    def fitted(self, text: str, size: int, limit: float, smallest: int = 14) -> tuple[str, int]:
+        """``text`` and a size for it at most ``limit`` pixels wide: the size shrinks (to ``smallest``) before the
+        text is cut short (a label in a language that needs more letters)."""
+        while size > smallest and font(size).getlength(text) > limit:
+            size -= 1
+        return self.fit(text, size, limit), size
+
     def title(self, heading: str, sub: str) -> None:
         self.text((MARGIN, 18), self.fit(heading, 34, self.width - 2 * MARGIN), self.rgb("text"), 34)
-        self.text((MARGIN, 60), self.fit(sub, SMALL + 2, self.width - 2 * MARGIN), self.rgb("text dim"), SMALL + 2)
+        sub, size = self.fitted(sub, SMALL + 2, self.width - 2 * MARGIN, 16)
+        self.text((MARGIN, 60), sub, self.rgb("text dim"), size)
 
-    def footer(self, words: str, y: float) -> None:
-        self.text((MARGIN, y + 12), self.fit(words, SMALL, self.width - 2 * MARGIN), self.rgb("text dim"), SMALL)
+    def footer(self, words: str | list[str], y: float) -> None:
+        """The legend under a page: one line, or the lines of :func:`legend_lines`."""
+        for k, line in enumerate([words] if isinstance(words, str) else words):
+            line, size = self.fitted(line, SMALL, self.width - 2 * MARGIN, 15)
+            self.text((MARGIN, y + 12 + k * FOOT_LINE), line, self.rgb("text dim"), size)
+
+
+def legend_lines(words: str, width: int, most: int = 3) -> list[str]:
+    """A legend ("a · b · c") in lines for a page ``width`` wide: one line when it fits, set down to 15 pixels; else
+    cut at its " · " into at most ``most`` lines (the last one is cut short if it must be)."""
+    room = width - 2 * MARGIN
+    if font(15).getlength(words) <= room:
+        return [words]
+    lines: list[str] = []
+    for item in words.split(" · "):
+        if lines and (font(SMALL).getlength(lines[-1] + " · " + item) <= room or len(lines) == most):
+            lines[-1] += " · " + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def capitals(text: str) -> str:
+    """``text`` in capitals as the active language writes them: Greek capitals drop their accents, Turkish i is İ."""
+    if i18n.language() == "tr":
+        text = text.replace("i", "İ")
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text.upper()).replace("\u0301", ""))
 
 
 def outline(c: Canvas) -> RGB | None:
@@ -133,13 +213,15 @@ def pack(heights: Sequence[int], limit: int) -> list[list[int]]:
 
 
 def status_line(t: Tournament, what: str) -> str:
-    """ "Knockout · round 2 of 4", "Swiss · finished", with "paused" when it is."""
+    """ "Knockout · round 2 of 4", "Swiss · finished", with "paused" when it is (in the active language)."""
     if t.status is Status.SIGNUP:
-        state = f"sign-ups open · {len(t.entrants)} entrants"
+        n = len(t.entrants)
+        state = _("sign-ups open") + " · " + ngettext("{count} entrant", "{count} entrants", n).format(count=n)
     elif t.status is Status.FINISHED:
-        state = "finished"
+        state = pgettext("tournament status", "finished")
     else:
-        state = f"round {t.round} of {t.planned_rounds}" + (" · paused" if t.paused else "")
+        state = _("round {round} of {rounds}").format(round=t.round, rounds=t.planned_rounds)
+        state += " · " + pgettext("tournament status", "paused") if t.paused else ""
     return f"{what} · {state}"
 
 
@@ -175,19 +257,33 @@ class _Section:
 
 def round_title(t: Tournament, m: Match) -> str:
     """What a knockout round is called: "Round 1", "Quarter-finals", "Semi-finals", "Final"; in a double
-    elimination "Winners 1" .. "Winners final", "Losers 1" .. "Losers final", "Grand final", "Reset"."""
+    elimination "Winners 1" .. "Winners final", "Losers 1" .. "Losers final", "Grand final", "Reset" (in the
+    active language)."""
     rounds = bracket_size(len(t.seeds or t.entrants)).bit_length() - 1
     if m.bracket is Bracket.MAIN:
         left = rounds - m.stage
-        return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(left, f"Round {m.stage}")
+        if left == 0:
+            return _("Final")
+        if left == 1:
+            return _("Semi-finals")
+        if left == 2:
+            return _("Quarter-finals")
+        return _("Round {round}").format(round=m.stage)
     if m.bracket is Bracket.WINNERS:
-        return "Winners final" if m.stage == rounds else f"Winners {m.stage}"
+        # Translators: a round of the winners' bracket of a double elimination ("Winners 2").
+        return _("Winners final") if m.stage == rounds else _("Winners {round}").format(round=m.stage)
     if m.bracket is Bracket.LOSERS:
-        return "Losers final" if m.stage == 2 * rounds - 2 else f"Losers {m.stage}"
-    return "Grand final" if m.stage == 1 else "Reset (if needed)"
+        # Translators: a round of the losers' bracket of a double elimination ("Losers 3").
+        return _("Losers final") if m.stage == 2 * rounds - 2 else _("Losers {round}").format(round=m.stage)
+    return _("Grand final") if m.stage == 1 else _("Reset (if needed)")
 
 
-_BRACKET_TITLES = {Bracket.MAIN: "", Bracket.WINNERS: "Winners' bracket", Bracket.LOSERS: "Losers' bracket"}
+_BRACKET_TITLES = {Bracket.MAIN: "", Bracket.WINNERS: N_("Winners' bracket"), Bracket.LOSERS: N_("Losers' bracket")}
+
+
+def _span(first: str, last: str) -> str:
+    """Columns from ``first`` to ``last``: "Round 1 to Semi-finals"."""
+    return _("{first} to {last}").format(first=first, last=last)
 
 
 def _sections(t: Tournament, only_round: int | None = None) -> list[_Section]:
@@ -207,7 +303,7 @@ def _sections(t: Tournament, only_round: int | None = None) -> list[_Section]:
     if final and (only_round is None or any(m.round == only_round for m in final)):
         columns = tuple(_Column(round_title(t, m), (m,)) for m in final)
         y, h = _place(columns)
-        out.append(_Section("Grand final", columns, y, h))
+        out.append(_Section(_("Grand final"), columns, y, h))
     if len(out) == 1:  # a small knockout: one picture, no part to name
         out[0] = _Section("", out[0].columns, out[0].y, out[0].rows_height)
     return out
@@ -243,11 +339,11 @@ def _band_sections(
             chosen.update(m.id for m in here)
             if here:
                 columns.append(_Column(round_title(t, here[0]), here))
-        words = [_BRACKET_TITLES[bracket]] if _BRACKET_TITLES[bracket] else []
+        words = [_(_BRACKET_TITLES[bracket])] if _BRACKET_TITLES[bracket] else []
         if not words or not whole:
-            words.append(columns[0].title if len(columns) == 1 else f"{columns[0].title} to {columns[-1].title}")
+            words.append(columns[0].title if len(columns) == 1 else _span(columns[0].title, columns[-1].title))
         if len(parts) > 1:
-            words.append(f"part {k + 1} of {len(parts)}")
+            words.append(_("part {part} of {parts}").format(part=k + 1, parts=len(parts)))
         y, h = _place(tuple(columns))
         out.append(_Section(" · ".join(words), tuple(columns), y, h))
     return out
@@ -273,7 +369,7 @@ def bracket_images(
     only_round: int | None = None,
 ) -> list[Image.Image]:
     """The bracket's pages as RGB images (see the module's docstring for how it is cut)."""
-    return [im for im, _ in _pages(t, theme or builtin_config().theme(), names, title, only_round)]
+    return [im for im, _words in _pages(t, theme or builtin_config().theme(), names, title, only_round)]
 
 
 def render_bracket(
@@ -304,24 +400,29 @@ def _pages(
     if not t.matches:
         raise ValueError("the bracket is drawn once the tournament has started")
     sections = _sections(t, only_round) or _sections(t)[-1:]
-    packed = pack([s.height for s in sections], MAX_PAGE_HEIGHT - TITLE_H - FOOT_H)
-    heading = title or t.spec.name or "Knockout"
-    what = "Double elimination" if t.spec.double_elimination else "Knockout"
+    # Room for the legend's further lines, when the language needs them on a page of full width.
+    full = " · ".join([_("small numbers are seeds"), *(f"{tag(how)} {tag_words(how)}" for how in TAGS)])
+    extra = len(legend_lines(full, 2 * MARGIN + MAX_COLUMNS * BOX_W + (MAX_COLUMNS - 1) * GAP)) - 1
+    packed = pack([s.height for s in sections], MAX_PAGE_HEIGHT - TITLE_H - FOOT_H - extra * FOOT_LINE)
+    what = kind_words(t)
+    heading = title or t.spec.name or what
     out = []
     for p, indices in enumerate(packed):
         chosen = [sections[i] for i in indices]
         width = max(max(s.width for s in chosen), 600)
-        height = TITLE_H + sum(s.height for s in chosen) + FOOT_H
+        legend = legend_lines(_legend(chosen), width, 1 + extra)
+        height = TITLE_H + sum(s.height for s in chosen) + FOOT_H + (len(legend) - 1) * FOOT_LINE
         c = Canvas(theme, width, height)
-        page = f" · page {p + 1} of {len(packed)}" if len(packed) > 1 else ""
+        page = page_words(p + 1, len(packed))
         c.title(heading, status_line(t, what) + _champion_words(t, names) + page)
         y = TITLE_H
         for s in chosen:
             _draw_section(c, t, s, y, names)
             y += s.height
-        c.footer(_legend(chosen), y)
-        parts = "; ".join(s.title or f"{s.columns[0].title} to {s.columns[-1].title}" for s in chosen)
-        alt = f"{what} bracket of {heading}{page}: {parts}."
+        c.footer(legend, y)
+        parts = "; ".join(s.title or _span(s.columns[0].title, s.columns[-1].title) for s in chosen)
+        # Translators: a bracket picture's text alternative: "Knockout bracket of Spring Cup · page 1 of 2: ...".
+        alt = _("{kind} bracket of {name}{page}: {parts}.").format(kind=what, name=heading, page=page, parts=parts)
         out.append((c.im, (heading + page, alt[:1000])))
     return out
 
@@ -329,18 +430,18 @@ def _pages(
 def _legend(sections: Sequence[_Section]) -> str:
     """What the small numbers and the tags on these sections mean."""
     shown = {m.result.how for s in sections for col in s.columns for m in col.matches if m.result is not None}
-    tags = [f"{tag} {words}" for how, (tag, words) in TAGS.items() if how in shown]
-    return " · ".join(["small numbers are seeds", *tags])
+    tags = [f"{tag(how)} {tag_words(how)}" for how in TAGS if how in shown]
+    return " · ".join([_("small numbers are seeds"), *tags])
 
 
 def _champion_words(t: Tournament, names: Mapping[str, str] | None) -> str:
     winner = champion(t)
-    return f" · champion {entrant_name(t, winner, names)}" if winner else ""
+    return " · " + _("champion {name}").format(name=entrant_name(t, winner, names)) if winner else ""
 
 
 def _draw_section(c: Canvas, t: Tournament, s: _Section, top: int, names: Mapping[str, str] | None) -> None:
     if s.title:
-        c.text((MARGIN, top + 14), c.fit(s.title.upper(), SMALL, c.width - 2 * MARGIN), c.rgb("accent"), SMALL)
+        c.text((MARGIN, top + 14), c.fit(capitals(s.title), SMALL, c.width - 2 * MARGIN), c.rgb("accent"), SMALL)
         top += SECTION_H
     rows = top + HEAD_H
     x_of = {m.id: MARGIN + k * (BOX_W + GAP) for k, col in enumerate(s.columns) for m in col.matches}
@@ -348,7 +449,8 @@ def _draw_section(c: Canvas, t: Tournament, s: _Section, top: int, names: Mappin
         x = MARGIN + k * (BOX_W + GAP)
         current = any(m.round == t.round for m in col.matches) and t.status is Status.RUNNING
         ink = c.rgb("text") if current else c.rgb("text dim")
-        c.text((x, top + 8), c.fit(col.title, SMALL + 2, BOX_W), ink, SMALL + 2)
+        title, size = c.fitted(col.title, SMALL + 2, BOX_W, 16)
+        c.text((x, top + 8), title, ink, size)
     for col in s.columns:  # connectors first, boxes over them
         for m in col.matches:
             for side, feed in enumerate(m.feeds):
@@ -381,11 +483,12 @@ def _box(
         )
         alone = m.result.winner
         c.text((x + 12, top + LINE_H // 2), str(t.seed(alone)), c.rgb("text dim"), SMALL, "lm")
-        room = BOX_W - seed_w - 70
+        bye, bye_size = c.fitted(pgettext("tournament", "bye"), SMALL, 80)
+        room = BOX_W - seed_w - max(70, font(bye_size).getlength(bye) + 24)
         name = c.fit(entrant_name(t, alone, names), NAME_SIZE, room)
         ink = c.rgb("accent") if alone == champ else c.rgb("text")
         c.text((x + seed_w, top + LINE_H // 2), name, ink, NAME_SIZE, "lm")
-        c.text((x + BOX_W - 12, top + LINE_H // 2), "bye", c.rgb("text dim"), SMALL, "rm")
+        c.text((x + BOX_W - 12, top + LINE_H // 2), bye, c.rgb("text dim"), bye_size, "rm")
         return
     c.draw.rounded_rectangle((x, y, x + BOX_W - 1, y + BOX_H - 1), radius=8, fill=fill)
     score_w = 50
@@ -400,39 +503,36 @@ def _box(
         c.draw.rounded_rectangle((x, y, x + BOX_W - 1, y + BOX_H - 1), radius=8, outline=edge, width=2)
     c.draw.line([(x + 8, y + LINE_H), (x + BOX_W - score_w - 8, y + LINE_H)], fill=c.rgb("background"), width=1)
     r = m.result
+    dq, dq_size = c.fitted(_("DQ"), SMALL, 60)
+    dq_w = max(46, round(font(dq_size).getlength(dq)) + 16)
     for side, (who, feed) in enumerate(zip((m.a, m.b), m.feeds)):
         ly = y + side * LINE_H + LINE_H // 2
         won = r is not None and who is not None and r.winner == who
         lost = r is not None and who is not None and r.winner != who
         if who is None:
-            label = _empty_side(t, m, feed)
-            c.text((x + 12, ly), c.fit(label, SMALL, BOX_W - score_w - 20), c.rgb("text dim"), SMALL, "lm")
+            label, size = c.fitted(_empty_side(t, m, feed), SMALL, BOX_W - score_w - 20, 15)
+            c.text((x + 12, ly), label, c.rgb("text dim"), size, "lm")
             continue
         seed = str(t.seed(who))
         c.text((x + 12, ly), seed, c.rgb("text dim"), SMALL, "lm")
         name_x = x + seed_w
         gone = who in t.withdrawn
-        room = BOX_W - score_w - (name_x - x) - (46 if gone else 10)
+        room = BOX_W - score_w - (name_x - x) - (dq_w if gone else 10)
         ink = c.rgb("accent") if won and who == champ else c.rgb("text")  # the champion's path in gold
         if lost:
             ink = mix(c.rgb("text dim"), c.rgb("info"), 0.35)
         name = c.fit(entrant_name(t, who, names), NAME_SIZE, room)
         c.text((name_x, ly), name, ink, NAME_SIZE, "lm")
         if gone:
-            c.text((x + BOX_W - score_w - 8, ly), "DQ", c.rgb("hit"), SMALL, "rm")
+            c.text((x + BOX_W - score_w - 8, ly), dq, c.rgb("hit"), dq_size, "rm")
         if r is not None:
-            c.text(
-                (x + BOX_W - score_w // 2, ly),
-                _score(r, won),
-                c.rgb("text") if won else c.rgb("text dim"),
-                SMALL + 2,
-                "mm",
-            )
+            score, size = c.fitted(_score(r, won), SMALL + 2, score_w - 6, 12)
+            c.text((x + BOX_W - score_w // 2, ly), score, c.rgb("text") if won else c.rgb("text dim"), size, "mm")
 
 
 def _score(r: Result, won: bool) -> str:
     if r.how in TAGS:
-        return TAGS[r.how][0] if won else ""
+        return tag(r.how) if won else ""
     if r.how is How.BYE or r.how is How.VOID:
         return ""
     return str(r.winner_points if won else r.loser_points)
@@ -440,11 +540,13 @@ def _score(r: Result, won: bool) -> str:
 
 def _empty_side(t: Tournament, m: Match, feed: str) -> str:
     if m.result is not None or not feed:
-        return "bye" if m.result is None or m.result.how is not How.VOID or feed == "" else "—"
+        return pgettext("tournament", "bye") if m.result is None or m.result.how is not How.VOID or feed == "" else "—"
     source = t.match(feed[2:])
     if source.result is not None:
         return "—"
-    return f"{'winner' if feed[0] == 'W' else 'loser'} of {source.id}"
+    if feed[0] == "W":
+        return _("winner of {match}").format(match=source.id)
+    return _("loser of {match}").format(match=source.id)
 
 
 # --- text ------------------------------------------------------------------------------------------------------------
@@ -456,8 +558,7 @@ def bracket_text(
     Discord code block does not wrap on a phone; give a few rounds at a time to stay under a message's length.
     For a league or a Swiss it lists the pairings the same way (``rounds=[t.round]``: the round's pairings)."""
     knockout = t.spec.is_knockout
-    what = {"knockout": "Knockout", "round robin": "League", "swiss": "Swiss"}[t.spec.format.value]
-    what = "Double elimination" if t.spec.double_elimination else what
+    what = kind_words(t)
     heading = t.spec.name or what
     lines = [f"{heading} · {status_line(t, what)}{_champion_words(t, names)}"]
     order = sorted(t.matches, key=lambda m: (m.round, list(Bracket).index(m.bracket), m.stage, m.slot))
@@ -465,10 +566,11 @@ def bracket_text(
     for m in order:
         if rounds is not None and m.round not in rounds:
             continue
+        heading_here = _("Round {round}").format(round=m.round)
         if knockout:
-            heading_here = f"Round {m.round} — {round_title(t, m)}"
-        else:
-            heading_here = f"Round {m.round}" + (f" — Division {m.division}" if m.division else "")
+            heading_here += f" — {round_title(t, m)}"
+        elif m.division:
+            heading_here += " — " + _("Division {division}").format(division=m.division)
         if heading_here != last_title:
             lines += ["", heading_here]
             last_title = heading_here
@@ -480,10 +582,11 @@ def _side_text(t: Tournament, m: Match, who: str | None, feed: str, names: Mappi
     if who is None:
         return _empty_side(t, m, feed)[:width]
     name = entrant_name(t, who, names)
-    tag = f"({t.seed(who)}) "
-    room = width - len(tag) - (3 if who in t.withdrawn else 0)
+    seed = f"({t.seed(who)}) "
+    dq = " " + _("DQ") if who in t.withdrawn else ""
+    room = width - len(seed) - len(dq)
     short = name if len(name) <= room else name[: room - 1] + "…"
-    return tag + short + (" DQ" if who in t.withdrawn else "")
+    return seed + short + dq
 
 
 def _match_lines(t: Tournament, m: Match, names: Mapping[str, str] | None, width: int) -> list[str]:
@@ -491,16 +594,20 @@ def _match_lines(t: Tournament, m: Match, names: Mapping[str, str] | None, width
     right = _side_text(t, m, m.b, m.feeds[1], names, width)
     r = m.result
     if r is not None and r.how is How.BYE and r.winner is not None:
-        return [f"{m.id:<5} {_side_text(t, m, r.winner, '', names, width):<{width}}  bye"]
+        bye = pgettext("tournament", "bye")
+        return [f"{m.id:<5} {_side_text(t, m, r.winner, '', names, width):<{width}}  {bye}"]
     if r is not None and r.how is How.VOID:
-        return [f"{m.id:<5} not played: {r.note or 'no players'}"]
-    middle = "vs"
+        why = note_words(t, r) or _("no players")
+        return [f"{m.id:<5} " + _("not played: {why}").format(why=why)]
+    # Translators: between the two sides of a match in a bracket's text ("Alice vs Bob"; at most 5 characters).
+    middle = pgettext("bracket text", "vs")
     if r is not None and r.how in TAGS:
-        middle = TAGS[r.how][0]
+        middle = tag(r.how)
     elif r is not None:
         a_won = r.winner == m.a
         middle = f"{r.winner_points}-{r.loser_points}" if a_won else f"{r.loser_points}-{r.winner_points}"
-    out = [f"{m.id:<5} {left:<{width}} {middle:^5} {right}".rstrip()]
+    out = [f"{m.id:<5} {left:<{width}} {middle[:5]:^5} {right}".rstrip()]
     if r is not None and r.how in TAGS:
-        out.append(f"{'':<5} {entrant_name(t, r.winner or '', names)} wins: {TAGS[r.how][1]}")
+        winner = entrant_name(t, r.winner or "", names)
+        out.append(f"{'':<5} " + _("{name} wins: {how}").format(name=winner, how=tag_words(r.how)))
     return out

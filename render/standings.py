@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.tournament import Format, Standing, Standings, Tournament, standings
+from engine.i18n import _, pgettext
+from engine.tournament import Format, Standing, Standings, Tiebreak, Tournament, standings
 
 from .board import encode_png
 from .bracket import (
@@ -26,10 +27,13 @@ from .bracket import (
     SMALL,
     Canvas,
     RenderedPage,
+    capitals,
     entrant_name,
+    kind_words,
     mix,
     outline,
     pack,
+    page_words,
     status_line,
 )
 from .fonts import font
@@ -50,6 +54,10 @@ LEGEND_LINE = 29
 LEGEND_SIZE = 21
 
 
+#: A column heading is at most this wide (pixels); a longer one is set smaller, then cut short.
+MAX_LABEL_W = 130
+
+
 @dataclass(frozen=True, slots=True)
 class _Column:
     label: str
@@ -57,12 +65,26 @@ class _Column:
     tiebreak: bool = False
 
 
+def _column(label: str, width: int, tiebreak: bool = False) -> _Column:
+    """A column at least ``width`` wide, wider when its heading (in the active language) needs it."""
+    need = min(font(SMALL + 2).getlength(label), MAX_LABEL_W) + 12  # set 14 pixels in from the column's right edge
+    return _Column(label, max(width, round(need)), tiebreak)
+
+
 def _columns(table: Standings) -> list[_Column]:
+    """The table's columns, headed in the active language."""
     if table.format is Format.SWISS:
-        cols = [_Column("Score", 92), _Column("W-L", 92)]
+        # Translators: the heading of a Swiss table's column of wins and losses ("3-1").
+        cols = [_column(table.score_heading, 92), _column(pgettext("standings column", "W-L"), 92)]
     else:
-        cols = [_Column("P", 58), _Column("W", 58), _Column("L", 58)]
-    return cols + [_Column(tb.label, 92 if len(tb.label) > 3 else 80, True) for tb in table.tiebreaks]
+        cols = [
+            # Translators: the heading of a league table's column of matches played (one letter or a short word).
+            _column(pgettext("standings column", "P"), 58),
+            _column(table.score_heading, 58),
+            # Translators: the heading of a league table's column of losses (one letter or a short word).
+            _column(pgettext("standings column", "L"), 58),
+        ]
+    return cols + [_column(tb.label, 92 if len(tb.label) > 3 else 80, True) for tb in table.tiebreaks]
 
 
 def _cells(table: Standings, row: Standing) -> list[str]:
@@ -70,13 +92,18 @@ def _cells(table: Standings, row: Standing) -> list[str]:
         cells = [str(row.score), f"{row.wins}-{row.losses}"]
     else:
         cells = [str(row.played), str(row.wins), str(row.losses)]
-    return cells + [_value(tb.label, v) for tb, v in zip(table.tiebreaks, row.tiebreaks)]
+    return cells + [_value(tb, v) for tb, v in zip(table.tiebreaks, row.tiebreaks)]
 
 
-def _value(label: str, v: int | None) -> str:
+def _value(tiebreak: Tiebreak, v: int | None) -> str:
     if v is None:
         return "–"
-    return f"{v:+d}" if label == "+/-" and v else str(v)
+    return f"{v:+d}" if tiebreak is Tiebreak.POINTS_DIFFERENCE and v else str(v)
+
+
+def _entrants_word(t: Tournament) -> str:
+    """The heading of the names' column."""
+    return pgettext("standings column", "Player") if t.spec.team_size == 1 else pgettext("standings column", "Team")
 
 
 def _rank(row: Standing) -> str:
@@ -99,9 +126,10 @@ def _parts(tables: tuple[Standings, ...]) -> list[_Part]:
     for table in tables:
         chunks = [table.rows[i : i + MAX_TABLE_ROWS] for i in range(0, len(table.rows), MAX_TABLE_ROWS)] or [()]
         for k, chunk in enumerate(chunks):
-            words = [f"Division {table.division}"] if table.division else []
+            words = [_("Division {division}").format(division=table.division)] if table.division else []
             if len(chunks) > 1:
-                words.append(f"places {k * MAX_TABLE_ROWS + 1}–{k * MAX_TABLE_ROWS + len(chunk)}")
+                first, last = k * MAX_TABLE_ROWS + 1, k * MAX_TABLE_ROWS + len(chunk)
+                words.append(_("places {first}–{last}").format(first=first, last=last))
             out.append(_Part(" · ".join(words), table, tuple(chunk)))
     return out
 
@@ -121,7 +149,7 @@ def standings_images(
     t: Tournament, theme: Theme | None = None, *, names: Mapping[str, str] | None = None, title: str = ""
 ) -> list[Image.Image]:
     """The standings' pages as RGB images."""
-    return [im for im, _ in _pages(t, theme or builtin_config().theme(), names, title)]
+    return [im for im, _words in _pages(t, theme or builtin_config().theme(), names, title)]
 
 
 def render_standings(
@@ -139,14 +167,6 @@ def render_standings(
     )
 
 
-def _kind(t: Tournament) -> str:
-    if t.spec.format is Format.SWISS:
-        return "Swiss"
-    if t.spec.format is Format.ROUND_ROBIN:
-        return "League"
-    return "Double elimination" if t.spec.double_elimination else "Knockout"
-
-
 def _pages(
     t: Tournament, theme: Theme, names: Mapping[str, str] | None, title: str
 ) -> list[tuple[Image.Image, tuple[str, str]]]:
@@ -155,30 +175,30 @@ def _pages(
     legend = _wrap(tables[0].explain(), LEGEND_SIZE, TABLE_WIDTH - 2 * MARGIN)
     foot = 16 + LEGEND_LINE * len(legend) + 12
     packed = pack([p.height for p in parts], MAX_PAGE_HEIGHT - TITLE_H - foot)
-    heading = title or t.spec.name or _kind(t)
+    heading = title or t.spec.name or kind_words(t)
     out = []
     for n, indices in enumerate(packed):
         chosen = [parts[i] for i in indices]
         height = TITLE_H + sum(p.height for p in chosen) + foot
         c = Canvas(theme, TABLE_WIDTH, height)
-        page = f" · page {n + 1} of {len(packed)}" if len(packed) > 1 else ""
-        c.title(heading, status_line(t, _kind(t)) + page)
+        page = page_words(n + 1, len(packed))
+        c.title(heading, status_line(t, kind_words(t)) + page)
         y = TITLE_H
         for part in chosen:
             _draw_part(c, t, part, y, names)
             y += part.height
         for k, line in enumerate(legend):
             c.text((MARGIN, y + 12 + k * LEGEND_LINE), line, c.rgb("text dim"), LEGEND_SIZE)
-        alt = f"Standings of {heading}{page}. {tables[0].explain()} " + "; ".join(
-            f"{_rank(r)} {entrant_name(t, r.entrant, names)} {r.score}" for p in chosen for r in p.rows
-        )
+        rows = "; ".join(f"{_rank(r)} {entrant_name(t, r.entrant, names)} {r.score}" for p in chosen for r in p.rows)
+        # Translators: the start of a standings picture's text alternative ("Standings of Spring Swiss · page 1 of 2.").
+        alt = _("Standings of {name}{page}.").format(name=heading, page=page) + f" {tables[0].explain()} {rows}"
         out.append((c.im, (heading + page, alt[:1000])))
     return out
 
 
 def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[str, str] | None) -> None:
     if part.title:
-        c.text((MARGIN, top + 14), part.title.upper(), c.rgb("accent"), SMALL)
+        c.text((MARGIN, top + 14), c.fit(capitals(part.title), SMALL, TABLE_WIDTH - 2 * MARGIN), c.rgb("accent"), SMALL)
         top += PART_H
     cols = _columns(part.table)
     right = TABLE_WIDTH - MARGIN
@@ -189,12 +209,14 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
     name_x, name_room = MARGIN + RANK_W, right - MARGIN - RANK_W - 12
     head_y = top + HEAD_H // 2
     c.text((MARGIN + RANK_W - 22, head_y), "#", c.rgb("text dim"), SMALL + 2, "rm")
-    c.text((name_x, head_y), "Player" if t.spec.team_size == 1 else "Team", c.rgb("text dim"), SMALL + 2, "lm")
+    who, size = c.fitted(_entrants_word(t), SMALL + 2, name_room, 16)
+    c.text((name_x, head_y), who, c.rgb("text dim"), size, "lm")
     for col, x in zip(cols, xs):
         ink = c.rgb("accent") if col.tiebreak else c.rgb("text dim")
-        c.text((x, head_y), col.label, ink, SMALL + 2, "rm")
+        label, size = c.fitted(col.label, SMALL + 2, col.width - 12, 15)
+        c.text((x, head_y), label, ink, size, "rm")
         if col.tiebreak:
-            w = font(SMALL + 2).getlength(col.label)
+            w = font(size).getlength(label)
             c.draw.line([(x - w, head_y + 16), (x, head_y + 16)], fill=ink, width=2)
     y = top + HEAD_H
     for i, row in enumerate(part.rows):
@@ -208,11 +230,12 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
         ink = mix(c.rgb("text dim"), c.rgb("info"), 0.3) if gone else c.rgb("text")
         top_ink = c.rgb("accent") if row.rank == 1 and t.finished and not gone else ink
         c.text((MARGIN + RANK_W - 22, mid), _rank(row), top_ink, NUMBER_SIZE, "rm")
-        room = name_room - (52 if gone else 0)
+        dq, dq_size = c.fitted(_("DQ"), SMALL, 90)
+        room = name_room - (round(font(dq_size).getlength(dq)) + 24 if gone else 0)
         name = c.fit(entrant_name(t, row.entrant, names), NAME_SIZE, room)
         c.text((name_x, mid), name, top_ink, NAME_SIZE, "lm")
         if gone:
-            c.text((name_x + font(NAME_SIZE).getlength(name) + 12, mid), "DQ", c.rgb("hit"), SMALL, "lm")
+            c.text((name_x + font(NAME_SIZE).getlength(name) + 12, mid), dq, c.rgb("hit"), dq_size, "lm")
         for col, x, cell in zip(cols, xs, _cells(part.table, row)):
             c.text((x, mid), cell, ink if not col.tiebreak or gone else c.rgb("text"), NUMBER_SIZE, "rm")
         y += ROW_H
@@ -222,20 +245,22 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
 def standings_text(t: Tournament, *, names: Mapping[str, str] | None = None, width: int = 14) -> str:
     """The tables as monospace text (one per division; under 50 characters wide, so a Discord code block does
     not wrap on a phone), each followed by how it is ranked."""
-    heading = t.spec.name or _kind(t)
-    lines = [f"{heading} · {status_line(t, _kind(t))}"]
+    heading = t.spec.name or kind_words(t)
+    lines = [f"{heading} · {status_line(t, kind_words(t))}"]
+    dq = " " + _("DQ")
     for table in standings(t):
         cols = _columns(table)
         lines.append("")
         if table.division:
-            lines.append(f"Division {table.division}")
-        head = f"{'#':>3}  {'Player' if t.spec.team_size == 1 else 'Team':<{width}}"
+            lines.append(_("Division {division}").format(division=table.division))
+        head = f"{'#':>3}  {_entrants_word(t)[:width]:<{width}}"
         head += "".join(f"{c.label:>{max(4, len(c.label)) + 1}}" for c in cols)
         lines.append(head)
         for row in table.rows:
             name = entrant_name(t, row.entrant, names)
             if row.withdrawn:
-                name = name[: width - 3] + " DQ" if len(name) > width - 3 else name + " DQ"
+                keep = width - len(dq)
+                name = name[:keep] + dq if len(name) > keep else name + dq
             name = name if len(name) <= width else name[: width - 1] + "…"
             line = f"{_rank(row):>3}  {name:<{width}}"
             line += "".join(f"{cell:>{max(4, len(c.label)) + 1}}" for c, cell in zip(cols, _cells(table, row)))

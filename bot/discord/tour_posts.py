@@ -11,6 +11,9 @@ it (a command, a button, a game that ended, the scheduler at a deadline), and sh
 * the sign-up message, edited as entrants join and leave, its buttons gone once the tournament starts;
 * one pinned message with the bracket (a knockout) or standings (a league, a Swiss) as pictures and as text,
   edited as results arrive. Pictures are drawn in a worker thread, and a burst of results is drawn once.
+
+What is posted for everyone (announcements, reminders, the sign-up message and its buttons, the pinned message) is
+said in the server's language (:func:`engine.i18n.shared`): the events' words are made when read.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from engine import i18n
+from engine.i18n import N_, _, ngettext
+
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Refused, Request
 from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
-from .components import signup_controls
+from .components import TourButton, signup_controls
 from .text import MAX_CONTENT, NO_PINGS, clip, mention, pings, safe
 
 if TYPE_CHECKING:
@@ -38,25 +44,43 @@ log = logging.getLogger("gammonbot.discord")
 #: Events shown elsewhere than in the channel's announcements: the sign-up message lists who joined and left, the
 #: command that created a tournament posted it, reminders go to each match's thread.
 _NOT_ANNOUNCED = frozenset({"created", "joined", "left", "reminder"})
-#: What Discord adds to the service's words (where things are).
+#: What Discord adds to the service's words (where things are; translated where posted).
 _AFTER = {
-    "round": "\nEach match has a thread of its own, where its players are called.",
-    "finished": " The final bracket or standings are pinned in this channel.",
+    "round": N_("Each match has a thread of its own, where its players are called."),
+    "finished": N_("The final bracket or standings are pinned in this channel."),
 }
+#: How each addition is joined to the words before it.
+_AFTER_JOIN = {"round": "\n", "finished": " "}
+
+
+def _after(kind: str) -> str:
+    """What Discord adds to an event's words, in the active language (nothing for most)."""
+    return _AFTER_JOIN[kind] + _(_AFTER[kind]) if kind in _AFTER else ""
+
+
 #: Events that call the players they concern.
 _CALLING = frozenset({"deadline", "needs-admin", "disqualified", "replaced", "extended", "decided", "walkover"})
 
 
 def signup_text(view: TourView) -> str:
-    """The sign-up message: the tournament, its terms and its entrants, and how to join."""
+    """The sign-up message: the tournament, its terms and its entrants, and how to join (in the active language:
+    post it under :func:`engine.i18n.shared`)."""
     t = view.tournament
     head = summary_words(view)
     if view.status != "signup":
-        return clip(f"{safe(head)}\nSign-ups are closed: {len(t.entrants)} entrants.")
-    how = "Press **Join** to sign up (**Leave** takes your name off)."
+        n = len(t.entrants)
+        closed = ngettext("Sign-ups are closed: {count} entrant.", "Sign-ups are closed: {count} entrants.", n)
+        return clip(f"{safe(head)}\n{closed.format(count=n)}")
+    join, leave = (_(TourButton.LABELS[action][0]) for action in ("join", "leave"))  # the buttons' labels
+    # Translators: {join} and {leave} are the labels of the buttons under this message.
+    how = _("Press **{join}** to sign up (**{leave}** takes your name off).").format(join=join, leave=leave)
     if t.spec.team_size > 1:
-        how = "Sign your team up with `/bg tour join` and your teammate (**Leave** takes your team off)."
-    return clip(f"{safe(head)}\n{how} An admin starts it with `/bg tour start`.")
+        # Translators: {leave} is the label of a button under this message.
+        how = _("Sign your team up with `/bg tour join` and your teammate (**{leave}** takes your team off).").format(
+            leave=leave
+        )
+    start = _("An admin starts it with `/bg tour start`.")
+    return clip(f"{safe(head)}\n{how} {start}")
 
 
 class TourBoard:
@@ -73,13 +97,18 @@ class TourBoard:
         return self.bot.service
 
     async def on_news(self, news: TourNews) -> None:
-        """A tournament changed: show it (best effort: what cannot be shown is logged; the change stands)."""
+        """A tournament changed: show it (best effort: what cannot be shown is logged; the change stands), in the
+        server's language."""
+        with i18n.shared():
+            await self._show(news)
+
+    async def _show(self, news: TourNews) -> None:
         view = news.view
         channel = await self._channel(view.channel_id)
         announced = [e for e in news.events if e.kind not in _NOT_ANNOUNCED]
         if announced and channel is not None:
             called = [p for e in announced if e.kind in _CALLING for p in e.pings]
-            lines = [_calls(e) + safe(e.text) + _AFTER.get(e.kind, "") for e in announced]
+            lines = [_calls(e) + safe(e.text) + _after(e.kind) for e in announced]
             await self._send(channel, "\n".join(lines), called)
         for e in news.events:
             if e.kind == "reminder":
@@ -184,7 +213,12 @@ class TourBoard:
             self._drawing.pop(tid, None)
 
     async def pin(self, tid: int, guild_id: str) -> discord.Message | None:
-        """Post (and pin) or edit the tournament's one message with its pictures and their text."""
+        """Post (and pin) or edit the tournament's one message with its pictures and their text, in the server's
+        language."""
+        with i18n.shared():
+            return await self._pin(tid, guild_id)
+
+    async def _pin(self, tid: int, guild_id: str) -> discord.Message | None:
         async with self._locks(tid):
             who = _system_request(self.bot, guild_id)
             view = await self.service.tour_view(who, tid)
@@ -210,7 +244,7 @@ class TourBoard:
                     pass  # deleted: post it again
             sent: discord.Message = await channel.send(content=content, files=files, allowed_mentions=NO_PINGS)
             try:
-                await sent.pin(reason=f"the bracket or standings of {view.name}")
+                await sent.pin(reason=_("the bracket or standings of {tournament}").format(tournament=view.name))
             except discord.HTTPException as exc:  # no permission to pin: the message is edited all the same
                 log.info("tournament #%s: its standings could not be pinned (%s)", tid, exc)
             await self.service.tour_set_messages(who, tid, pinned_message_id=str(sent.id))

@@ -26,8 +26,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from engine import i18n
 from engine import match as m
 from engine.fairdice import FairDice, client_value, new_server_seed
+from engine.i18n import N_, _
 from engine.record import log_counters, setup_to_data
 from engine.tournament import (
     How,
@@ -39,6 +41,7 @@ from engine.tournament import (
     attach_game,
     duration_words,
     from_data,
+    note_words,
     open_matches,
     record_result,
     round_complete,
@@ -57,6 +60,7 @@ from .tour_parts import (
     TourEvent,
     TourNews,
     TourView,
+    called,
     deadline_timers,
     finished_words,
     match_line,
@@ -139,14 +143,14 @@ class TourCore(ServiceCore):
     # --- finding --------------------------------------------------------------------------------------------------
     async def tour_list(self, who: Request, *, open_only: bool = False) -> list[tuple[int, str, str]]:
         """(id, name, status) of the asker's server's tournaments, newest first."""
-        guild = self._tour_guild(who, "list tournaments")
+        guild = self._tour_guild(who, N_("list tournaments"))
         statuses = ("signup", "running") if open_only else None
         return await self.store.tournament_list(guild, statuses=statuses)
 
     async def tour_id(self, who: Request, tournament_id: int | None = None, *, latest: bool = False) -> int:
         """The tournament a request means: the one named, else the server's only one under way or taking sign-ups
         (``latest``: else its newest, finished or not)."""
-        guild = self._tour_guild(who, "use a tournament")
+        guild = self._tour_guild(who, N_("use a tournament"))
         if tournament_id is not None:
             return int(tournament_id)
         going = await self.store.tournament_list(guild, statuses=("signup", "running"))
@@ -156,9 +160,11 @@ class TourCore(ServiceCore):
             newest = await self.store.tournament_list(guild, limit=1) if latest else []
             if newest:
                 return newest[0][0]
-            raise Refused("there is no tournament taking sign-ups or under way here (admins open one with tour create)")
-        listed = ", ".join(f"#{i} {n}" for i, n, _ in going[:10])
-        raise Refused(f"several tournaments are open here ({listed}): say which")
+            raise Refused(
+                _("there is no tournament taking sign-ups or under way here (admins open one with tour create)")
+            )
+        listed = ", ".join(f"#{i} {n}" for i, n, _status in going[:10])
+        raise Refused(_("several tournaments are open here ({tournaments}): say which").format(tournaments=listed))
 
     async def tour_view(self, who: Request, tournament_id: int | None = None) -> TourView:
         """A tournament of the asker's server as it stands (by default the one open, else the newest)."""
@@ -168,14 +174,14 @@ class TourCore(ServiceCore):
 
     async def tour_set_messages(self, who: Request, tournament_id: int, **columns: str | None) -> None:
         """Remember where a transport shows a tournament (channel, sign-up message, pinned message)."""
-        await self._tour_row(tournament_id, self._tour_guild(who, "show a tournament"))
+        await self._tour_row(tournament_id, self._tour_guild(who, N_("show a tournament")))
         await self.store.set_tournament_messages(tournament_id, **columns)
 
     async def _tour_row(self, tournament_id: int, guild_id: str | None) -> TournamentRow:
         try:
             return await self.store.load_tournament(tournament_id, guild_id=guild_id)
         except NotFound:
-            raise Refused(f"there is no tournament #{tournament_id} here") from None
+            raise Refused(_("there is no tournament #{id} here").format(id=tournament_id)) from None
 
     @staticmethod
     def _tour_state(row: TournamentRow) -> Tournament:
@@ -183,7 +189,7 @@ class TourCore(ServiceCore):
             return from_data(row.state)
         except TournamentError as exc:
             log.error("tournament #%s: its stored state cannot be read: %s", row.id, exc)
-            raise Refused(f"tournament #{row.id} cannot be read; an admin has been told") from None
+            raise Refused(_("tournament #{id} cannot be read; an admin has been told").format(id=row.id)) from None
 
     @staticmethod
     def _tour_view(row: TournamentRow, t: Tournament, meta: dict[str, Any] | None = None) -> TourView:
@@ -195,16 +201,22 @@ class TourCore(ServiceCore):
 
     @staticmethod
     def _tour_guild(who: Request, doing: str) -> str:
+        """The asker's server; refused in a direct message. ``doing``: what the asker does, marked for the catalog
+        (``N_("create a tournament")``)."""
         if not isinstance(who, Request):
             raise TypeError(f"a tournament call needs a Request, not {type(who).__name__}")
         if who.guild_id is None:
-            raise Refused(f"tournaments belong to a server: {doing} there, not in a direct message")
+            # Translators: {doing} is an action such as "create a tournament".
+            raise Refused(_("tournaments belong to a server: {doing} there, not in a direct message").format(
+                doing=_(doing)
+            ))  # fmt: skip
         return who.guild_id
 
     @staticmethod
     def _tour_admin(who: Request, doing: str) -> None:
         if not who.admin:
-            raise Refused(f"only a server admin (Manage Server permission) can {doing}")
+            # Translators: {doing} is an action such as "create a tournament".
+            raise Refused(_("only a server admin (Manage Server permission) can {doing}").format(doing=_(doing)))
 
     # --- the unit of work -----------------------------------------------------------------------------------------
     async def _tour_change(self, tid: int, guild_id: str | None, change: Change) -> TourNews | None:
@@ -233,7 +245,7 @@ class TourCore(ServiceCore):
                     continue
                 break
             else:
-                raise Busy("the tournament is busy (several changes at once); try again")
+                raise Busy(_("the tournament is busy (several changes at once); try again"))
         after = plan.written or plan.after
         view = self._tour_view(replace(row, version=version, status=after.status.value), after, plan.meta)
         ended: list[Outcome] = []
@@ -253,7 +265,8 @@ class TourCore(ServiceCore):
         return news
 
     async def _tour_plan(self, row: TournamentRow, before: Tournament, step: Step, now: float) -> _Plan:
-        """Advance through complete rounds, and work out what the change starts, ends, sets and announces."""
+        """Advance through complete rounds, and work out what the change starts, ends, sets and announces (its
+        events are said when read; the words that end its games are said now, in the server's language)."""
         t = step.tournament
         name = row.name
         while t.status is Status.RUNNING and not t.paused and round_complete(t):
@@ -265,26 +278,33 @@ class TourCore(ServiceCore):
             if was is None or was.result is not None or x.round > before.round:
                 continue
             if x.result is not None and x.result.how in (How.WALKOVER, How.VOID):
-                plan.events.append(TourEvent("walkover", f"{name}: {match_line(t, x)}.", members_of(t, x.a, x.b),
+                plan.events.append(TourEvent("walkover", _said(name, t, x), members_of(t, x.a, x.b),
                                              int(x.game) if x.game else None, x.id))  # fmt: skip
             if was.game is None:
                 continue
             if x.result is not None and x.result.how is not How.PLAYED:
                 loser = x.result.loser
                 side = None if loser is None else (0 if loser == x.a else 1)
-                why = f"{name} decided match {x.id}: {match_line(t, x)}" + (
-                    f" ({x.result.note})" if x.result.how is not How.WALKOVER and x.result.note else ""
-                )
+                with i18n.shared():
+                    why = _("{tournament} decided match {match}: {result}").format(
+                        tournament=name, match=x.id, result=match_line(t, x)
+                    )
+                    if x.result.how is not How.WALKOVER and x.result.note:
+                        why += f" ({note_words(t, x.result)})"
                 plan.ends.append((int(was.game), side, why))
             elif x.result is None and x.game != was.game:
-                plan.ends.append((int(was.game), None, f"a player of match {x.id} of {name} was replaced"))
+                with i18n.shared():
+                    why = _("a player of match {match} of {tournament} was replaced").format(
+                        match=x.id, tournament=name
+                    )
+                plan.ends.append((int(was.game), None, why))
         if t.status is Status.RUNNING and (before.status is Status.SIGNUP or t.round != before.round):
             pings = tuple(
                 p for x in t.matches if x.round == t.round and x.result is None for p in members_of(t, x.a, x.b)
             )
-            plan.events.append(TourEvent("round", round_words(name, t, now), pings))
+            plan.events.append(TourEvent("round", _round_said(name, t, now), pings))
         if t.finished and not before.finished:
-            plan.events.append(TourEvent("finished", finished_words(name, t)))
+            plan.events.append(TourEvent("finished", _finished_said(name, t)))
         if t.status is Status.RUNNING:
             for x in t.matches:
                 if x.round == t.round and x.result is None and x.a is not None and x.b is not None and x.game is None:
@@ -310,7 +330,9 @@ class TourCore(ServiceCore):
         try:
             state = m.new_match(cls(**terms["variant_options"]), (ea.members, eb.members), opts, (ea.name, eb.name))
         except (m.MatchOptionError, ValueError) as exc:
-            raise Refused(f"the games of {row.name} cannot start: {exc}") from None
+            raise Refused(
+                _("the games of {tournament} cannot start: {why}").format(tournament=row.name, why=exc)
+            ) from None
         team = len(ea.members) > 1
         tag = {"id": row.id, "match": x.id, "round": x.round, "name": row.name}
         challenge_terms = {
@@ -352,7 +374,7 @@ class TourCore(ServiceCore):
             return None
         if side is None:
             async with self._lock(game_id):
-                for _ in range(5):
+                for _attempt in range(5):
                     loaded = await self._load(game_id, SYSTEM)
                     if loaded.row.status != "active":
                         return None
@@ -365,7 +387,9 @@ class TourCore(ServiceCore):
                         continue
                     self._forget(game_id)
                     view = self._view(await self._load(game_id, SYSTEM))
-                    return Outcome((Event("archived", game_id, f"Game #{game_id} was stopped: {why}.", None),), view)
+                    with i18n.shared():  # said in the game's thread
+                        text = _("Game #{id} was stopped: {why}.").format(id=game_id, why=why)
+                    return Outcome((Event("archived", game_id, text, None),), view)
             return None
         member = state.acting_member(side)
         try:
@@ -397,7 +421,8 @@ class TourCore(ServiceCore):
         except Exception:  # the durable tour-result timer records it later
             log.exception("game %s: its tournament result is left to its timer", game_id)
             return out
-        said = [e.text for e in (news.events if news is not None else ()) if e.kind == "result"]
+        with i18n.shared():  # said in the game's thread
+            said = [e.text for e in (news.events if news is not None else ()) if e.kind == "result"]
         if not said:
             return out
         return replace(out, events=(*out.events, Event("tournament", game_id, "\n".join(said), None)))
@@ -425,7 +450,13 @@ class TourCore(ServiceCore):
             won, lost = int(final.score[w]), int(final.score[1 - w])
             t = record_result(t, match_id, winner, won, lost)
             meta["awaiting_admin"] = [i for i in meta.get("awaiting_admin", []) if i != match_id]
-            text = f"{t.spec.name}: {t.name(winner)} beat {t.name(loser)} {won}-{lost} in match {match_id}."
+            name, w_name, l_name = t.spec.name, called(t, winner), called(t, loser)
+
+            def text() -> str:
+                return _("{tournament}: {winner} beat {loser} {won}-{lost} in match {match}.").format(
+                    tournament=name, winner=w_name, loser=l_name, won=won, lost=lost, match=match_id
+                )
+
             return Step(t, meta, [TourEvent("result", text, (), game_id, match_id)])
 
         return await self._tour_change(int(tag["id"]), None, change)
@@ -463,6 +494,19 @@ class TourCore(ServiceCore):
         return None
 
     async def _fire_tour(self, timer: TimerRow) -> None:
+        """Fire a tournament's timer, in its server's language (nobody asked: what it says is for everyone)."""
+        with i18n.use(await self._tour_language(timer.payload.get("tournament"))):
+            await self._fire_tour_now(timer)
+
+    async def _tour_language(self, tournament_id: Any) -> str:
+        """The language of a tournament's server (English when the tournament cannot be found)."""
+        try:
+            row = await self.store.load_tournament(int(tournament_id))
+        except (NotFound, TypeError, ValueError):
+            return i18n.DEFAULT
+        return await self.server_language(row.guild_id)
+
+    async def _fire_tour_now(self, timer: TimerRow) -> None:
         payload = timer.payload
         if timer.kind == "tour-result" and timer.game_id is not None:
             self._forget(timer.game_id)  # judged as stored, not as another process's change left this one's copy
@@ -484,7 +528,8 @@ class TourCore(ServiceCore):
         mine = [x for x in t.matches if x.game == str(game_id)]
         if mine and mine[0].result is None:
             return  # the match is still to be played in this game
-        out = await self._tour_end_game(game_id, None if side is None else int(side), f"{row.name} decided its match")
+        why = _("{tournament} decided its match").format(tournament=row.name)
+        out = await self._tour_end_game(game_id, None if side is None else int(side), why)
         if out is not None:
             await self._tell(TourNews(self._tour_view(row, t), (), (), (out,)))
 
@@ -506,11 +551,7 @@ class TourCore(ServiceCore):
         for x in open_matches(t):
             if t.deadline_of(x) != at:
                 continue
-            game = f" (game #{x.game})" if x.game else ""
-            text = (
-                f"Reminder: {t.name(x.a)} vs {t.name(x.b)}, match {x.id} of {row.name}{game}, must be finished within "
-                f"{duration_words(float(at) - now)}. If it is not, {t.spec.deadline_rule.words}."
-            )
+            text = _reminder(t, x, row.name, float(at) - now)
             events.append(TourEvent("reminder", text, members_of(t, x.a, x.b), int(x.game) if x.game else None, x.id))
         if events:
             await self._tell(TourNews(self._tour_view(row, t), tuple(events)))
@@ -522,3 +563,37 @@ class TourCore(ServiceCore):
         ) -> tuple[m.MatchOptions, dict[str, Any]]: ...
 
         async def _tour_expire(self, tid: int, guild_id: str | None) -> TourNews | None: ...
+
+        async def server_language(self, guild_id: str | None, preferred: str | None = None) -> str: ...
+
+
+# Each event's words, said when read (in the language then active).
+def _said(name: str, t: Tournament, x: Match) -> Callable[[], str]:
+    return lambda: _("{tournament}: {result}.").format(tournament=name, result=match_line(t, x))
+
+
+def _round_said(name: str, t: Tournament, now: float) -> Callable[[], str]:
+    return lambda: round_words(name, t, now)
+
+
+def _finished_said(name: str, t: Tournament) -> Callable[[], str]:
+    return lambda: finished_words(name, t)
+
+
+def _reminder(t: Tournament, x: Match, name: str, left: float) -> Callable[[], str]:
+    def say() -> str:
+        values = {
+            "a": called(t, x.a), "b": called(t, x.b), "match": x.id, "tournament": name, "game": x.game,
+            "duration": duration_words(left), "rule": t.spec.deadline_rule.words,
+        }  # fmt: skip
+        if x.game:
+            return _(
+                "Reminder: {a} vs {b}, match {match} of {tournament} (game #{game}), must be finished within "
+                "{duration}. If it is not, {rule}."
+            ).format(**values)
+        return _(
+            "Reminder: {a} vs {b}, match {match} of {tournament}, must be finished within {duration}. "
+            "If it is not, {rule}."
+        ).format(**values)
+
+    return say

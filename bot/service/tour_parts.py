@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.i18n import _, ngettext, pgettext
 from engine.tournament import (
     Entrant,
     Format,
@@ -22,13 +23,14 @@ from engine.tournament import (
     Tournament,
     champion,
     duration_words,
+    note_words,
     open_matches,
     pairings,
 )
 from render.bracket import round_title
 
 from ..storage import TimerSpec
-from .types import Outcome, Refused
+from .types import FORGOTTEN, Outcome, Refused
 
 __all__ = [
     "FORMATS",
@@ -36,9 +38,12 @@ __all__ = [
     "TourEvent",
     "TourNews",
     "TourView",
+    "called",
     "deadline_timers",
     "format_of",
+    "format_words",
     "moment",
+    "status_words",
     "round_words",
     "summary_words",
 ]
@@ -56,7 +61,7 @@ FORMATS: dict[str, Format] = {
 }
 #: How much of a round's time has gone when both players of an unfinished match are reminded.
 REMINDER_SHARES = (0.75, 0.95)
-#: What each format is called in sentences.
+#: What each format is called in sentences, in English (:func:`format_words` says it in the active language).
 FORMAT_WORDS = {Format.KNOCKOUT: "knockout", Format.SWISS: "Swiss", Format.ROUND_ROBIN: "league"}
 
 
@@ -64,20 +69,52 @@ def format_of(text: str) -> Format:
     """A format as typed (knockout, swiss, league) -> the engine's; refused with the choices."""
     found = FORMATS.get(" ".join(text.strip().lower().split()))
     if found is None:
-        raise Refused(f"there is no tournament format {text!r}: knockout, swiss or league")
+        raise Refused(
+            # Translators: knockout, swiss and league are typed as they are: keep them in English.
+            _("there is no tournament format {format}: knockout, swiss or league").format(format=repr(text)[:60])
+        )
     return found
+
+
+def format_words(fmt: Format) -> str:
+    """A format as sentences call it, in the active language: knockout, Swiss, league."""
+    if fmt is Format.KNOCKOUT:
+        return pgettext("tournament format", "knockout")
+    if fmt is Format.SWISS:
+        return pgettext("tournament format", "Swiss")
+    return pgettext("tournament format", "league")
+
+
+def status_words(status: str) -> str:
+    """A tournament's stored status (signup, running, finished) in the active language."""
+    if status == "signup":
+        return pgettext("tournament status", "taking sign-ups")
+    if status == "running":
+        return pgettext("tournament status", "under way")
+    if status == "finished":
+        return pgettext("tournament status", "finished")
+    return status
 
 
 @dataclass(frozen=True)
 class TourEvent:
     """Something a tournament did, with the sentence for the players: ``pings`` are the players it concerns (a
-    transport may call them), ``game_id`` the game it is about (its thread is where a reminder goes)."""
+    transport may call them), ``game_id`` the game it is about (its thread is where a reminder goes).
+
+    ``say`` makes the sentence when it is read (:attr:`text`), in the language then active: the channel's
+    announcement reads it in the server's language, the reply to the admin who did it in theirs. (A plain string
+    is said as it is.)"""
 
     kind: str
-    text: str
+    say: Callable[[], str] | str
     pings: tuple[str, ...] = ()
     game_id: int | None = None
     match_id: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The sentence, in the active language."""
+        return self.say() if callable(self.say) else self.say
 
 
 @dataclass(frozen=True)
@@ -97,8 +134,9 @@ class TourView:
 
     @property
     def terms(self) -> str:
-        """The rule set, length, options and clock of its matches, in words."""
-        return str(self.meta.get("terms") or "")
+        """The rule set, length, options and clock of its matches, in words (in the active language; the words
+        stored when it was created if its rule set cannot be found any more)."""
+        return terms_words(self.tournament.spec.terms, str(self.meta.get("terms") or ""))
 
     def player_name(self, player_id: str) -> str:
         return str(self.meta.get("names", {}).get(player_id, player_id))
@@ -132,12 +170,15 @@ class Step:
 
 
 def moment(at: float, now: float | None = None) -> str:
-    """A time as players read it, in UTC, and how far off it is: ``2027-01-15 12:00 UTC (in 2 days 3 h)``."""
+    """A time as players read it, in UTC (written the same in every language), and how far off it is:
+    ``2027-01-15 12:00 UTC (in 2 days 3 h)``."""
     text = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
     if now is None:
         return text
     gap = at - now
-    return f"{text} ({'in ' + duration_words(gap) if gap >= 0 else duration_words(-gap) + ' ago'})"
+    if gap >= 0:
+        return _("{moment} (in {duration})").format(moment=text, duration=duration_words(gap))
+    return _("{moment} ({duration} ago)").format(moment=text, duration=duration_words(-gap))
 
 
 def members_of(t: Tournament, *entrants: str | None) -> tuple[str, ...]:
@@ -149,72 +190,96 @@ def members_of(t: Tournament, *entrants: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def called(t: Tournament, entrant_id: str | None) -> str:
+    """An entrant's name as players read it: an erased player's neutral name (stored in English) in the active
+    language ("bye" for None)."""
+    name = t.name(entrant_id)
+    return name.replace(FORGOTTEN, _(FORGOTTEN)) if FORGOTTEN in name else name
+
+
 def match_line(t: Tournament, m: Match) -> str:
     """One pairing in words: ``R2-1 Alice vs Bob``, ``R2-5 Carol has a bye``, a walkover and why."""
     r = m.result
     if r is not None and r.how is How.BYE:
-        return f"{m.id}: {t.name(r.winner)} has a bye"
+        return _("{match}: {name} has a bye").format(match=m.id, name=called(t, r.winner))
     if r is not None and r.how is How.VOID:
-        return f"{m.id}: not played ({r.note or 'no players'})"
-    head = f"{m.id}: {t.name(m.a)} vs {t.name(m.b)}"
+        return _("{match}: not played ({why})").format(match=m.id, why=note_words(t, r) or _("no players"))
+    a, b = called(t, m.a), called(t, m.b)
     if r is not None and r.how is How.WALKOVER:
-        return f"{head}: {t.name(r.winner)} wins by walkover ({r.note or 'the opponent did not play'})"
+        why = note_words(t, r) or _("the opponent did not play")
+        return _("{match}: {a} vs {b}: {winner} wins by walkover ({why})").format(
+            match=m.id, a=a, b=b, winner=called(t, r.winner), why=why
+        )
     if r is not None:
-        return f"{head}: {t.name(r.winner)} won"
-    return head
+        return _("{match}: {a} vs {b}: {winner} won").format(match=m.id, a=a, b=b, winner=called(t, r.winner))
+    return _("{match}: {a} vs {b}").format(match=m.id, a=a, b=b)
 
 
 def round_words(name: str, t: Tournament, now: float) -> str:
     """The announcement of a round: its number (a knockout's round title), its deadline, and its pairings."""
     matches = pairings(t)
-    title = f"round {t.round} of {t.planned_rounds}" if t.planned_rounds else f"round {t.round}"
+    if t.planned_rounds:
+        title = _("round {round} of {rounds}").format(round=t.round, rounds=t.planned_rounds)
+    else:
+        title = _("round {round}").format(round=t.round)
     if t.spec.is_knockout and matches:
-        titles = [x for x in dict.fromkeys(round_title(t, m) for m in matches) if x.lower() != f"round {t.round}"]
+        plain = _("Round {round}").format(round=t.round)
+        titles = [x for x in dict.fromkeys(round_title(t, m) for m in matches) if x != plain]
         title += f" ({', '.join(titles)})" if titles else ""
+    line = _("{tournament}: {round} starts.").format(tournament=name, round=title)
     due = t.round_deadline()
-    when = f" Play your match by {moment(due, now)}." if due is not None else ""
-    lines = [f"{name}: {title} starts.{when}"]
-    lines += [match_line(t, m) for m in matches]
-    return "\n".join(lines)
+    if due is not None:
+        line += " " + _("Play your match by {moment}.").format(moment=moment(due, now))
+    return "\n".join([line, *(match_line(t, m) for m in matches)])
 
 
 def finished_words(name: str, t: Tournament) -> str:
     winner = champion(t)
     if winner is None:
-        return f"{name} is over."
-    return f"{name} is over: {t.name(winner)} wins the tournament!"
+        return _("{tournament} is over.").format(tournament=name)
+    return _("{tournament} is over: {name} wins the tournament!").format(tournament=name, name=called(t, winner))
 
 
 def summary_words(view: TourView, asker: str | None = None, now: float | None = None) -> str:
     """A tournament in a few lines: format, terms, status, entrants, the round and its deadline, the asker's match."""
     t = view.tournament
     spec = t.spec
-    kind = FORMAT_WORDS[spec.format]
-    if spec.double_elimination:
-        kind = "double-elimination knockout"
-    if spec.format is Format.SWISS and spec.rounds:
-        kind += f" of {spec.rounds} rounds"
-    if spec.divisions > 1:
-        kind += f" in {spec.divisions} divisions"
-    lines = [f"#{view.id} {view.name}: a {kind}; {view.terms}."]
-    deadline = (
-        f"each round lasts {duration_words(spec.round_seconds)}; an unfinished match is then decided so: "
-        f"{spec.deadline_rule.words}"
-        if spec.round_seconds
-        else "rounds have no deadline"
-    )
-    lines.append(f"Seeding by {spec.seeding.value}; {deadline}.")
+    lines = [_("#{id} {tournament}: a {kind}; {terms}.").format(
+        id=view.id, tournament=view.name, kind=kind_words(t), terms=view.terms
+    )]  # fmt: skip
+    seeding = seeding_words(spec.seeding.value)
+    if spec.round_seconds:
+        lines.append(
+            _(
+                "Seeding by {seeding}; each round lasts {duration}; an unfinished match is then decided so: {rule}."
+            ).format(seeding=seeding, duration=duration_words(spec.round_seconds), rule=spec.deadline_rule.words)
+        )
+    else:
+        lines.append(_("Seeding by {seeding}; rounds have no deadline.").format(seeding=seeding))
     entrants = len(t.entrants)
     if t.status is Status.SIGNUP:
-        lines.append(f"Sign-ups are open: {entrants} of at most {spec.max_entrants} entrants so far.")
-        names = ", ".join(e.name for e in t.entrants)
+        lines.append(
+            ngettext(
+                "Sign-ups are open: {count} of at most {most} entrant so far.",
+                "Sign-ups are open: {count} of at most {most} entrants so far.",
+                spec.max_entrants,
+            ).format(count=entrants, most=spec.max_entrants)
+        )
+        names = ", ".join(called(t, e.id) for e in t.entrants)
         if names:
-            lines.append(f"Entrants: {names}.")
+            lines.append(_("Entrants: {names}.").format(names=names))
     elif t.status is Status.RUNNING:
-        paused = " It is paused." if t.paused else ""
         due = t.round_deadline()
-        when = f", deadline {moment(due, now)}" if due is not None else ""
-        lines.append(f"Round {t.round} of {t.planned_rounds} is under way{when}; {entrants} entrants.{paused}")
+        count = ngettext("{count} entrant", "{count} entrants", entrants).format(count=entrants)
+        if due is not None:
+            line = _("Round {round} of {rounds} is under way, deadline {moment}; {entrants}.").format(
+                round=t.round, rounds=t.planned_rounds, moment=moment(due, now), entrants=count
+            )
+        else:
+            line = _("Round {round} of {rounds} is under way; {entrants}.").format(
+                round=t.round, rounds=t.planned_rounds, entrants=count
+            )
+        lines.append(line + (" " + _("It is paused.") if t.paused else ""))
     else:
         lines.append(finished_words(view.name, t))
     if asker is not None:
@@ -223,13 +288,62 @@ def summary_words(view: TourView, asker: str | None = None, now: float | None = 
             current = [m for m in open_matches(t) if mine.id in m.entrants]
             if current:
                 m = current[0]
-                game = f" (game #{m.game})" if m.game else ""
-                lines.append(f"Your match: {match_line(t, m)}{game}.")
+                if m.game:
+                    lines.append(_("Your match: {match} (game #{game}).").format(match=match_line(t, m), game=m.game))
+                else:
+                    lines.append(_("Your match: {match}.").format(match=match_line(t, m)))
             elif mine.id in t.withdrawn:
-                lines.append("You were disqualified.")
+                lines.append(_("You were disqualified."))
             else:
-                lines.append("You have no match to play this round.")
+                lines.append(_("You have no match to play this round."))
     return "\n".join(lines)
+
+
+def seeding_words(seeding: str) -> str:
+    """How entrants are seeded, in "Seeding by ..." (in the active language)."""
+    if seeding == "rating":
+        return pgettext("seeding", "rating")
+    if seeding == "signup":
+        return pgettext("seeding", "sign-up order")
+    if seeding == "shuffle":
+        return pgettext("seeding", "shuffle")
+    return seeding
+
+
+def kind_words(t: Tournament) -> str:
+    """What kind of tournament it is, in a sentence ("a {kind}"): "Swiss of 4 rounds", "league in 2 divisions",
+    "double-elimination knockout" (in the active language)."""
+    spec = t.spec
+    if spec.double_elimination:
+        return _("double-elimination knockout")
+    if spec.format is Format.SWISS and spec.rounds:
+        return ngettext("Swiss of {rounds} round", "Swiss of {rounds} rounds", spec.rounds).format(rounds=spec.rounds)
+    if spec.divisions > 1:
+        return ngettext("league in {divisions} division", "league in {divisions} divisions", spec.divisions).format(
+            divisions=spec.divisions
+        )
+    return format_words(spec.format)
+
+
+def terms_words(spec_terms: Sequence[tuple[str, str]], stored: str = "") -> str:
+    """The rule set, length, options and clock of a tournament's matches in words, in the active language (said
+    anew from its terms, as a challenge says them); ``stored`` (the words of its creation) if they cannot be."""
+    from engine.plugins import registry
+
+    from .challenges import _terms_words
+    from .helpers import _match_options, _time_control
+
+    try:
+        terms = terms_of(spec_terms)
+        cls = registry().find(terms["variant"])
+        opts = _match_options(terms["options"])
+        words = _terms_words(cls, opts, terms["variant_options"])
+        tc = _time_control(terms["clock"]) if terms["clock"] else None
+    except Exception:  # a rule set no longer installed, terms from an older version: the words stored
+        return stored
+    if tc is not None:
+        words += ", " + _("clock: {clock}").format(clock=tc.describe())
+    return words
 
 
 def deadline_timers(
@@ -273,7 +387,7 @@ def terms_of(spec_terms: Sequence[tuple[str, str]]) -> dict[str, Any]:
 def entrant_for(members: Sequence[tuple[str, str]], ratings: Mapping[str, float]) -> Entrant:
     """The entrant of a player, or of a team ((id, name) of each member): its seat id joins the members' ids, its
     rating is theirs (a team's, their average; without any, none)."""
-    ids = tuple(p for p, _ in members)
+    ids = tuple(p for p, _name in members)
     known = [ratings[p] for p in ids if p in ratings]
     rating = sum(known) / len(known) if known else None
-    return Entrant("+".join(ids)[:100], " & ".join(n for _, n in members)[:100], ids, rating)
+    return Entrant("+".join(ids)[:100], " & ".join(n for _id, n in members)[:100], ids, rating)

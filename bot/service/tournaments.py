@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine import i18n
+from engine.i18n import N_, _, ngettext
 from engine.tournament import (
     MAX_ENTRANTS,
+    DeadlineRule,
     Entrant,
-    Format,
     How,
     Match,
     SideFacts,
@@ -47,7 +49,19 @@ from ..storage import Scope
 from .challenges import _terms_words
 from .helpers import _options_data, _tc_data, _time_control, json_dumps
 from .tour_core import Change, TourCore
-from .tour_parts import Step, TourEvent, TourNews, TourView, entrant_for, format_of, members_of, moment
+from .tour_parts import (
+    Step,
+    TourEvent,
+    TourNews,
+    TourView,
+    called,
+    entrant_for,
+    format_of,
+    format_words,
+    members_of,
+    moment,
+    terms_words,
+)
 from .types import SYSTEM, PlayerRef, Refused, Request
 
 __all__ = ["TournamentsMixin"]
@@ -86,30 +100,37 @@ class TournamentsMixin(TourCore):
         clock given (the server's defaults where not), like a challenge's; each round lasts ``round_hours`` (None or
         0: no deadline), after which ``deadline_rule`` decides unfinished matches: ``recent`` (the player who acted
         more recently wins), ``pips`` (the higher pip count loses) or ``admin``."""
-        guild = self._tour_guild(who, "create a tournament")
-        self._tour_admin(who, "create a tournament")
+        guild = self._tour_guild(who, N_("create a tournament"))
+        self._tour_admin(who, N_("create a tournament"))
         name = " ".join(str(name).split())
         if not name or len(name) > 100:
-            raise Refused("a tournament needs a name of 1 to 100 characters")
+            raise Refused(_("a tournament needs a name of 1 to 100 characters"))
         settings = await self.server_settings(guild)
         cls = self._variant_class(variant or settings["default_variant"])
         allowed = settings["allowed_variants"]
         if allowed is not None and cls.name not in allowed:
-            raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
+            raise Refused(
+                _("{rule_set} is not allowed on this server; allowed: {allowed}").format(
+                    rule_set=_(cls.display_name), allowed=", ".join(allowed)
+                )
+            )
         length = int(settings["default_length"] if length is None else length)
         if length < 1:
-            raise Refused("tournament matches are played to a length: give 1 point or more (money play has no winner)")
+            raise Refused(
+                _("tournament matches are played to a length: give 1 point or more (money play has no winner)")
+            )
         match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
         if match_options.money:
-            raise Refused("tournament matches are played to a length, not for money")
+            raise Refused(_("tournament matches are played to a length, not for money"))
         tc = _time_control(clock if clock is not None else settings["default_time_control"])
         fmt = format_of(format)
         rule = {"recent": "recent", "pips": "pips", "pip": "pips", "admin": "admin"}.get(deadline_rule.strip().lower())
         if rule is None:
-            raise Refused("the deadline rule is recent (the player who acted more recently wins), pips (the higher "
-                          "pip count loses) or admin (an admin decides)")  # fmt: skip
+            # Translators: recent, pips and admin are typed as they are: keep them in English.
+            raise Refused(_("the deadline rule is recent (the player who acted more recently wins), pips (the higher "
+                            "pip count loses) or admin (an admin decides)"))  # fmt: skip
         if round_hours is not None and not 0 <= round_hours <= 24 * 365:
-            raise Refused("a round lasts up to a year (0: no deadline)")
+            raise Refused(_("a round lasts up to a year (0: no deadline)"))
         terms = (
             ("variant", cls.name),
             ("length", str(length)),
@@ -137,14 +158,23 @@ class TournamentsMixin(TourCore):
         except TournamentError as exc:
             raise Refused(str(exc)) from None
         t = new_tournament(spec)
-        words = _terms_words(cls, match_options, variant_options) + (f", clock: {tc.describe()}" if tc else "")
+        with i18n.use(i18n.DEFAULT):  # kept in case its rule set cannot be found later (the words are said anew)
+            words = terms_words(spec.terms, _terms_words(cls, match_options, variant_options))
         meta: dict[str, Any] = {"names": {}, "created_by": who.id, "terms": words, "awaiting_admin": []}
         row = await self.store.create_tournament(
             guild_id=guild, name=name, status=Status.SIGNUP.value, state=to_data(t), meta=meta, channel_id=channel_id
         )
-        kind = {Format.KNOCKOUT: "knockout", Format.SWISS: "Swiss", Format.ROUND_ROBIN: "league"}[fmt]
-        teams = " for teams of two" if cls.team_size > 1 else ""
-        text = f"{who.name} opened sign-ups for {name} (tournament #{row.id}), a {kind}{teams}: {words}."
+        opener, tid, teams = who.name, row.id, cls.team_size > 1
+
+        def text() -> str:
+            values = {"who": opener, "tournament": name, "id": tid, "kind": format_words(fmt),
+                      "terms": terms_words(spec.terms, words)}  # fmt: skip
+            if teams:
+                return _(
+                    "{who} opened sign-ups for {tournament} (tournament #{id}), a {kind} for teams of two: {terms}."
+                ).format(**values)
+            return _("{who} opened sign-ups for {tournament} (tournament #{id}), a {kind}: {terms}.").format(**values)
+
         news = TourNews(self._tour_view(row, t), (TourEvent("created", text),), entrants_changed=True)
         await self._tell(news)
         return news
@@ -154,24 +184,32 @@ class TournamentsMixin(TourCore):
         self, who: Request, tournament_id: int | None = None, *, teammate: PlayerRef | None = None
     ) -> TourNews:
         """Sign up (a team tournament: with ``teammate``, who joins with the asker)."""
-        guild = self._tour_guild(who, "join a tournament")
+        guild = self._tour_guild(who, N_("join a tournament"))
         tid = await self.tour_id(who, tournament_id)
         if teammate is not None and teammate.id == who.id:
-            raise Refused("your teammate must be someone else")
+            raise Refused(_("your teammate must be someone else"))
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             name = t.spec.name
             if t.spec.team_size > 1 and teammate is None:
-                raise Refused(f"{name} is for teams of two: name your teammate to join")
+                raise Refused(_("{tournament} is for teams of two: name your teammate to join").format(tournament=name))
             if t.spec.team_size == 1 and teammate is not None:
-                raise Refused(f"{name} is for single players: join without a teammate")
+                raise Refused(_("{tournament} is for single players: join without a teammate").format(tournament=name))
             members = [(who.id, who.name), *([(teammate.id, teammate.name)] if teammate is not None else [])]
-            ratings = await self._tour_ratings([p for p, _ in members], t, guild)
+            ratings = await self._tour_ratings([p for p, _name in members], t, guild)
             entrant = entrant_for(members, ratings)
             t = join(t, entrant)
             meta.setdefault("names", {}).update(dict(members))
-            count = f"{len(t.entrants)} entrant{'s' * (len(t.entrants) != 1)}"
-            return Step(t, meta, [TourEvent("joined", f"{entrant.name} joined {name} ({count} now).")])
+            n = len(t.entrants)
+
+            def text() -> str:
+                return ngettext(
+                    "{name} joined {tournament} ({count} entrant now).",
+                    "{name} joined {tournament} ({count} entrants now).",
+                    n,
+                ).format(name=entrant.name, tournament=name, count=n)
+
+            return Step(t, meta, [TourEvent("joined", text)])
 
         for person in (who, *([teammate] if teammate is not None else [])):
             await self.store.save_player(person.id, person.name)
@@ -179,19 +217,31 @@ class TournamentsMixin(TourCore):
 
     async def tour_leave(self, who: Request, tournament_id: int | None = None) -> TourNews:
         """Take your name (your team's) off the list, while sign-ups are open."""
-        guild = self._tour_guild(who, "leave a tournament")
+        guild = self._tour_guild(who, N_("leave a tournament"))
         tid = await self.tour_id(who, tournament_id)
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             mine = t.entrant_of(who.id)
+            name = t.spec.name
             if mine is None:
-                raise Refused(f"you have not joined {t.spec.name}")
+                raise Refused(_("you have not joined {tournament}").format(tournament=name))
             if t.status is not Status.SIGNUP:
-                raise Refused(f"{t.spec.name} has started: an admin may replace or disqualify a player instead")
+                raise Refused(
+                    _("{tournament} has started: an admin may replace or disqualify a player instead").format(
+                        tournament=name
+                    )
+                )
             t = leave(t, mine.id)
-            return Step(
-                t, meta, [TourEvent("left", f"{mine.name} left {t.spec.name} ({len(t.entrants)} entrants now).")]
-            )
+            n = len(t.entrants)
+
+            def text() -> str:
+                return ngettext(
+                    "{name} left {tournament} ({count} entrant now).",
+                    "{name} left {tournament} ({count} entrants now).",
+                    n,
+                ).format(name=mine.name, tournament=name, count=n)
+
+            return Step(t, meta, [TourEvent("left", text)])
 
         return await self._tour_must(tid, guild, change)
 
@@ -207,6 +257,7 @@ class TournamentsMixin(TourCore):
 
     # --- admins ---------------------------------------------------------------------------------------------------
     async def _tour_admin_change(self, who: Request, tournament_id: int | None, doing: str, change: Change) -> TourNews:
+        """An admin's change; ``doing`` (marked for the catalog) says what it is if it is refused."""
         guild = self._tour_guild(who, doing)
         self._tour_admin(who, doing)
         return await self._tour_must(await self.tour_id(who, tournament_id), guild, change)
@@ -214,7 +265,7 @@ class TournamentsMixin(TourCore):
     async def _tour_must(self, tid: int, guild: str | None, change: Change) -> TourNews:
         news = await self._tour_change(tid, guild, change)
         if news is None:
-            raise Refused("there was nothing to change")
+            raise Refused(_("there was nothing to change"))
         return news
 
     async def tour_start(self, who: Request, tournament_id: int | None = None) -> TourNews:
@@ -223,23 +274,35 @@ class TournamentsMixin(TourCore):
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             t = start(t, now)
-            text = f"{t.spec.name} has started, with {len(t.entrants)} entrants: sign-ups are closed."
+            name, n = t.spec.name, len(t.entrants)
+
+            def text() -> str:
+                return ngettext(
+                    "{tournament} has started, with {count} entrant: sign-ups are closed.",
+                    "{tournament} has started, with {count} entrants: sign-ups are closed.",
+                    n,
+                ).format(tournament=name, count=n)
+
             return Step(t, meta, [TourEvent("started", text)])
 
-        return await self._tour_admin_change(who, tournament_id, "start a tournament", change)
+        return await self._tour_admin_change(who, tournament_id, N_("start a tournament"), change)
 
     async def tour_pause(self, who: Request, tournament_id: int | None = None) -> TourNews:
         """Pause (admins): deadlines stop and no round starts; games go on and their results count."""
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             t = pause(t, now)
-            text = (
-                f"{t.spec.name} is paused by {who.name}: its deadlines stop and no new round starts until it is "
-                "resumed. Matches under way may go on."
-            )
+            name = t.spec.name
+
+            def text() -> str:
+                return _(
+                    "{tournament} is paused by {admin}: its deadlines stop and no new round starts until it is "
+                    "resumed. Matches under way may go on."
+                ).format(tournament=name, admin=who.name)
+
             return Step(t, meta, [TourEvent("paused", text)])
 
-        return await self._tour_admin_change(who, tournament_id, "pause a tournament", change)
+        return await self._tour_admin_change(who, tournament_id, N_("pause a tournament"), change)
 
     async def tour_resume(self, who: Request, tournament_id: int | None = None) -> TourNews:
         """Resume (admins): every deadline still ahead moves on by the time the pause lasted."""
@@ -247,10 +310,16 @@ class TournamentsMixin(TourCore):
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             lasted = now - (t.paused_at or now)
             t = resume(t, now)
-            text = f"{t.spec.name} is resumed by {who.name}: its deadlines move on by {duration_words(lasted)}."
+            name = t.spec.name
+
+            def text() -> str:
+                return _("{tournament} is resumed by {admin}: its deadlines move on by {duration}.").format(
+                    tournament=name, admin=who.name, duration=duration_words(lasted)
+                )
+
             return Step(t, meta, [TourEvent("resumed", text)])
 
-        return await self._tour_admin_change(who, tournament_id, "resume a tournament", change)
+        return await self._tour_admin_change(who, tournament_id, N_("resume a tournament"), change)
 
     async def tour_disqualify(self, who: Request, player_id: str, tournament_id: int | None = None) -> TourNews:
         """Disqualify a player (their team) (admins): every match of theirs still to play is a walkover."""
@@ -258,10 +327,16 @@ class TournamentsMixin(TourCore):
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             e = _entrant_of(t, player_id, meta)
             t = disqualify(t, e.id)
-            text = f"{e.name} was disqualified from {t.spec.name} by {who.name}: their matches to play are walkovers."
+            name = t.spec.name
+
+            def text() -> str:
+                return _(
+                    "{name} was disqualified from {tournament} by {admin}: their matches to play are walkovers."
+                ).format(name=e.name, tournament=name, admin=who.name)
+
             return Step(t, meta, [TourEvent("disqualified", text, e.members)])
 
-        return await self._tour_admin_change(who, tournament_id, "disqualify a player", change)
+        return await self._tour_admin_change(who, tournament_id, N_("disqualify a player"), change)
 
     async def tour_replace(
         self,
@@ -274,22 +349,30 @@ class TournamentsMixin(TourCore):
     ) -> TourNews:
         """Put ``new`` (with ``teammate``, in a team tournament) in a player's place (admins): the place keeps its
         results and plays its remaining matches; a match under way starts again with the new player."""
-        guild = self._tour_guild(who, "replace a player")
+        guild = self._tour_guild(who, N_("replace a player"))
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             old = _entrant_of(t, player_id, meta)
             if t.spec.team_size > 1 and teammate is None:
-                raise Refused(f"{t.spec.name} is for teams of two: name the new team's two players")
+                raise Refused(
+                    _("{tournament} is for teams of two: name the new team's two players").format(
+                        tournament=t.spec.name
+                    )
+                )
             members = [(new.id, new.name), *([(teammate.id, teammate.name)] if teammate is not None else [])]
-            ratings = await self._tour_ratings([p for p, _ in members], t, guild)
+            ratings = await self._tour_ratings([p for p, _name in members], t, guild)
             t = replace_entrant(t, old.id, entrant_for(members, ratings))
             meta.setdefault("names", {}).update(dict(members))
-            text = f"{t.entrant(old.id).name} takes {old.name}'s place in {t.spec.name} (set by {who.name})."
+            values = {"new": t.entrant(old.id).name, "old": old.name, "tournament": t.spec.name, "admin": who.name}
+
+            def text() -> str:
+                return _("{new} takes {old}'s place in {tournament} (set by {admin}).").format(**values)
+
             return Step(t, meta, [TourEvent("replaced", text, t.entrant(old.id).members)])
 
         for person in (new, *([teammate] if teammate is not None else [])):
             await self.store.save_player(person.id, person.name)
-        return await self._tour_admin_change(who, tournament_id, "replace a player", change)
+        return await self._tour_admin_change(who, tournament_id, N_("replace a player"), change)
 
     async def tour_extend(
         self, who: Request, hours: float, tournament_id: int | None = None, *, match_id: str | None = None
@@ -297,21 +380,29 @@ class TournamentsMixin(TourCore):
         """Give the current round (or one match) ``hours`` more (admins); a match waiting for an admin's decision
         gets its deadline rule applied again at the new deadline."""
         if not 0 < hours <= 24 * 365:
-            raise Refused("extend a deadline by more than 0 hours and at most a year")
+            raise Refused(_("extend a deadline by more than 0 hours and at most a year"))
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             key = match_id.strip().upper() if match_id else None
             if t.status is Status.RUNNING and key is None and t.round_deadline() is None:
-                raise Refused(f"the rounds of {t.spec.name} have no deadline to extend")
+                raise Refused(_("the rounds of {tournament} have no deadline to extend").format(tournament=t.spec.name))
             base = t.deadline_of(t.match(key)) if key else t.round_deadline()
             until = max(base or now, now) + hours * 3600.0
             t = extend_deadline(t, until, key)
             meta["awaiting_admin"] = [i for i in meta.get("awaiting_admin", []) if key is not None and i != key]
-            what = f"match {key} of {t.spec.name}" if key else f"round {t.round} of {t.spec.name}"
             pings = members_of(t, *(t.match(key).entrants if key else ()))
-            return Step(t, meta, [TourEvent("extended", f"{who.name} extended {what} to {moment(until, now)}.", pings)])
+            values = {"admin": who.name, "match": key, "round": t.round, "tournament": t.spec.name}
 
-        return await self._tour_admin_change(who, tournament_id, "extend a deadline", change)
+            def text() -> str:
+                if key:
+                    said = _("{admin} extended match {match} of {tournament} to {moment}.")
+                else:
+                    said = _("{admin} extended round {round} of {tournament} to {moment}.")
+                return said.format(**values, moment=moment(until, now))
+
+            return Step(t, meta, [TourEvent("extended", text, pings)])
+
+        return await self._tour_admin_change(who, tournament_id, N_("extend a deadline"), change)
 
     async def tour_decide(
         self,
@@ -330,28 +421,36 @@ class TournamentsMixin(TourCore):
             x = t.match(key)
             winner = _entrant_of(t, winner_id, meta)
             if winner.id not in x.entrants:
-                raise Refused(f"{winner.name} does not play in match {key}")
+                raise Refused(_("{name} does not play in match {match}").format(name=winner.name, match=key))
             if walkover:
                 won, lost, how = t.spec.walkover_points, 0, How.WALKOVER
             else:
                 _a, _b, score = await self._tour_facts(t, x)
                 w = 0 if winner.id == x.a else 1
                 won, lost, how = score[w], score[1 - w], How.ADMIN
-            note = f"decided by {who.name}"
+            with i18n.shared():  # stored with the result, and shown to everyone with it
+                note = _decided_by(who.name)
             t = record_result(t, key, winner.id, won, lost, how, note)
             meta["awaiting_admin"] = [i for i in meta.get("awaiting_admin", []) if i != key]
-            by = "by walkover" if walkover else "by an admin's decision"
-            text = f"{t.spec.name}, match {key}: {winner.name} wins {by} ({note})."
+            values = {"tournament": t.spec.name, "match": key, "name": winner.name, "admin": who.name}
+
+            def text() -> str:
+                if walkover:
+                    said = _("{tournament}, match {match}: {name} wins by walkover ({note}).")
+                else:
+                    said = _("{tournament}, match {match}: {name} wins by an admin's decision ({note}).")
+                return said.format(**values, note=_decided_by(who.name))
+
             return Step(t, meta, [TourEvent("decided", text, members_of(t, x.a, x.b), _game(x), key)])
 
-        return await self._tour_admin_change(who, tournament_id, "decide a match", change)
+        return await self._tour_admin_change(who, tournament_id, N_("decide a match"), change)
 
     # --- deadlines ------------------------------------------------------------------------------------------------
     async def tour_check(self, who: Request, tournament_id: int | None = None) -> TourNews | None:
         """Apply the deadline rule now to every match past its deadline (admins; the bot does it by itself when
         the deadline comes). None when no match is past its deadline."""
-        guild = self._tour_guild(who, "apply a tournament's deadlines")
-        self._tour_admin(who, "apply a tournament's deadlines")
+        guild = self._tour_guild(who, N_("apply a tournament's deadlines"))
+        self._tour_admin(who, N_("apply a tournament's deadlines"))
         return await self._tour_expire(await self.tour_id(who, tournament_id), guild)
 
     async def _tour_expire(self, tid: int, guild_id: str | None) -> TourNews | None:
@@ -370,16 +469,16 @@ class TournamentsMixin(TourCore):
                 a, b, score = await self._tour_facts(t, x)
                 decision = decide(t.spec.deadline_rule, a, b)
                 pings = members_of(t, x.a, x.b)
+                said = _deadline_said(t.spec.name, x.id, t.spec.deadline_rule, a, b, decision.winner is None)
                 if decision.winner is None:
                     waiting.add(x.id)
-                    text = f"{t.spec.name}, match {x.id}: {decision.words} (admins: tour decide {x.id} WINNER)"
-                    events.append(TourEvent("needs-admin", text, pings, _game(x), x.id))
+                    events.append(TourEvent("needs-admin", said, pings, _game(x), x.id))
                     continue
                 w = 0 if decision.winner == x.a else 1
-                t = record_result(t, x.id, decision.winner, score[w], score[1 - w], How.DEADLINE, decision.words)
-                events.append(
-                    TourEvent("deadline", f"{t.spec.name}, match {x.id}: {decision.words}", pings, _game(x), x.id)
-                )
+                with i18n.shared():  # stored with the result, and shown to everyone with it
+                    note = decide(t.spec.deadline_rule, a, b).words
+                t = record_result(t, x.id, decision.winner, score[w], score[1 - w], How.DEADLINE, note)
+                events.append(TourEvent("deadline", said, pings, _game(x), x.id))
             meta["awaiting_admin"] = sorted(waiting)
             return Step(t, meta, events)
 
@@ -405,8 +504,8 @@ class TournamentsMixin(TourCore):
                     side = next((k for k, members in enumerate(state.setup.sides) if by in members), None)
                     if side is not None and row.action.get("type") != "Timeout":
                         last[side] = max(last[side] or row.at, row.at)
-        a = SideFacts(x.a, t.name(x.a), last[0], pips[0])
-        b = SideFacts(x.b, t.name(x.b), last[1], pips[1])
+        a = SideFacts(x.a, called(t, x.a), last[0], pips[0])
+        b = SideFacts(x.b, called(t, x.b), last[1], pips[1])
         return a, b, score
 
     # --- pictures -------------------------------------------------------------------------------------------------
@@ -415,22 +514,30 @@ class TournamentsMixin(TourCore):
         a worker thread, and as text (the round's pairings with a Swiss or a league's table)."""
         t = view.tournament
         if t.status is Status.SIGNUP:
-            raise Refused(f"{view.name} has not started: {len(t.entrants)} entrants so far")
+            n = len(t.entrants)
+            raise Refused(
+                ngettext(
+                    "{tournament} has not started: {count} entrant so far",
+                    "{tournament} has not started: {count} entrants so far",
+                    n,
+                ).format(tournament=view.name, count=n)
+            )
         theme = self.render_config.theme()
 
-        def draw() -> tuple[tuple[RenderedPage, ...], str]:
+        def draw() -> tuple[tuple[RenderedPage, ...], str]:  # in the language active here (copied into the thread)
+            names = {e.id: called(t, e.id) for e in t.entrants}
             if t.spec.is_knockout:
-                pages = render_bracket(t, theme, title=view.name)
+                pages = render_bracket(t, theme, names=names, title=view.name)
                 if len(pages) > MAX_PAGES:
-                    pages = render_bracket(t, theme, title=view.name, only_round=t.round)
-                text = bracket_text(t)
+                    pages = render_bracket(t, theme, names=names, title=view.name, only_round=t.round)
+                text = bracket_text(t, names=names)
                 if len(text) > MAX_TEXT:
-                    text = bracket_text(t, rounds=[t.round])
+                    text = bracket_text(t, names=names, rounds=[t.round])
             else:
-                pages = render_standings(t, theme, title=view.name)
-                text = standings_text(t)
+                pages = render_standings(t, theme, names=names, title=view.name)
+                text = standings_text(t, names=names)
                 if t.status is Status.RUNNING:
-                    text += "\n\n" + bracket_text(t, rounds=[t.round])
+                    text += "\n\n" + bracket_text(t, names=names, rounds=[t.round])
             return tuple(pages[:MAX_PAGES]), text
 
         return await asyncio.to_thread(draw)
@@ -440,9 +547,31 @@ def _game(x: Match) -> int | None:
     return int(x.game) if x.game is not None else None
 
 
+def _decided_by(admin: str) -> str:
+    """The note of an admin's decision, in the active language."""
+    return _("decided by {admin}").format(admin=admin)
+
+
+def _deadline_said(
+    name: str, match_id: str, rule: DeadlineRule, a: SideFacts, b: SideFacts, needs_admin: bool
+) -> Callable[[], str]:
+    """The announcement of a deadline decision, said when read (the rule decides the same in every language)."""
+
+    def say() -> str:
+        words = decide(rule, a, b).words
+        if needs_admin:
+            # Translators: "tour decide {match} WINNER" is a command: keep it as it is (WINNER may be translated).
+            return _("{tournament}, match {match}: {words} (admins: tour decide {match} WINNER)").format(
+                tournament=name, match=match_id, words=words
+            )
+        return _("{tournament}, match {match}: {words}").format(tournament=name, match=match_id, words=words)
+
+    return say
+
+
 def _entrant_of(t: Tournament, player_id: str, meta: Mapping[str, Any]) -> Entrant:
     found = t.entrant_of(player_id)
     if found is None:
         name = meta.get("names", {}).get(player_id, player_id)
-        raise Refused(f"{name} does not play in {t.spec.name}")
+        raise Refused(_("{name} does not play in {tournament}").format(name=name, tournament=t.spec.name))
     return found

@@ -36,6 +36,7 @@ from .model import (
     Tournament,
     TournamentError,
     TournamentSpec,
+    listed,
 )
 from .schedule import bracket_positions, bracket_size
 from .serial import DATA_VERSION, from_data, to_data
@@ -52,6 +53,7 @@ from .state import (
     match_of,
     match_of_game,
     new_tournament,
+    note_words,
     open_matches,
     pairings,
     pause,
@@ -98,9 +100,11 @@ __all__ = [
     "from_data",
     "join",
     "leave",
+    "listed",
     "match_of",
     "match_of_game",
     "new_tournament",
+    "note_words",
     "open_matches",
     "pairings",
     "pause",

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
+from engine.i18n import N_, _, pgettext
+
 __all__ = [
     "MAX_ENTRANTS",
     "MIN_ENTRANTS",
@@ -28,6 +30,7 @@ __all__ = [
     "Tournament",
     "TournamentError",
     "TournamentSpec",
+    "listed",
 ]
 
 MIN_ENTRANTS = 2
@@ -46,6 +49,15 @@ class Format(StrEnum):
     KNOCKOUT = "knockout"
     ROUND_ROBIN = "round robin"
     SWISS = "swiss"
+
+    @property
+    def words(self) -> str:
+        """The format as players read it, in the active language ("knockout", "round robin", "Swiss")."""
+        if self is Format.KNOCKOUT:
+            return pgettext("tournament format", "knockout")
+        if self is Format.ROUND_ROBIN:
+            return pgettext("tournament format", "round robin")
+        return pgettext("tournament format", "Swiss")
 
 
 class Seeding(StrEnum):
@@ -110,19 +122,20 @@ class DeadlineRule(StrEnum):
 
     @property
     def words(self) -> str:
-        """The rule as players read it."""
-        return _RULE_WORDS[self]
+        """The rule as players read it (in the active language)."""
+        return _(_RULE_WORDS[self])
 
 
 _RULE_WORDS = {
-    DeadlineRule.RECENT_ACTOR: "the player who acted more recently wins",
-    DeadlineRule.PIP_COUNT: "the higher pip count loses",
-    DeadlineRule.ADMIN: "an admin decides",
+    DeadlineRule.RECENT_ACTOR: N_("the player who acted more recently wins"),
+    DeadlineRule.PIP_COUNT: N_("the higher pip count loses"),
+    DeadlineRule.ADMIN: N_("an admin decides"),
 }
 
 
 class Tiebreak(StrEnum):
-    """A tiebreak, applied after the score (wins). ``label`` heads its column; ``words`` names it in full."""
+    """A tiebreak, applied after the score (wins). ``label`` heads its column; ``term`` names it; ``words`` names
+    and explains it (each in the active language)."""
 
     HEAD_TO_HEAD = "head-to-head"
     POINTS_DIFFERENCE = "points difference"
@@ -131,25 +144,47 @@ class Tiebreak(StrEnum):
 
     @property
     def label(self) -> str:
-        return _LABELS[self]
+        return _(_LABELS[self])
+
+    @property
+    def term(self) -> str:
+        return _(_TERMS[self])
 
     @property
     def words(self) -> str:
-        return _TIEBREAK_WORDS[self]
+        return _(_TIEBREAK_WORDS[self])
 
 
+#: Column headings: short, a table has a column per tiebreak.
 _LABELS = {
-    Tiebreak.HEAD_TO_HEAD: "H2H",
-    Tiebreak.POINTS_DIFFERENCE: "+/-",
-    Tiebreak.BUCHHOLZ: "Buch",
-    Tiebreak.MEDIAN_BUCHHOLZ: "MBuch",
+    # Translators: the column heading of the head-to-head tiebreak (a few letters).
+    Tiebreak.HEAD_TO_HEAD: N_("H2H"),
+    # Translators: the column heading of the points difference tiebreak (a few characters).
+    Tiebreak.POINTS_DIFFERENCE: N_("+/-"),
+    # Translators: the column heading of the Buchholz tiebreak (a few letters).
+    Tiebreak.BUCHHOLZ: N_("Buch"),
+    # Translators: the column heading of the median Buchholz tiebreak (a few letters).
+    Tiebreak.MEDIAN_BUCHHOLZ: N_("MBuch"),
+}
+_TERMS = {
+    Tiebreak.HEAD_TO_HEAD: N_("head-to-head"),
+    Tiebreak.POINTS_DIFFERENCE: N_("points difference"),
+    Tiebreak.BUCHHOLZ: N_("Buchholz"),
+    Tiebreak.MEDIAN_BUCHHOLZ: N_("median Buchholz"),
 }
 _TIEBREAK_WORDS = {
-    Tiebreak.HEAD_TO_HEAD: "head-to-head (wins against the entrants level with you)",
-    Tiebreak.POINTS_DIFFERENCE: "points difference (points won minus points lost)",
-    Tiebreak.BUCHHOLZ: "Buchholz (the sum of your opponents' scores)",
-    Tiebreak.MEDIAN_BUCHHOLZ: "median Buchholz (the same without your best and worst opponent)",
+    Tiebreak.HEAD_TO_HEAD: N_("head-to-head (wins against the entrants level with you)"),
+    Tiebreak.POINTS_DIFFERENCE: N_("points difference (points won minus points lost)"),
+    Tiebreak.BUCHHOLZ: N_("Buchholz (the sum of your opponents' scores)"),
+    Tiebreak.MEDIAN_BUCHHOLZ: N_("median Buchholz (the same without your best and worst opponent)"),
 }
+
+
+def listed(items: list[str]) -> str:
+    """Words in a list: "a", "a and b", "a, b and c" (in the active language)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,16 +202,16 @@ class Entrant:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id or len(self.id) > MAX_NAME:
-            raise TournamentError(f"an entrant needs an id of 1 to {MAX_NAME} characters")
+            raise TournamentError(_("an entrant needs an id of 1 to {most} characters").format(most=MAX_NAME))
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > MAX_NAME:
-            raise TournamentError(f"an entrant needs a name of 1 to {MAX_NAME} characters")
+            raise TournamentError(_("an entrant needs a name of 1 to {most} characters").format(most=MAX_NAME))
         if not self.members or len(set(self.members)) != len(self.members):
-            raise TournamentError(f"{self.name}: an entrant needs one or more different players")
+            raise TournamentError(_("{name}: an entrant needs one or more different players").format(name=self.name))
         if not all(isinstance(m, str) and m for m in self.members):
-            raise TournamentError(f"{self.name}: a player id must be a non-empty string")
+            raise TournamentError(_("{name}: a player id must be a non-empty string").format(name=self.name))
         r = self.rating
         if r is not None and (isinstance(r, bool) or not isinstance(r, int | float) or not math.isfinite(r)):
-            raise TournamentError(f"{self.name}: a rating must be a finite number")
+            raise TournamentError(_("{name}: a rating must be a finite number").format(name=self.name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,37 +304,50 @@ class TournamentSpec:
                     object.__setattr__(self, name, kind(value))
                 except ValueError:
                     choices = ", ".join(repr(v.value) for v in kind)
-                    raise TournamentError(f"{what} must be one of {choices}, not {value!r}"[:200]) from None
+                    raise TournamentError(
+                        _("{what} must be one of {choices}, not {value}").format(
+                            what=_(what), choices=choices, value=repr(value)[:100]
+                        )
+                    ) from None
         try:
             object.__setattr__(self, "tiebreaks", tuple(Tiebreak(v) for v in self.tiebreaks))
         except ValueError:
-            raise TournamentError(f"unknown tiebreak in {self.tiebreaks!r}"[:200]) from None
+            raise TournamentError(
+                _("unknown tiebreak in {tiebreaks}").format(tiebreaks=repr(self.tiebreaks)[:150])
+            ) from None
         if self.double_elimination and self.format is not Format.KNOCKOUT:
-            raise TournamentError("only a knockout can be double elimination")
+            raise TournamentError(_("only a knockout can be double elimination"))
         if self.format is Format.SWISS and not 0 <= self.rounds <= MAX_SWISS_ROUNDS:
-            raise TournamentError(f"a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds (0: as many as it takes)")
+            raise TournamentError(
+                _("a Swiss has 1 to {most} rounds (0: as many as it takes)").format(most=MAX_SWISS_ROUNDS)
+            )
         if self.format is not Format.SWISS and self.rounds != 0:
-            raise TournamentError("only a Swiss sets its number of rounds")
+            raise TournamentError(_("only a Swiss sets its number of rounds"))
         if self.legs not in (1, 2):
-            raise TournamentError("in a league each pair meets once or twice")
+            raise TournamentError(_("in a league each pair meets once or twice"))
         if not 1 <= self.divisions <= MAX_ENTRANTS // 2:
-            raise TournamentError("a league has 1 or more divisions, each of two or more entrants")
+            raise TournamentError(_("a league has 1 or more divisions, each of two or more entrants"))
         if self.divisions > 1 and self.format is not Format.ROUND_ROBIN:
-            raise TournamentError("only a league (round robin) has divisions")
+            raise TournamentError(_("only a league (round robin) has divisions"))
         if self.team_size not in (1, 2):
-            raise TournamentError("an entrant is one player or a team of two")
+            raise TournamentError(_("an entrant is one player or a team of two"))
         if not MIN_ENTRANTS <= self.max_entrants <= MAX_ENTRANTS:
-            raise TournamentError(f"a tournament takes {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants")
+            raise TournamentError(
+                _("a tournament takes {least} to {most} entrants").format(least=MIN_ENTRANTS, most=MAX_ENTRANTS)
+            )
         rs = self.round_seconds
         if rs is not None and (isinstance(rs, bool) or not isinstance(rs, int | float) or not 0 < rs < math.inf):
-            raise TournamentError("a round's time limit must be a positive number of seconds")
+            raise TournamentError(_("a round's time limit must be a positive number of seconds"))
         if isinstance(self.walkover_points, bool) or not 0 <= self.walkover_points <= 1000:
-            raise TournamentError("a walkover is worth 0 to 1000 points")
+            raise TournamentError(_("a walkover is worth 0 to 1000 points"))
         allowed = _ALLOWED_TIEBREAKS[self.format]
         if any(t not in allowed for t in self.tiebreaks) or len(set(self.tiebreaks)) != len(self.tiebreaks):
-            names = [t.value for t in allowed]
-            listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names) or "nothing"
-            raise TournamentError(f"a {self.format.value} breaks ties by {listed} (each at most once)")
+            names = listed([t.term for t in allowed]) or pgettext("tiebreaks", "nothing")
+            raise TournamentError(
+                _("a {format} breaks ties by {tiebreaks} (each at most once)").format(
+                    format=self.format.words, tiebreaks=names
+                )
+            )
 
     @property
     def is_knockout(self) -> bool:
@@ -315,10 +363,10 @@ class TournamentSpec:
 
 
 _ENUM_TERMS: tuple[tuple[str, type[Enum], str], ...] = (
-    ("format", Format, "the format"),
-    ("division_mode", DivisionMode, "the division mode"),
-    ("seeding", Seeding, "the seeding"),
-    ("deadline_rule", DeadlineRule, "the deadline rule"),
+    ("format", Format, N_("the format")),
+    ("division_mode", DivisionMode, N_("the division mode")),
+    ("seeding", Seeding, N_("the seeding")),
+    ("deadline_rule", DeadlineRule, N_("the deadline rule")),
 )
 _DEFAULT_TIEBREAKS = {
     Format.ROUND_ROBIN: (Tiebreak.HEAD_TO_HEAD, Tiebreak.POINTS_DIFFERENCE),
@@ -370,7 +418,7 @@ class Tournament:
         for e in self.entrants:
             if e.id == entrant_id:
                 return e
-        raise TournamentError(f"no entrant {entrant_id!r} in this tournament")
+        raise TournamentError(_("no entrant {entrant} in this tournament").format(entrant=repr(entrant_id)))
 
     def entrant_of(self, player: str) -> Entrant | None:
         """The entrant ``player`` plays in (alone or in a team), if any."""
@@ -382,7 +430,7 @@ class Tournament:
     def name(self, entrant_id: str | None) -> str:
         """An entrant's name ("bye" for None)."""
         if entrant_id is None:
-            return "bye"
+            return pgettext("tournament", "bye")
         return self.entrant(entrant_id).name
 
     def seed(self, entrant_id: str) -> int:
@@ -400,7 +448,7 @@ class Tournament:
             self._index.update((m.id, i) for i, m in enumerate(self.matches))
         i = self._index.get(match_id)
         if i is None:
-            raise TournamentError(f"no match {match_id!r} in this tournament")
+            raise TournamentError(_("no match {match} in this tournament").format(match=repr(match_id)))
         return i
 
     def round_deadline(self, number: int | None = None) -> float | None:

@@ -17,9 +17,27 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.i18n import _, pgettext
+
 from .model import Bracket, Format, How, Match, Tiebreak, Tournament
 
 __all__ = ["Record", "Standing", "Standings", "compute_standings", "records"]
+
+
+#: The score's column heading and what it is, in words (kept in English; said by :data:`_SAID`).
+_SCORE = "Score"
+_W = "W"
+_SWISS_SCORE = "score (wins; a bye counts as a win)"
+_WINS = "wins"
+_ROUND_REACHED = "the round reached"
+_SAID = {
+    _SCORE: lambda: pgettext("standings column", "Score"),
+    # Translators: the heading of the column of wins in a table (one letter or a short word).
+    _W: lambda: pgettext("standings column", "W"),
+    _SWISS_SCORE: lambda: pgettext("ranked by", "score (wins; a bye counts as a win)"),
+    _WINS: lambda: pgettext("ranked by", "wins"),
+    _ROUND_REACHED: lambda: pgettext("ranked by", "the round reached"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +65,9 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """A ranked table (one per league division; ``division`` is 0 when the tournament has none)."""
+    """A ranked table (one per league division; ``division`` is 0 when the tournament has none). ``score_label``
+    and ``score_words`` are kept in English (marked for the catalog): :attr:`score_heading` and :meth:`explain`
+    give them in the active language."""
 
     format: Format
     division: int
@@ -56,10 +76,18 @@ class Standings:
     tiebreaks: tuple[Tiebreak, ...]
     rows: tuple[Standing, ...]
 
+    @property
+    def score_heading(self) -> str:
+        """The score column's heading in the active language."""
+        said = _SAID.get(self.score_label)
+        return said() if said else self.score_label
+
     def explain(self) -> str:
         """How the table is ranked, in words: "Ranked by wins, then head-to-head (...), then ..."."""
-        parts = [self.score_words, *(t.words for t in self.tiebreaks)]
-        return "Ranked by " + ", then ".join(parts) + "."
+        said = _SAID.get(self.score_words)
+        parts = [said() if said else self.score_words, *(t.words for t in self.tiebreaks)]
+        # Translators: joins the criteria a table is ranked by: "wins, then head-to-head (...), then ...".
+        return _("Ranked by {criteria}.").format(criteria=_(", then ").join(parts))
 
     def row(self, entrant: str) -> Standing:
         for r in self.rows:
@@ -164,8 +192,8 @@ def _table(t: Tournament, recs: dict[str, Record], ids: tuple[str, ...], divisio
                 e in withdrawn,
             )
         )
-    words = "score (wins; a bye counts as a win)" if swiss else "wins"
-    return Standings(t.spec.format, division, "Score" if swiss else "W", words, tiebreaks, tuple(rows))
+    words = _SWISS_SCORE if swiss else _WINS
+    return Standings(t.spec.format, division, _SCORE if swiss else _W, words, tiebreaks, tuple(rows))
 
 
 def _tiebreak(tb: Tiebreak, e: str, recs: dict[str, Record], score: dict[str, int]) -> int | None:
@@ -223,4 +251,4 @@ def _knockout(t: Tournament, recs: dict[str, Record]) -> Standings:
                 e in t.withdrawn,
             )
         )
-    return Standings(Format.KNOCKOUT, 0, "W", "the round reached", (), tuple(rows))
+    return Standings(Format.KNOCKOUT, 0, _W, _ROUND_REACHED, (), tuple(rows))

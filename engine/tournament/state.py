@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from engine.i18n import N_, _, ngettext, pgettext
+
 from .model import (
     MIN_ENTRANTS,
     RECORDABLE,
@@ -43,6 +45,7 @@ __all__ = [
     "match_of",
     "match_of_game",
     "new_tournament",
+    "note_words",
     "open_matches",
     "pairings",
     "pause",
@@ -60,10 +63,44 @@ def new_tournament(spec: TournamentSpec) -> Tournament:
     return Tournament(spec)
 
 
+#: Why an action is refused in each state, by the action (translated where said).
+_REFUSED = {
+    Status.SIGNUP: N_("cannot {action}: the tournament is still taking sign-ups"),
+    Status.RUNNING: N_("cannot {action}: the tournament is running"),
+    Status.FINISHED: N_("cannot {action}: the tournament is over"),
+}
+#: What each action is called in those refusals (in the active language).
+_ACTIONS = {
+    "join": lambda: pgettext("tournament action", "join"),
+    "leave": lambda: pgettext("tournament action", "leave"),
+    "start": lambda: pgettext("tournament action", "start"),
+    "record a result": lambda: pgettext("tournament action", "record a result"),
+    "advance": lambda: pgettext("tournament action", "advance"),
+    "disqualify a player": lambda: pgettext("tournament action", "disqualify a player"),
+    "pause": lambda: pgettext("tournament action", "pause"),
+    "resume": lambda: pgettext("tournament action", "resume"),
+    "extend a deadline": lambda: pgettext("tournament action", "extend a deadline"),
+}
+#: The notes the tournament writes on the results it decides itself: stored in English, said with :func:`note_words`.
+NOT_NEEDED = N_("not needed: the winners' bracket champion won the final")
+BOTH_DISQUALIFIED = N_("both players were disqualified")
+_DISQUALIFIED = " was disqualified"
+
+
 def _need(t: Tournament, status: Status, doing: str) -> None:
     if t.status is not status:
-        words = {Status.SIGNUP: "is still taking sign-ups", Status.RUNNING: "is running", Status.FINISHED: "is over"}
-        raise TournamentError(f"cannot {doing}: the tournament {words[t.status]}")
+        raise TournamentError(_(_REFUSED[t.status]).format(action=_ACTIONS[doing]()))
+
+
+def note_words(t: Tournament, result: Result) -> str:
+    """A result's note as players read it, in the active language: the tournament's own notes (stored in English)
+    translated, a walkover against a disqualified entrant said anew; others (the service's) as stored."""
+    note = result.note
+    if note in (NOT_NEEDED, BOTH_DISQUALIFIED):
+        return _(note)
+    if result.how is How.WALKOVER and result.loser in t.withdrawn and note.endswith(_DISQUALIFIED):
+        return _("{name} was disqualified").format(name=t.name(result.loser))
+    return note
 
 
 def join(t: Tournament, entrant: Entrant) -> Tournament:
@@ -71,17 +108,28 @@ def join(t: Tournament, entrant: Entrant) -> Tournament:
     the tournament's size."""
     _need(t, Status.SIGNUP, "join")
     if len(t.entrants) >= t.spec.max_entrants:
-        raise TournamentError(f"the tournament is full ({t.spec.max_entrants} entrants)")
+        most = t.spec.max_entrants
+        raise TournamentError(
+            ngettext(
+                "the tournament is full ({count} entrant)", "the tournament is full ({count} entrants)", most
+            ).format(count=most)
+        )
     if len(entrant.members) != t.spec.team_size:
         raise TournamentError(
-            "this tournament is for single players" if t.spec.team_size == 1 else "this tournament is for teams of two"
+            _("this tournament is for single players")
+            if t.spec.team_size == 1
+            else _("this tournament is for teams of two")
         )
     if any(e.id == entrant.id for e in t.entrants):
-        raise TournamentError(f"{entrant.name} has already joined")
+        raise TournamentError(_("{name} has already joined").format(name=entrant.name))
     for member in entrant.members:
         other = t.entrant_of(member)
         if other is not None:
-            raise TournamentError(f"a player of {entrant.name} already plays in this tournament as {other.name}")
+            raise TournamentError(
+                _("a player of {name} already plays in this tournament as {other}").format(
+                    name=entrant.name, other=other.name
+                )
+            )
     return dataclasses.replace(t, entrants=(*t.entrants, entrant))
 
 
@@ -99,9 +147,15 @@ def start(t: Tournament, now: float | None = None) -> Tournament:
     spec = t.spec
     n = len(t.entrants)
     if n < MIN_ENTRANTS:
-        raise TournamentError(f"a tournament needs at least {MIN_ENTRANTS} entrants, it has {n}")
+        raise TournamentError(
+            _("a tournament needs at least {least} entrants, it has {count}").format(least=MIN_ENTRANTS, count=n)
+        )
     if spec.format is Format.ROUND_ROBIN and n < 2 * spec.divisions:
-        raise TournamentError(f"{spec.divisions} divisions need at least {2 * spec.divisions} entrants, there are {n}")
+        raise TournamentError(
+            _("{divisions} divisions need at least {least} entrants, there are {count}").format(
+                divisions=spec.divisions, least=2 * spec.divisions, count=n
+            )
+        )
     seeds = seed_order(spec, t.entrants)
     divisions: tuple[tuple[str, ...], ...] = ()
     matches: tuple[Match, ...] = ()
@@ -168,18 +222,26 @@ def record_result(
     _need(t, Status.RUNNING, "record a result")
     m = t.match(match_id)
     if how not in RECORDABLE:
-        raise TournamentError(f"a result is played, a walkover, a deadline decision or an admin's, not {how.value}")
+        raise TournamentError(
+            _("a result is played, a walkover, a deadline decision or an admin's, not {how}").format(how=how.value)
+        )
     if m.result is not None:
-        raise TournamentError(f"match {match_id} already has a result")
+        raise TournamentError(_("match {match} already has a result").format(match=match_id))
     if m.round != t.round:
-        raise TournamentError(f"match {match_id} belongs to round {m.round}; the tournament is in round {t.round}")
+        raise TournamentError(
+            _("match {match} belongs to round {round}; the tournament is in round {current}").format(
+                match=match_id, round=m.round, current=t.round
+            )
+        )
     if m.a is None or m.b is None:
-        raise TournamentError(f"match {match_id} does not have both its players yet")
+        raise TournamentError(_("match {match} does not have both its players yet").format(match=match_id))
     if winner not in (m.a, m.b):
-        raise TournamentError(f"{winner!r} does not play in match {match_id}")
+        raise TournamentError(
+            _("{entrant} does not play in match {match}").format(entrant=repr(winner), match=match_id)
+        )
     for value in (points_for, points_against):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-            raise TournamentError("match points must be whole numbers from 0 to 10000")
+            raise TournamentError(_("match points must be whole numbers from 0 to 10000"))
     loser = m.b if winner == m.a else m.a
     decided = dataclasses.replace(m, result=Result(winner, loser, points_for, points_against, how, note[:500]))
     t = _replace_match(t, decided)
@@ -191,10 +253,12 @@ def advance(t: Tournament, now: float | None = None) -> Tournament:
     """Once the current round is complete: make the next round (``now`` starts its deadline), or finish."""
     _need(t, Status.RUNNING, "advance")
     if t.paused:
-        raise TournamentError("the tournament is paused")
+        raise TournamentError(_("the tournament is paused"))
     if not round_complete(t):
         left = ", ".join(m.id for m in pairings(t) if m.result is None)
-        raise TournamentError(f"round {t.round} is not over: {left} still to play")
+        raise TournamentError(
+            _("round {round} is not over: {matches} still to play").format(round=t.round, matches=left)
+        )
     if t.spec.format is Format.SWISS:
         if t.round >= t.planned_rounds or len(_active(t)) < MIN_ENTRANTS:
             return _finish(t)
@@ -236,7 +300,7 @@ def disqualify(t: Tournament, entrant_id: str) -> Tournament:
     _need(t, Status.RUNNING, "disqualify a player")
     e = t.entrant(entrant_id)
     if entrant_id in t.withdrawn:
-        raise TournamentError(f"{e.name} is already disqualified")
+        raise TournamentError(_("{name} is already disqualified").format(name=e.name))
     withdrawn = tuple(sorted((*t.withdrawn, entrant_id)))
     return _resolve(dataclasses.replace(t, withdrawn=withdrawn))
 
@@ -246,16 +310,20 @@ def replace_entrant(t: Tournament, entrant_id: str, replacement: Entrant) -> Tou
     and plays its remaining matches. Undecided matches of the seat lose their game (the service starts new
     ones)."""
     if t.status is Status.FINISHED:
-        raise TournamentError("cannot replace a player: the tournament is over")
+        raise TournamentError(_("cannot replace a player: the tournament is over"))
     old = t.entrant(entrant_id)
     if entrant_id in t.withdrawn:
-        raise TournamentError(f"{old.name} is disqualified; their seat cannot be taken over")
+        raise TournamentError(_("{name} is disqualified; their seat cannot be taken over").format(name=old.name))
     if len(replacement.members) != t.spec.team_size:
-        raise TournamentError("the replacement must be a team of the tournament's size")
+        raise TournamentError(_("the replacement must be a team of the tournament's size"))
     for member in replacement.members:
         other = t.entrant_of(member)
         if other is not None and other.id != entrant_id:
-            raise TournamentError(f"a player of {replacement.name} already plays in this tournament as {other.name}")
+            raise TournamentError(
+                _("a player of {name} already plays in this tournament as {other}").format(
+                    name=replacement.name, other=other.name
+                )
+            )
     seat = dataclasses.replace(replacement, id=entrant_id)
     entrants = tuple(seat if e.id == entrant_id else e for e in t.entrants)
     matches = tuple(
@@ -268,7 +336,7 @@ def pause(t: Tournament, now: float) -> Tournament:
     """Pause (deadlines stop counting and rounds do not advance; results are still recorded)."""
     _need(t, Status.RUNNING, "pause")
     if t.paused:
-        raise TournamentError("the tournament is already paused")
+        raise TournamentError(_("the tournament is already paused"))
     return dataclasses.replace(t, paused_at=now)
 
 
@@ -276,7 +344,7 @@ def resume(t: Tournament, now: float) -> Tournament:
     """Resume after :func:`pause`: every deadline still ahead moves on by the time the pause lasted."""
     _need(t, Status.RUNNING, "resume")
     if t.paused_at is None:
-        raise TournamentError("the tournament is not paused")
+        raise TournamentError(_("the tournament is not paused"))
     shift = max(0.0, now - t.paused_at)
     deadlines = tuple(d + shift if d is not None and i + 1 >= t.round else d for i, d in enumerate(t.deadlines))
     matches = tuple(
@@ -292,7 +360,7 @@ def extend_deadline(t: Tournament, until: float, match_id: str | None = None) ->
     if match_id is not None:
         m = t.match(match_id)
         if m.result is not None:
-            raise TournamentError(f"match {match_id} already has a result")
+            raise TournamentError(_("match {match} already has a result").format(match=match_id))
         return _replace_match(t, dataclasses.replace(m, deadline=until))
     deadlines = list(t.deadlines)
     deadlines[t.round - 1] = until
@@ -395,15 +463,16 @@ def _automatic(t: Tournament, m: Match, gone: set[str], done: dict[str, Match]) 
     if m.id == "GF2":
         first = done["GF1"].result
         if first is not None and first.winner is not None and first.winner == done["GF1"].a:
-            return Result(None, None, how=How.VOID, note="not needed: the winners' bracket champion won the final")
+            return Result(None, None, how=How.VOID, note=NOT_NEEDED)
     if m.a is None and m.b is None:
         return Result(None, None, how=How.VOID)
     if m.a is None or m.b is None:
         return Result(m.a or m.b, None, points, 0, How.BYE)
     out = [e for e in (m.a, m.b) if e in gone]
     if len(out) == 2:
-        return Result(None, None, how=How.VOID, note="both players were disqualified")
+        return Result(None, None, how=How.VOID, note=BOTH_DISQUALIFIED)
     if out:
         winner = m.b if out[0] == m.a else m.a
-        return Result(winner, out[0], points, 0, How.WALKOVER, f"{t.name(out[0])} was disqualified")
+        # Stored in English, like every note of the tournament's own; note_words says it in the reader's language.
+        return Result(winner, out[0], points, 0, How.WALKOVER, t.entrant(out[0]).name + _DISQUALIFIED)
     return None

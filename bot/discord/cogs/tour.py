@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from engine import i18n
+from engine.i18n import _, ngettext
 from engine.tournament import open_matches
 
 from ...service import Refused
-from ...service.tour_parts import summary_words
+from ...service.tour_parts import called, status_words, summary_words
 from ..components import signup_controls
 from ..context import MAX_CHOICES, player_of, requester, require_server
 from ..errors import answer_first, refusals, refuse, reply
 from ..options import clock_choices, clock_preset, option_choices, variant_choices
-from ..text import NO_PINGS, clip, safe
+from ..text import NO_PINGS, clip, safe, versus
 from ..tour_posts import TourBoard, cut, signup_text
 from ..tree import BgCog
 
@@ -55,18 +57,21 @@ class Tournaments(BgCog):
 
     # --- the sign-up buttons --------------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], action: str, tournament_id: int) -> None:
-        """Join or Leave was pressed under a sign-up message: answered first, then privately."""
+        """Join or Leave was pressed under a sign-up message: answered first, then privately (in the presser's
+        language)."""
         await answer_first(interaction)
         me = requester(interaction)
         try:
             if interaction.user.bot:
-                raise Refused("a Discord bot cannot join a tournament")
+                raise Refused(_("a Discord bot cannot join a tournament"))
             if action == "join":
                 news = await self.service.tour_join(me, tournament_id)
-                said = f"You joined {news.view.name}. Your matches get threads of their own here once it starts."
+                said = _("You joined {tournament}. Your matches get threads of their own here once it starts.").format(
+                    tournament=news.view.name
+                )
             else:
                 news = await self.service.tour_leave(me, tournament_id)
-                said = f"You left {news.view.name}."
+                said = _("You left {tournament}.").format(tournament=news.view.name)
         except Refused as exc:
             await refuse(interaction, str(exc))
             return
@@ -114,7 +119,7 @@ class Tournaments(BgCog):
         require_server(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise Refused("Create a tournament in a text channel: its matches get threads of their own there.")
+            raise Refused(_("Create a tournament in a text channel: its matches get threads of their own there."))
         me = requester(interaction)
         news = await self.service.tour_create(
             me, name, format, variant=variant, length=length, options=options,
@@ -124,13 +129,15 @@ class Tournaments(BgCog):
             channel_id=str(interaction.channel_id),
         )  # fmt: skip
         view = news.view
-        ui = signup_controls(view.id)
+        with i18n.shared():  # the sign-up message is for everyone in the channel
+            ui = signup_controls(view.id)
+            text = signup_text(view)
         sent: discord.Message
         try:
-            await interaction.response.send_message(signup_text(view), view=ui, allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(text, view=ui, allowed_mentions=NO_PINGS)
             sent = await interaction.original_response()
         except discord.HTTPException:  # the interaction expired: the sign-up message is posted all the same
-            sent = await channel.send(signup_text(view), view=ui, allowed_mentions=NO_PINGS)
+            sent = await channel.send(text, view=ui, allowed_mentions=NO_PINGS)
         finally:
             ui.stop()
         await self.service.tour_set_messages(me, view.id, signup_message_id=str(sent.id))
@@ -196,11 +203,12 @@ class Tournaments(BgCog):
         """Sign up for a tournament (with your teammate, in a Doubles tournament)."""
         require_server(interaction)
         if teammate is not None and teammate.bot:
-            raise Refused(f"{teammate.display_name} is a Discord bot: a teammate is a player")
+            raise Refused(_("{name} is a Discord bot: a teammate is a player").format(name=teammate.display_name))
         news = await self.service.tour_join(
             requester(interaction), tournament, teammate=player_of(teammate) if teammate else None
         )
-        await reply(interaction, safe(f"You joined {news.view.name}."), allowed_mentions=NO_PINGS)
+        said = _("You joined {tournament}.").format(tournament=news.view.name)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="leave")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -209,7 +217,8 @@ class Tournaments(BgCog):
         """Take your name (your team's) off a tournament's list, before it starts."""
         require_server(interaction)
         news = await self.service.tour_leave(requester(interaction), tournament)
-        await reply(interaction, safe(f"You left {news.view.name}."), allowed_mentions=NO_PINGS)
+        said = _("You left {tournament}.").format(tournament=news.view.name)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     # --- admins ---------------------------------------------------------------------------------------------------
     @tour.command(name="start")
@@ -220,9 +229,12 @@ class Tournaments(BgCog):
         require_server(interaction)
         news = await self.service.tour_start(requester(interaction), tournament)
         count = len(news.started)
-        await reply(
-            interaction, safe(f"{news.view.name} has started: {count} matches opened."), allowed_mentions=NO_PINGS
-        )
+        said = ngettext(
+            "{tournament} has started: {count} match opened.",
+            "{tournament} has started: {count} matches opened.",
+            count,
+        ).format(tournament=news.view.name, count=count)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="pause")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -231,7 +243,8 @@ class Tournaments(BgCog):
         """Pause a tournament: deadlines stop and no round starts (admins)."""
         require_server(interaction)
         news = await self.service.tour_pause(requester(interaction), tournament)
-        await reply(interaction, safe(f"{news.view.name} is paused."), allowed_mentions=NO_PINGS)
+        said = _("{tournament} is paused.").format(tournament=news.view.name)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="resume")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -240,7 +253,8 @@ class Tournaments(BgCog):
         """Resume a paused tournament: its deadlines move on by the pause (admins)."""
         require_server(interaction)
         news = await self.service.tour_resume(requester(interaction), tournament)
-        await reply(interaction, safe(f"{news.view.name} is resumed."), allowed_mentions=NO_PINGS)
+        said = _("{tournament} is resumed.").format(tournament=news.view.name)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="disqualify")
     @app_commands.describe(player="The player (or a member of the team) to disqualify", tournament=TOURNAMENT)
@@ -251,7 +265,8 @@ class Tournaments(BgCog):
         """Disqualify a player: their matches still to play are walkovers (admins)."""
         require_server(interaction)
         news = await self.service.tour_disqualify(requester(interaction), str(player.id), tournament)
-        await reply(interaction, safe(f"Done: {news.view.name} goes on without them."), allowed_mentions=NO_PINGS)
+        said = _("Done: {tournament} goes on without them.").format(tournament=news.view.name)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="replace")
     @app_commands.describe(
@@ -272,12 +287,13 @@ class Tournaments(BgCog):
         """Put another player in a player's place, with their results (admins)."""
         require_server(interaction)
         if by.bot or (teammate is not None and teammate.bot):
-            raise Refused("A Discord bot cannot play in a tournament.")
+            raise Refused(_("A Discord bot cannot play in a tournament."))
         news = await self.service.tour_replace(
             requester(interaction), str(player.id), player_of(by), tournament,
             teammate=player_of(teammate) if teammate else None,
         )  # fmt: skip
-        await reply(interaction, safe(f"Done: {news.events[0].text}"), allowed_mentions=NO_PINGS)
+        said = _("Done: {what}").format(what=news.events[0].text)  # the event said in the asker's language
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @tour.command(name="extend")
     @app_commands.describe(
@@ -343,7 +359,9 @@ class Tournaments(BgCog):
         order = {"running": 0, "signup": 1, "finished": 2}
         found = [r for r in rows if not key or key in r[1].lower() or key in str(r[0])]
         found.sort(key=lambda r: (order.get(r[2], 3), -r[0]))
-        return [app_commands.Choice(name=f"#{i} {n} ({s})"[:100], value=i) for i, n, s in found[:MAX_CHOICES]]
+        return [
+            app_commands.Choice(name=f"#{i} {n} ({status_words(s)})"[:100], value=i) for i, n, s in found[:MAX_CHOICES]
+        ]
 
     @extend.autocomplete("match")
     @decide.autocomplete("match")
@@ -359,7 +377,7 @@ class Tournaments(BgCog):
         key = current.strip().lower()
         out = []
         for x in open_matches(t):
-            label = f"{x.id}: {t.name(x.a)} vs {t.name(x.b)}"
+            label = f"{x.id}: {versus([called(t, x.a), called(t, x.b)])}"
             if not key or key in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=x.id))
         return out[:MAX_CHOICES]
