@@ -20,6 +20,10 @@ it registered is taken back (a plugin is in whole or not at all), and the rest l
 :attr:`Registry.refused` keeps the reasons (``gammonbot variants`` lists them). ``strict=True`` raises
 :class:`PluginError` instead (a plugin's own tests; see :mod:`engine.testing`).
 
+The reasons a plugin is refused are kept in English and speak the reader's language when shown (:class:`Deferred`):
+the registry is built once, at start-up, and read later by admins of any language (``gammonbot variants``); the log
+keeps the English.
+
 Names are never inherited silently: a :class:`~engine.variant.Variant` subclass has only the aliases it declares
 itself (``Variant.__init_subclass__``), and a rule set that does not declare its own ``name`` is refused.
 """
@@ -39,6 +43,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .i18n import N_, _
 from .players import PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from .ratings import RatingSystem
 from .timecontrol import TimeControl
@@ -52,6 +57,7 @@ __all__ = [
     "UnknownTimeControl",
     "UnknownPlayer",
     "PluginError",
+    "Deferred",
     "Registry",
     "build_plugin_manager",
     "registry",
@@ -85,29 +91,63 @@ ENV_PLUGINS = "GAMMONBOT_PLUGINS"
 ENV_TRACE = "GAMMONBOT_TRACE_HOOKS"
 
 
+class Deferred(str):
+    """A message made once and read later, perhaps by readers of several languages (why a plugin was refused at
+    start-up, why a player is unavailable on this machine): its value is the English text, which comparisons, stored
+    data and the log see, and ``str()``, ``format()`` and f-strings give it in the language active when it is shown
+    (``_(text)`` too: the catalog has no entry for the filled-in English, so the text itself is shown).
+
+    ``msgid`` is a message marked for the catalog (``N_("...{name}...")``); ``fields`` fill its placeholders after
+    translation, and a field that is itself a :class:`Deferred` is shown in the same language.
+    """
+
+    msgid: str
+    fields: dict[str, object]
+
+    def __new__(cls, msgid: str, /, **fields: object) -> Deferred:
+        text = super().__new__(cls, msgid.format(**{k: english(v) for k, v in fields.items()}))
+        text.msgid = msgid
+        text.fields = fields
+        return text
+
+    def __str__(self) -> str:
+        return _(self.msgid).format(**self.fields)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:
+        return (self.msgid,), dict(self.fields)
+
+
+def english(text: object) -> object:
+    """``text`` as written, in English: the value of a :class:`Deferred`, anything else unchanged (for the log)."""
+    return str.__str__(text) if isinstance(text, Deferred) else text
+
+
 class PluginError(RuntimeError):
-    """A plugin that cannot be loaded or registers something twice."""
+    """A plugin that cannot be loaded or registers something twice (its message is a :class:`Deferred`)."""
 
 
 class UnknownVariant(LookupError):
     """No registered rule set has that name or alias; the message lists those that exist."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown variant"
+        return str(self.args[0]) if self.args else _("unknown variant")
 
 
 class UnknownTimeControl(LookupError):
     """No registered time control has that name or alias; the message lists those that exist."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown time control"
+        return str(self.args[0]) if self.args else _("unknown time control")
 
 
 class UnknownPlayer(LookupError):
     """No registered bot player has that name or alias; the message lists those that exist."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown player"
+        return str(self.args[0]) if self.args else _("unknown player")
 
 
 @dataclass
@@ -133,20 +173,35 @@ class Registry:
         """Add a rule set; a name or alias already taken is a :class:`PluginError` naming both plugins, and so is a
         class that is not a working rule set (no name of its own, options or a start that cannot be made)."""
         if not (isinstance(cls, type) and issubclass(cls, Variant)):
-            raise PluginError(f"it registered {cls!r}, which is not a Variant subclass")
+            raise PluginError(Deferred(N_("it registered {item}, which is not a Variant subclass"), item=repr(cls)))
         if "name" not in cls.__dict__:
             raise PluginError(
-                f"its rule set {cls.__name__} declares no name of its own (it would take {cls.name!r} from "
-                f"{cls.__mro__[1].__name__}): give it one"
+                Deferred(
+                    N_(
+                        "its rule set {class_name} declares no name of its own (it would take {name} from {base}): "
+                        "give it one"
+                    ),
+                    class_name=cls.__name__,
+                    name=repr(cls.name),
+                    base=cls.__mro__[1].__name__,
+                )
             )
         if not cls.name or cls.name != cls.name.lower():
-            raise PluginError(f"its rule set {cls.__name__} needs a lower-case name")
+            raise PluginError(
+                Deferred(N_("its rule set {class_name} needs a lower-case name"), class_name=cls.__name__)
+            )
         keys = _claim(self._names, self.owners, "rule set", cls.name, cls.aliases)
         try:
             variant = cls()
             variant.validate_position(variant.start_position())
         except Exception as exc:  # a rule set that cannot even start would crash the first game played
-            raise PluginError(f"its rule set {cls.name!r} cannot start a game: {type(exc).__name__}: {exc}") from exc
+            raise PluginError(
+                Deferred(
+                    N_("its rule set {name} cannot start a game: {error}"),
+                    name=repr(cls.name),
+                    error=f"{type(exc).__name__}: {exc}",
+                )
+            ) from exc
         self.variants[cls.name] = cls
         self.owners[cls.name] = owner
         for key in keys:
@@ -156,8 +211,10 @@ class Registry:
         key = name.strip().lower()
         if key in self._names:
             return self.variants[self._names[key]]
-        have = ", ".join(sorted(self.variants)) or "none"
-        raise UnknownVariant(f"no rule set called {name!r}; available: {have}")
+        if not self.variants:
+            raise UnknownVariant(_("no rule set called {name}; available: none").format(name=repr(name)))
+        have = ", ".join(sorted(self.variants))
+        raise UnknownVariant(_("no rule set called {name}; available: {names}").format(name=repr(name), names=have))
 
     def get(self, name: str, **options: Any) -> Variant:
         return self.find(name)(**options)
@@ -172,7 +229,7 @@ class Registry:
     def register_time_control(self, tc: TimeControl, owner: str) -> None:
         """Add a time-control preset; a name or alias already taken is a :class:`PluginError` naming both plugins."""
         if not isinstance(tc, TimeControl):
-            raise PluginError(f"it registered {tc!r}, which is not a TimeControl")
+            raise PluginError(Deferred(N_("it registered {item}, which is not a TimeControl"), item=repr(tc)))
         for label in _claim(self._time_control_names, self.time_control_owners, "time control", tc.name, tc.aliases):
             self._time_control_names[label] = tc.name
         self.time_controls[tc.name] = tc
@@ -183,8 +240,12 @@ class Registry:
         key = name.strip().lower()
         if key in self._time_control_names:
             return self.time_controls[self._time_control_names[key]]
-        have = ", ".join(sorted(self.time_controls)) or "none"
-        raise UnknownTimeControl(f"no time control called {name!r}; available: {have}")
+        if not self.time_controls:
+            raise UnknownTimeControl(_("no time control called {name}; available: none").format(name=repr(name)))
+        have = ", ".join(sorted(self.time_controls))
+        raise UnknownTimeControl(
+            _("no time control called {name}; available: {names}").format(name=repr(name), names=have)
+        )
 
     def time_control_names(self) -> list[str]:
         return sorted(self.time_controls)
@@ -192,9 +253,11 @@ class Registry:
     def register_player(self, spec: PlayerSpec, owner: str) -> None:
         """Add a bot player; a name or alias already taken is a :class:`PluginError` naming both plugins."""
         if not isinstance(spec, PlayerSpec):
-            raise PluginError(f"it registered {spec!r}, which is not a PlayerSpec")
+            raise PluginError(Deferred(N_("it registered {item}, which is not a PlayerSpec"), item=repr(spec)))
         if not spec.name or spec.name != spec.name.lower():
-            raise PluginError(f"its player {spec.display_name!r} needs a lower-case name")
+            raise PluginError(
+                Deferred(N_("its player {player} needs a lower-case name"), player=repr(english(spec.display_name)))
+            )
         for label in _claim(self._player_names, self.player_owners, "player", spec.name, spec.aliases):
             self._player_names[label] = spec.name
         self.players[spec.name] = spec
@@ -203,11 +266,14 @@ class Registry:
     def register_rating_system(self, system: RatingSystem, owner: str) -> None:
         name = getattr(system, "name", None)
         if not isinstance(name, str) or not name or not callable(getattr(system, "update", None)):
-            raise PluginError(f"it registered {system!r}, which is not a rating system")
+            raise PluginError(Deferred(N_("it registered {item}, which is not a rating system"), item=repr(system)))
         if name in self.rating_systems:
             raise PluginError(
-                f"it registers rating system {name!r}, but plugin "
-                f"{self.rating_system_owners[name]!r} already registered it"
+                Deferred(
+                    N_("it registers rating system {name}, but plugin {owner} already registered it"),
+                    name=repr(name),
+                    owner=repr(self.rating_system_owners[name]),
+                )
             )
         self.rating_systems[name] = system
         self.rating_system_owners[name] = owner
@@ -216,16 +282,22 @@ class Registry:
         """The rating system registered under ``name``; :class:`PluginError` lists the others."""
         if name in self.rating_systems:
             return self.rating_systems[name]
-        have = ", ".join(sorted(self.rating_systems)) or "none"
-        raise PluginError(f"no rating system called {name!r}; available: {have}")
+        if not self.rating_systems:
+            raise PluginError(Deferred(N_("no rating system called {name}; available: none"), name=repr(name)))
+        have = ", ".join(sorted(self.rating_systems))
+        raise PluginError(
+            Deferred(N_("no rating system called {name}; available: {names}"), name=repr(name), names=have)
+        )
 
     def find_player(self, name: str) -> PlayerSpec:
         """The player registered under ``name`` or an alias; :class:`UnknownPlayer` lists the others."""
         key = name.strip().lower()
         if key in self._player_names:
             return self.players[self._player_names[key]]
-        have = ", ".join(sorted(self.players)) or "none"
-        raise UnknownPlayer(f"no bot player called {name!r}; available: {have}")
+        if not self.players:
+            raise UnknownPlayer(_("no bot player called {name}; available: none").format(name=repr(name)))
+        have = ", ".join(sorted(self.players))
+        raise UnknownPlayer(_("no bot player called {name}; available: {names}").format(name=repr(name), names=have))
 
     def player_names(self) -> list[str]:
         """Every registered player's name, weakest first."""
@@ -252,19 +324,30 @@ class Registry:
             setattr(self, name, value)
 
 
+#: What :func:`_claim` says, by the kind of thing claimed: a name another plugin holds, a name listed twice.
+_TAKEN = {
+    "rule set": N_("it registers rule set {label}, but plugin {owner} already registered it for {other}"),
+    "time control": N_("it registers time control {label}, but plugin {owner} already registered it for {other}"),
+    "player": N_("it registers player {label}, but plugin {owner} already registered it for {other}"),
+}
+_TWICE = {
+    "rule set": N_("its rule set {name} lists the same name twice"),
+    "time control": N_("its time control {name} lists the same name twice"),
+    "player": N_("its player {name} lists the same name twice"),
+}
+
+
 def _claim(taken: dict[str, str], owners: dict[str, str], kind: str, name: str, aliases: Iterable[str]) -> list[str]:
     """The lower-case labels ``name`` and ``aliases`` would take; :class:`PluginError` naming the plugin that holds
-    one already, or if the same label is listed twice."""
+    one already, or if the same label is listed twice (``kind``: "rule set", "time control" or "player")."""
     labels = (name, *aliases)
     for label in labels:
         other = taken.get(label.lower())
         if other is not None:
-            raise PluginError(
-                f"it registers {kind} {label!r}, but plugin {owners[other]!r} already registered it for {other!r}"
-            )
+            raise PluginError(Deferred(_TAKEN[kind], label=repr(label), owner=repr(owners[other]), other=repr(other)))
     keys = [label.lower() for label in labels]
     if len(set(keys)) != len(keys):
-        raise PluginError(f"its {kind} {name!r} lists the same name twice")
+        raise PluginError(Deferred(_TWICE[kind], name=repr(name)))
     return keys
 
 
@@ -277,19 +360,21 @@ def _wanted() -> set[str] | None:
 
 def _candidates(
     extra: Iterable[tuple[str, object]], load_entry_points: bool
-) -> list[tuple[str, str, Callable[[], object]]]:
+) -> list[tuple[str, Deferred, Callable[[], object]]]:
     """Every plugin that may load, in order: (name, where it comes from, how to load it)."""
-    out: list[tuple[str, str, Callable[[], object]]] = []
+    out: list[tuple[str, Deferred, Callable[[], object]]] = []
     for name, module in DEFAULT_PLUGINS:
-        out.append((name, f"built-in module {module}", functools.partial(importlib.import_module, module)))
+        where = Deferred(N_("built-in module {module}"), module=module)
+        out.append((name, where, functools.partial(importlib.import_module, module)))
     if load_entry_points:
         seen: set[tuple[str, str]] = set()
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             if (ep.name, ep.value) not in seen:  # one package found twice on the path is one plugin
                 seen.add((ep.name, ep.value))
-                out.append((ep.name, f"entry point {ep.value}", ep.load))
+                out.append((ep.name, Deferred(N_("entry point {entry_point}"), entry_point=ep.value), ep.load))
     for name, plugin in extra:
-        out.append((name, "given", functools.partial(_same, plugin)))
+        # Translators: where a plugin comes from: handed to the plugin manager by the program itself (tests).
+        out.append((name, Deferred(N_("given")), functools.partial(_same, plugin)))
     return out
 
 
@@ -318,11 +403,11 @@ def build_plugin_manager(
     reg = Registry()
     wanted = _wanted()
 
-    def refuse(name: str, reason: str, exc: BaseException | None = None) -> None:
+    def refuse(name: str, reason: Deferred, exc: BaseException | None = None) -> None:
         if strict:
-            raise PluginError(f"plugin {name!r} refused: {reason}") from exc
+            raise PluginError(Deferred(N_("plugin {name} refused: {reason}"), name=repr(name), reason=reason)) from exc
         reg.refused.setdefault(name, reason)  # a second plugin of a refused one's name keeps the first reason
-        log.warning("plugin %r refused: %s", name, reason)
+        log.warning("plugin %r refused: %s", name, english(reason))
         if exc is not None and not isinstance(exc, PluginError):
             log.debug("plugin %r: what went wrong", name, exc_info=exc)
 
@@ -330,27 +415,49 @@ def build_plugin_manager(
         if wanted is not None and name not in wanted:
             continue
         if pm.has_plugin(name) or name in reg.refused:
-            refuse(name, f"a plugin loaded before it has the same name; this one ({where}) is left out")
+            refuse(
+                name,
+                Deferred(
+                    N_("a plugin loaded before it has the same name; this one ({where}) is left out"), where=where
+                ),
+            )
             continue
         try:
             plugin = load()
         except Exception as exc:  # an outside package failing to import must say which one, and only stop itself
-            refuse(name, f"it cannot be loaded ({where}): {type(exc).__name__}: {exc}", exc)
+            error = f"{type(exc).__name__}: {exc}"
+            refuse(name, Deferred(N_("it cannot be loaded ({where}): {error}"), where=where, error=error), exc)
             continue
         try:
             pm.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
-            refuse(name, f"its hooks do not fit gammonbot's ({where}): {exc}", exc)
+            refuse(
+                name,
+                Deferred(N_("its hooks do not fit gammonbot's ({where}): {error}"), where=where, error=str(exc)),
+                exc,
+            )
             continue
         except ValueError as exc:  # pluggy: this very object is loaded already, under another plugin name
-            other = pm.get_name(plugin) if pm.is_registered(plugin) else "another"
-            refuse(name, f"it is the same plugin as {other!r} ({where}), loaded once", exc)
+            if pm.is_registered(plugin):
+                same = Deferred(
+                    N_("it is the same plugin as {other} ({where}), loaded once"),
+                    other=repr(pm.get_name(plugin)),
+                    where=where,
+                )
+            else:
+                same = Deferred(N_("it is the same plugin as another one ({where}), loaded once"), where=where)
+            refuse(name, same, exc)
             continue
         unknown = _unknown_hooks(pm, plugin)
         if unknown:
             pm.unregister(plugin)
-            refuse(name, f"it implements {', '.join(unknown)}, which gammonbot has no hook for (misspelled?)")
-    for name in sorted((wanted or set()) - {n for n, _ in pm.list_name_plugin()} - set(reg.refused)):
+            refuse(
+                name,
+                Deferred(
+                    N_("it implements {hooks}, which gammonbot has no hook for (misspelled?)"), hooks=", ".join(unknown)
+                ),
+            )
+    for name in sorted((wanted or set()) - {n for n, _plugin in pm.list_name_plugin()} - set(reg.refused)):
         log.warning("%s names plugin %r, but no plugin of that name is installed", ENV_PLUGINS, name)
     pm.check_pending()
     if os.environ.get(ENV_TRACE, "").strip() not in ("", "0"):
@@ -368,9 +475,18 @@ def build_plugin_manager(
         except Exception as exc:  # whatever one plugin's hook does, the others load: its registrations are undone
             reg._restore(saved)
             pm.unregister(plugin)
-            reason = str(exc) if isinstance(exc, PluginError) else f"its {hook} failed: {type(exc).__name__}: {exc}"
-            refuse(name, reason, exc)
+            refuse(name, _reason(exc, hook), exc)
     return pm, reg
+
+
+def _reason(exc: Exception, hook: str) -> Deferred:
+    """Why a plugin whose collection ``hook`` raised ``exc`` is refused: a :class:`PluginError`'s own words (still
+    :class:`Deferred`), or what went wrong in its hook."""
+    if isinstance(exc, PluginError) and exc.args and isinstance(exc.args[0], Deferred):
+        return exc.args[0]
+    if isinstance(exc, PluginError):
+        return Deferred("{error}", error=str(exc))  # words from elsewhere, as they were given
+    return Deferred(N_("its {hook} failed: {error}"), hook=hook, error=f"{type(exc).__name__}: {exc}")
 
 
 #: Collection hooks and the Registry method that takes what each plugin registers through them.

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from engine.i18n import N_, _, ngettext
 from engine.movegen import HOME, TurnRules
 from engine.plugins import hookimpl
 from engine.position import BAR, OFF, POINTS, RESERVE, Position
@@ -75,9 +76,9 @@ class AceyDeucey(Variant):
     """Acey-deucey: backgammon with every checker entering from off the board, and the 1-2 bonus."""
 
     name = "aceydeucey"
-    display_name = "Acey-deucey"
+    display_name = N_("Acey-deucey")
     aliases = ("acey-deucey", "acey")
-    summary = (
+    summary = N_(
         "Backgammon where all 15 checkers of each player start off the board and enter into the opponent's home "
         "board as a hit checker does (a 3 enters on your 22-point); checkers on the board may move while others "
         "still wait to enter. A hit checker must re-enter before anything else. Bear off once all 15 are home. "
@@ -91,7 +92,7 @@ class AceyDeucey(Variant):
     match_defaults = {"opening": "reroll"}
     mat_variation = "Acey-deucey"
     gnubg_compatible = False
-    result_names = {1: "single game"}
+    result_names = {1: N_("single game")}
     option_defaults = {
         "enter": Entering.ANY,
         "bar_first": True,
@@ -100,11 +101,13 @@ class AceyDeucey(Variant):
         "scoring": Scoring.GAME,
     }
     option_help = {
-        "enter": "Acey-deucey: when board checkers may move before all have entered: any, all-first or not-past-13",
-        "bar_first": "Acey-deucey: a hit checker must re-enter before any other move",
-        "extra_throw": "Acey-deucey: another throw after a doublet: none, again or all-four (when all four were used)",
-        "exact_bear_off": "Acey-deucey: bearing off needs the exact number",
-        "scoring": "Acey-deucey: a game is worth 1 (game), 1 per checker left (checkers), or gammons (backgammon)",
+        "enter": N_("Acey-deucey: when board checkers may move before all have entered: any, all-first or not-past-13"),
+        "bar_first": N_("Acey-deucey: a hit checker must re-enter before any other move"),
+        "extra_throw": N_(
+            "Acey-deucey: another throw after a doublet: none, again or all-four (when all four were used)"
+        ),
+        "exact_bear_off": N_("Acey-deucey: bearing off needs the exact number"),
+        "scoring": N_("Acey-deucey: a game is worth 1 (game), 1 per checker left (checkers), or gammons (backgammon)"),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -114,10 +117,12 @@ class AceyDeucey(Variant):
                 self.options[key] = kind(self.options[key])
             except ValueError:
                 choices = ", ".join(v.value for v in kind)
-                raise VariantOptionError(f"Acey-deucey option {key!r} is one of {choices}") from None
+                raise VariantOptionError(
+                    _("Acey-deucey option {option} is one of {choices}").format(option=repr(key), choices=choices)
+                ) from None
         for key in ("bar_first", "exact_bear_off"):
             if not isinstance(self.options[key], bool):
-                raise VariantOptionError(f"Acey-deucey option {key!r} is on or off")
+                raise VariantOptionError(_("Acey-deucey option {option} is on or off").format(option=repr(key)))
         self._bar_first: bool = self.options["bar_first"]
         self._exact: bool = self.options["exact_bear_off"]
         enter: Entering = self.options["enter"]
@@ -174,41 +179,50 @@ class AceyDeucey(Variant):
         bar_first = self._bar_first and b[BAR] > 0
         if src == RESERVE:
             if waiting <= 0:
-                return "you have no checker waiting to enter"
+                return _("you have no checker waiting to enter")
             if bar_first:
-                return "a checker on the bar must re-enter before any other move, entering new ones included"
+                return _("a checker on the bar must re-enter before any other move, entering new ones included")
             t = BAR - die
             return self.blocked_reason(t) if b[t] < -1 else None
         if src == BAR:
             if b[BAR] <= 0:
-                return "you have no checker on the bar"
+                return _("you have no checker on the bar")
         else:
             if not 1 <= src <= POINTS or b[src] <= 0:
-                return f"you have no checker on point {src}"
+                return _("you have no checker on point {point}").format(point=src)
             if bar_first:
-                return "checkers on the bar must enter first"
+                return _("checkers on the bar must enter first")
             if self._all_first and waiting > 0:
-                return f"no checker on the board moves until all {self.checkers} have entered ({waiting} to enter)"
+                return _("no checker on the board moves until all {count} have entered ({waiting} to enter)").format(
+                    count=self.checkers, waiting=waiting
+                )
         t = src - die
         if t > 0:
             if self._not_past and t <= _PAST_13 and waiting > 0:
-                return f"no checker passes your 13-point until all {self.checkers} have entered ({waiting} to enter)"
+                return _("no checker passes your 13-point until all {count} have entered ({waiting} to enter)").format(
+                    count=self.checkers, waiting=waiting
+                )
             return self.blocked_reason(t) if b[t] < -1 else None
         if waiting > 0:
-            return f"you cannot bear off while a checker is still to enter ({waiting} waiting)"
+            return _("you cannot bear off while a checker is still to enter ({waiting} waiting)").format(
+                waiting=waiting
+            )
         outside = [p for p in range(BAR, HOME, -1) if b[p] > 0]
         if outside:
-            where = "the bar" if outside[0] == BAR else f"point {outside[0]}"
-            return f"you cannot bear off while a checker is outside your home board (on {where})"
+            if outside[0] == BAR:
+                return _("you cannot bear off while a checker is outside your home board (on the bar)")
+            return _("you cannot bear off while a checker is outside your home board (on point {point})").format(
+                point=outside[0]
+            )
         if t < 0:
             if self._exact:
-                return f"bearing off needs the exact number: a {die} bears off only from point {die}"
+                return _("bearing off needs the exact number: a {die} bears off only from point {die}").format(die=die)
             higher = [p for p in range(HOME, src, -1) if b[p] > 0]
             if higher:
-                return (
-                    f"a {die} bears off from point {src} only when no checker stands higher, "
-                    f"but point {higher[0]} is occupied"
-                )
+                return _(
+                    "a {die} bears off from point {point} only when no checker stands higher, "
+                    "but point {higher} is occupied"
+                ).format(die=die, point=src, higher=higher[0])
         return None
 
     # --- the turn ----------------------------------------------------------------------------------
@@ -231,8 +245,17 @@ class AceyDeucey(Variant):
         if self._scoring is Scoring.CHECKERS:
             return {n: f"game with {n} checker{'s' if n != 1 else ''} left" for n in range(1, self.checkers + 1)}
         if self._scoring is Scoring.BACKGAMMON:
-            return {1: "single game", 2: "gammon", 3: "backgammon"}
+            return {1: N_("single game"), 2: N_("gammon"), 3: N_("backgammon")}
         return self.result_names
+
+    def result_name(self, level: int) -> str:
+        """The name of a result level in the active language; with option ``scoring=checkers``, "game with 3 checkers
+        left" (its plural forms come from the catalog: :attr:`results` keeps the English)."""
+        if self._scoring is Scoring.CHECKERS and level in self.results:
+            return ngettext("game with {count} checker left", "game with {count} checkers left", level).format(
+                count=level
+            )
+        return super().result_name(level)
 
     def game_result(self, pos: Position) -> int:
         """The level of a game the roller of ``pos`` has borne off (see :attr:`results`)."""

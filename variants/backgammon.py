@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.i18n import N_
 from engine.plugins import hookimpl
 from engine.variant import Variant
 
@@ -12,9 +13,9 @@ class Backgammon(Variant):
     """Standard backgammon: 15 checkers each, players move towards each other, blots are hit."""
 
     name = "backgammon"
-    display_name = "Backgammon"
+    display_name = N_("Backgammon")
     aliases = ("bg", "standard")
-    summary = (
+    summary = N_(
         "Each player has 15 checkers: 2 on the 24-point, 5 on the 13, 3 on the 8 and 5 on the 6. "
         "Players move in opposite directions. Two or more checkers make a point the opponent cannot land on; "
         "a single checker (a blot) is hit and must re-enter from the bar before anything else moves. "

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.geometry import Geometry
+from engine.i18n import N_
 from engine.match import MatchState, Phase
 from engine.movegen import Play
 from engine.players import (
@@ -45,7 +46,7 @@ from engine.players import (
     cube_answers,
     cube_context,
 )
-from engine.plugins import hookimpl
+from engine.plugins import Deferred, hookimpl
 from engine.position import Position
 from engine.variant import Variant
 
@@ -53,6 +54,7 @@ __all__ = [
     "BgsagePlayer",
     "LEVELS",
     "UNAVAILABLE",
+    "EQUITY_LABELS",
     "plays_standard_backgammon",
     "to_bgsage_board",
     "analyzer",
@@ -67,9 +69,12 @@ try:  # bgsage is a dependency, but a machine without a wheel for it still runs 
 
     _bgsage = _imported
 except Exception as exc:  # pragma: no cover - depends on the machine
-    UNAVAILABLE = (
-        f"the bgsage package cannot be imported here ({type(exc).__name__}: {exc}); "
-        "install it with `pip install bgsage` (wheels exist for CPython on x86-64 Linux, macOS and Windows)"
+    UNAVAILABLE = Deferred(
+        N_(
+            "the bgsage package cannot be imported here ({error}); install it with `pip install bgsage` (wheels "
+            "exist for CPython on x86-64 Linux, macOS and Windows)"
+        ),
+        error=f"{type(exc).__name__}: {exc}",
     )
 
 #: Level name -> (bgsage eval level, noise standard deviation in equity).
@@ -77,6 +82,12 @@ LEVELS: dict[str, tuple[str, float]] = {
     "casual": ("1ply", 0.06),
     "strong": ("1ply", 0.0),
     "expert": ("2ply", 0.0),
+}
+
+#: What a level's figures are, by bgsage eval level (English; translated where shown).
+EQUITY_LABELS: dict[str, str] = {
+    "1ply": N_("cubeful equity (bgsage 1-ply)"),
+    "2ply": N_("cubeful equity (bgsage 2-ply)"),
 }
 
 _analyzers: dict[str, Any] = {}
@@ -143,7 +154,7 @@ class BgsagePlayer:
         if self.level not in LEVELS:
             raise ValueError(f"no bgsage level {self.level!r}; levels: {', '.join(LEVELS)}")
         self.eval_level, self.noise = LEVELS[self.level]
-        self.equity_label = f"cubeful equity (bgsage {self.eval_level.replace('ply', '-ply')})"
+        self.equity_label = EQUITY_LABELS[self.eval_level]
 
     # --- analysis ------------------------------------------------------------------------------------------
     def _match_args(self, state: MatchState) -> dict[str, Any]:
@@ -298,29 +309,31 @@ def _factory(level: str) -> Callable[[int | None], BgsagePlayer]:
     return make
 
 
-_REQUIREMENTS = "standard backgammon rules: 15 checkers, mirrored board with a bar, blots hit, 2 checkers hold a point"
+_REQUIREMENTS = N_(
+    "standard backgammon rules: 15 checkers, mirrored board with a bar, blots hit, 2 checkers hold a point"
+)
 
 SPECS: tuple[PlayerSpec, ...] = (
     PlayerSpec(
         name="casual",
-        display_name="bgsage (casual)",
+        display_name=N_("bgsage (casual)"),
         strength="casual",
         factory=_factory("casual"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,
-        description="bgsage's neural network with some noise: a friendly opponent that makes small mistakes.",
+        description=N_("bgsage's neural network with some noise: a friendly opponent that makes small mistakes."),
         aliases=("bgsage-casual",),
         rank=20,
         unavailable=UNAVAILABLE,
     ),
     PlayerSpec(
         name="strong",
-        display_name="bgsage (strong)",
+        display_name=N_("bgsage (strong)"),
         strength="strong",
         factory=_factory("strong"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,
-        description="bgsage's neural network (1-ply): a strong opponent that answers at once.",
+        description=N_("bgsage's neural network (1-ply): a strong opponent that answers at once."),
         aliases=("bgsage", "bgsage-strong"),
         rank=30,
         hints=True,
@@ -328,12 +341,12 @@ SPECS: tuple[PlayerSpec, ...] = (
     ),
     PlayerSpec(
         name="expert",
-        display_name="bgsage (expert)",
+        display_name=N_("bgsage (expert)"),
         strength="expert",
         factory=_factory("expert"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,
-        description="bgsage looking two plies ahead: stronger still, and slower (a fraction of a second a move).",
+        description=N_("bgsage looking two plies ahead: stronger still, and slower (a fraction of a second a move)."),
         aliases=("bgsage-expert",),
         rank=40,
         unavailable=UNAVAILABLE,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.i18n import N_
 from engine.plugins import hookimpl
 from engine.variant import Variant
 from variants.backgammon import Backgammon
@@ -19,9 +20,9 @@ class Doubles(Backgammon):
     """Backgammon for two teams of two; one acting member per side in each game."""
 
     name = "doubles"
-    display_name = "Backgammon Doubles"
+    display_name = N_("Backgammon Doubles")
     aliases = ("team", "pairs")
-    summary = (
+    summary = N_(
         "Backgammon for two teams of two, with the usual board, dice and cube. Teammates may talk over "
         "every decision, but in each game only one member of a team, the acting member, rolls, moves the "
         "checkers and doubles, takes or passes. The acting member changes from one game to the next."

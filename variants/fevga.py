@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.geometry import Geometry
+from engine.i18n import N_, _
 from engine.movegen import TurnRules
 from engine.position import OFF, POINTS, Position
 from engine.variant import Variant, VariantOptionError
@@ -56,9 +57,9 @@ class Fevga(Variant):
     """Fevga: 15 checkers on the 24-point each, both sides moving the same way round; a single checker holds a point."""
 
     name = "fevga"
-    display_name = "Fevga"
+    display_name = N_("Fevga")
     aliases = ("feuga",)
-    summary = (
+    summary = N_(
         "Each player starts with all 15 checkers on his 24-point, in opposite corners, and both move the same "
         "way round. Nothing is ever hit: a single checker holds a point. No second checker may leave the start "
         "until the first has reached the opponent's starting quarter; nobody may hold all six points of his own "
@@ -74,22 +75,26 @@ class Fevga(Variant):
     match_defaults = {"opening": "winner-reroll"}
     mat_variation = "Fevga"
     gnubg_compatible = False
-    result_names = {1: "single game", 2: "gammon"}
+    result_names = {1: N_("single game"), 2: N_("gammon")}
     option_defaults = {"first_checker_past_start": False, "block_rule": BlockRule.PROHIBIT}
     option_help = {
-        "first_checker_past_start": "Fevga: the first checker must pass the opponent's start (his 24) to free yours",
-        "block_rule": "Fevga: which blocks are forbidden: prohibit, start-quarter or moultezim",
+        "first_checker_past_start": N_(
+            "Fevga: the first checker must pass the opponent's start (his 24) to free yours"
+        ),
+        "block_rule": N_("Fevga: which blocks are forbidden: prohibit, start-quarter or moultezim"),
     }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         if not isinstance(self.options["first_checker_past_start"], bool):
-            raise VariantOptionError("Fevga option 'first_checker_past_start' is true or false")
+            raise VariantOptionError(_("Fevga option 'first_checker_past_start' is true or false"))
         try:
             self.options["block_rule"] = BlockRule(self.options["block_rule"])
         except ValueError:
             choices = ", ".join(r.value for r in BlockRule)
-            raise VariantOptionError(f"Fevga option 'block_rule' is one of {choices}") from None
+            raise VariantOptionError(
+                _("Fevga option 'block_rule' is one of {choices}").format(choices=choices)
+            ) from None
         #: The highest of my points the first checker must reach to free the start.
         self.free_from = 11 if self.options["first_checker_past_start"] else 12
         # My points in the order the opponent travels them: route[q] is my number for his point q.
@@ -178,16 +183,25 @@ class FevgaTurn:
     def reason(self, b: list[int], src: int, dst: int) -> str | None:
         """The rule the submove breaks, in the players' words, or None."""
         if self.first and self._first_checker(b, src):
-            where = "your 11-point or beyond" if self.free_from == 11 else "the opponent's starting quarter"
-            return f"no second checker may leave your starting point until the first has reached {where}"
+            if self.free_from == 11:
+                return _(
+                    "no second checker may leave your starting point until the first has reached your 11-point or "
+                    "beyond"
+                )
+            return _(
+                "no second checker may leave your starting point until the first has reached the opponent's starting "
+                "quarter"
+            )
         if self.quarter and self._fills_quarter(b, src, dst):
-            return "you may not hold all six points of your starting quarter (19 to 24)"
+            return _("you may not hold all six points of your starting quarter (19 to 24)")
         run = self._block(b, src, dst) if self.blocks else None
         if run is not None:
             points = ", ".join(map(str, run))
             if self.rule is BlockRule.MOULTEZIM:
-                return f"you may hold at most four points of the opponent's starting quarter ({points})"
-            if self.rule is BlockRule.START_QUARTER:
-                return f"you may not hold all six points of the opponent's starting quarter ({points})"
-            return f"this would build a block of six points ({points}) with every opposing checker behind it"
+                text = _("you may hold at most four points of the opponent's starting quarter ({points})")
+            elif self.rule is BlockRule.START_QUARTER:
+                text = _("you may not hold all six points of the opponent's starting quarter ({points})")
+            else:
+                text = _("this would build a block of six points ({points}) with every opposing checker behind it")
+            return text.format(points=points)
         return None

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.geometry import Geometry
+from engine.i18n import N_, _
 from engine.movegen import TurnRules
 from engine.plugins import hookimpl
 from engine.position import OFF, POINTS, Position, PositionError
@@ -49,9 +50,9 @@ class Longgammon(Variant):
     """Long nardy: 15 checkers on the head, both sides moving the same way round, a lone checker holds a point."""
 
     name = "longgammon"
-    display_name = "Longgammon"
+    display_name = N_("Longgammon")
     aliases = ("long", "long-nardy", "longnardy", "nardy", "narde", "long-backgammon")
-    summary = (
+    summary = N_(
         "Each player starts with all 15 checkers on the head, his own 24-point, in opposite corners; both "
         "move the same way round. A single checker holds a point: nothing is ever hit, and no checker may "
         "land where an opposing checker stands. Only one checker may leave the head each turn, except that "
@@ -70,7 +71,7 @@ class Longgammon(Variant):
     uses_cube = True
     mat_variation = "Longgammon"
     gnubg_compatible = False
-    result_names = {1: "single game", 2: "mars", 3: "koks"}
+    result_names = {1: N_("single game"), 2: N_("mars"), 3: N_("koks")}
     option_defaults = {
         # Koks (3 points) when the mars-losing side still has a checker in his first quarter. Off by default.
         "koks": False,
@@ -79,19 +80,30 @@ class Longgammon(Variant):
         # The doublets that let two checkers leave the head on a player's first turn.
         "first_turn_doublets": (6, 4, 3),
     }
+    option_help = {
+        "koks": N_("Longgammon: a koks (3 points) when the loser bore off none and has a checker in his first quarter"),
+        "block_across_corner": N_("Longgammon: a block through your 1/24 corner counts for the six-block rule"),
+        "first_turn_doublets": N_("Longgammon: the doublets that let two checkers leave the head on a first turn"),
+    }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         for flag in ("koks", "block_across_corner"):
             if not isinstance(self.options[flag], bool):
-                raise VariantOptionError(f"Longgammon option {flag!r} is true or false, not {self.options[flag]!r}")
+                raise VariantOptionError(
+                    _("Longgammon option {option} is true or false, not {value}").format(
+                        option=repr(flag), value=repr(self.options[flag])
+                    )
+                )
         doublets = self.options["first_turn_doublets"]
         if not (
             isinstance(doublets, tuple | list | frozenset | set)
             and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in doublets)
         ):
             raise VariantOptionError(
-                f"Longgammon option 'first_turn_doublets' lists die numbers 1 to 6, not {doublets!r}"
+                _("Longgammon option 'first_turn_doublets' lists die numbers 1 to 6, not {value}").format(
+                    value=repr(doublets)
+                )
             )
         self.options["first_turn_doublets"] = tuple(sorted(set(doublets), reverse=True))
         # My points in the order the opponent travels them: _route[q] is my number for his point q.
@@ -148,15 +160,22 @@ class Longgammon(Variant):
     def validate_position(self, pos: Position) -> None:
         """Also refuse a six-block that no game can reach (no opposing checker in front, none borne off)."""
         super().validate_position(pos)
-        for side, seen in (("the player on roll", pos), ("the opponent", self.flip(pos))):
+        for mine, seen in ((True, pos), (False, self.flip(pos))):
             if seen.off[1] == 0:
                 run = _unblocked_run(self, list(seen.board), _front(self, seen))
                 if run:
                     points = ", ".join(map(str, run))
-                    raise PositionError(
-                        f"{side} has a block of six points ({points}) with no opposing checker in front of it, "
-                        "which the rules never allow"
-                    )
+                    if mine:
+                        text = _(
+                            "the player on roll has a block of six points ({points}) with no opposing checker in "
+                            "front of it, which the rules never allow"
+                        )
+                    else:
+                        text = _(
+                            "the opponent has a block of six points ({points}) with no opposing checker in front of "
+                            "it, which the rules never allow"
+                        )
+                    raise PositionError(text.format(points=points))
 
 
 def _front(variant: Longgammon, pos: Position) -> int:
@@ -267,13 +286,14 @@ class LonggammonTurn:
         """The rule the submove breaks, in the players' words, or None."""
         if self._head_spent(b, src):
             if self.head_limit == 1:
-                return "only one checker may leave the head this turn"
-            return "only two checkers may leave the head this turn, even on a first turn with 6-6, 4-4 or 3-3"
+                return _("only one checker may leave the head this turn")
+            return _("only two checkers may leave the head this turn, even on a first turn with 6-6, 4-4 or 3-3")
         run = self._block_run(b, src, dst)
         if run is not None:
             lo, hi = run
             points = ", ".join(str(self.route[q]) for q in range(hi, lo - 1, -1))
-            return f"this would build a block of six points ({points}) with no opposing checker in front of it"
+            text = _("this would build a block of six points ({points}) with no opposing checker in front of it")
+            return text.format(points=points)
         return None
 
 

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.geometry import Geometry
+from engine.i18n import N_, _
 from engine.movegen import HIT, HOME, TurnRules
 from engine.position import OFF, PINS, POINTS, Position
 from engine.variant import GameOver, Variant, VariantOptionError
@@ -37,17 +38,19 @@ __all__ = ["Plakoto", "START", "FREED"]
 START = POINTS
 #: The bit of a make step's undo token that says the mover's last pinner left a point and freed the checker under it.
 FREED = 2
-_MOTHER = "a mother is pinned (the last checker on its starting point)"
-_BOTH_MOTHERS = "both mothers are pinned"
+#: How a game ends by a pinned mother (:attr:`GameOver.how <engine.variant.GameOver.how>`: English, translated where
+#: shown).
+_MOTHER = N_("a mother is pinned (the last checker on its starting point)")
+_BOTH_MOTHERS = N_("both mothers are pinned")
 
 
 class Plakoto(Variant):
     """Plakoto: 15 checkers on the 24-point, moving towards each other; a lone checker landed on is pinned."""
 
     name = "plakoto"
-    display_name = "Plakoto"
+    display_name = N_("Plakoto")
     aliases = ("tapa", "mahbusa", "pin-game")
-    summary = (
+    summary = N_(
         "Each player starts with all 15 checkers on his 24-point and the players move towards each other. "
         "Nothing is ever hit: a checker that lands on a lone opposing checker pins it, and the pinned checker "
         "cannot move until every checker on top of it has left. Two or more checkers close a point, and so "
@@ -66,7 +69,7 @@ class Plakoto(Variant):
     match_defaults = {"opening": "winner-reroll"}
     mat_variation = "Plakoto"
     gnubg_compatible = False
-    result_names = {1: "single game", 2: "gammon", 3: "backgammon"}
+    result_names = {1: N_("single game"), 2: N_("gammon"), 3: N_("backgammon")}
     option_defaults = {
         # A checker pinned inside the home board does not stop bearing off (it still occupies its point).
         "pinned_home_bears_off": False,
@@ -74,16 +77,20 @@ class Plakoto(Variant):
         "mother_points": 2,
     }
     option_help = {
-        "pinned_home_bears_off": "Plakoto: a checker pinned inside the home board does not stop bearing off",
-        "mother_points": "Plakoto: what a pinned mother costs, 2 or 3 points",
+        "pinned_home_bears_off": N_("Plakoto: a checker pinned inside the home board does not stop bearing off"),
+        "mother_points": N_("Plakoto: what a pinned mother costs, 2 or 3 points"),
     }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         if not isinstance(self.options["pinned_home_bears_off"], bool):
-            raise VariantOptionError("Plakoto option 'pinned_home_bears_off' is true or false")
+            raise VariantOptionError(_("Plakoto option 'pinned_home_bears_off' is true or false"))
         if self.options["mother_points"] not in (2, 3) or isinstance(self.options["mother_points"], bool):
-            raise VariantOptionError(f"Plakoto option 'mother_points' is 2 or 3, not {self.options['mother_points']!r}")
+            raise VariantOptionError(
+                _("Plakoto option 'mother_points' is 2 or 3, not {value}").format(
+                    value=repr(self.options["mother_points"])
+                )
+            )
         self._home_pins_ok = self.options["pinned_home_bears_off"]
         self._mother = int(self.options["mother_points"])
 
@@ -158,33 +165,39 @@ class Plakoto(Variant):
     def submove_error(self, b: list[int], src: int, die: int, rules: TurnRules | None) -> str | None:
         """Why the submove is illegal, in words (the same judgement as :meth:`submove_target`), or None."""
         if not 1 <= src <= POINTS:
-            return "Plakoto has no bar" if src == 25 else f"there is no point {src}"
+            return _("Plakoto has no bar") if src == 25 else _("there is no point {point}").format(point=src)
         pins = b[PINS]
         if b[src] <= 0:
             if b[src] < 0 and pins >> src & 1:
-                return f"your checker on point {src} is pinned: it cannot move while an opposing checker is on it"
-            return f"you have no checker on point {src}"
+                return _(
+                    "your checker on point {point} is pinned: it cannot move while an opposing checker is on it"
+                ).format(point=src)
+            return _("you have no checker on point {point}").format(point=src)
         t = src - die
         if t > 0:
             if b[t] < 0 and pins >> t & 1:
-                return f"point {t} is closed: an opposing checker pins one of yours there"
+                return _("point {point} is closed: an opposing checker pins one of yours there").format(point=t)
             if b[t] <= -2:
                 return self.blocked_reason(t)
             return None
         for p in range(POINTS, HOME, -1):
             if b[p] > 0 or (b[p] < 0 and pins >> p & 1):
-                return f"you cannot bear off while a checker is outside your home board (on point {p})"
+                return _("you cannot bear off while a checker is outside your home board (on point {point})").format(
+                    point=p
+                )
         if not self._home_pins_ok:
             for p in range(HOME, 0, -1):
                 if b[p] < 0 and pins >> p & 1:
-                    return f"you cannot bear off while one of your checkers is pinned (on point {p})"
+                    return _("you cannot bear off while one of your checkers is pinned (on point {point})").format(
+                        point=p
+                    )
         if t < 0:
             for p in range(HOME, src, -1):
                 if b[p] > 0 or (b[p] < 0 and pins >> p & 1):
-                    return (
-                        f"a {die} bears off from point {src} only when no checker stands higher, "
-                        f"but point {p} is occupied"
-                    )
+                    return _(
+                        "a {die} bears off from point {point} only when no checker stands higher, "
+                        "but point {higher} is occupied"
+                    ).format(die=die, point=src, higher=p)
         return None
 
     # --- positions and the end of the game ------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.i18n import N_
 from engine.plugins import hookimpl
 from engine.variant import Variant
 
@@ -26,9 +27,9 @@ class Sprintgammon(Variant):
     """Backgammon with three checkers each (GNU Backgammon's Hypergammon)."""
 
     name = "sprintgammon"
-    display_name = "Sprintgammon"
+    display_name = N_("Sprintgammon")
     aliases = ("hypergammon", "hypergammon3", "sprint")
-    summary = (
+    summary = N_(
         "Backgammon with three checkers each, one on each of the 24, 23 and 22 points. Everything else is "
         "backgammon: two checkers make a point, a blot is hit and re-enters from the bar, both dice must be "
         "played if possible, and the cube is used. A gammon (the loser bore off none of his three) doubles "

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.i18n import N_
 from engine.plugins import hookimpl
 from engine.position import Position
 from engine.variant import Variant
@@ -38,9 +39,9 @@ class Portes(Variant):
     """Portes: backgammon's board and plays, Tavli's scoring (1 or 2, no triple) and no cube."""
 
     name = "portes"
-    display_name = "Portes"
+    display_name = N_("Portes")
     aliases = ("tavli-portes",)
-    summary = (
+    summary = N_(
         "Backgammon as played in Greece, the first game of Tavli. Each player has 15 checkers: 2 on the "
         "24-point, 5 on the 13, 3 on the 8 and 5 on the 6; players move in opposite directions, two checkers "
         "make a point, a lone checker is hit and must re-enter from the bar first. Both dice must be played if "
@@ -53,7 +54,7 @@ class Portes(Variant):
     uses_cube = False
     match_defaults = TAVLI_MATCH_DEFAULTS
     mat_variation = "Portes"
-    result_names = {1: "single game", 2: "gammon"}
+    result_names = {1: N_("single game"), 2: N_("gammon")}
 
     def game_result(self, pos: Position) -> int:
         """1, or 2 when the loser has borne off none (no backgammon in Tavli)."""
@@ -65,9 +66,9 @@ class Tavli(Portes):
     first game re-thrown, the winner starts the next). Asked directly, it answers as Portes, its first game."""
 
     name = "tavli"
-    display_name = "Tavli"
+    display_name = N_("Tavli")
     aliases = ("tavli-match",)
-    summary = (
+    summary = N_(
         "A match of the three Greek games in turn: Portes (backgammon), Plakoto (pins instead of hits) and Fevga "
         "(both sides run the same way, a single checker holds a point), then Portes again, until a player reaches "
         "the match length (5 unless you choose another). Each game is scored by its own rules: 1 point, 2 if the "

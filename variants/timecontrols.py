@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.i18n import N_
 from engine.plugins import hookimpl
 from engine.timecontrol import Bonus, Kind, TimeControl
 
@@ -29,7 +30,7 @@ DAY = 86400.0
 PRESETS: tuple[TimeControl, ...] = (
     TimeControl(
         name="backgammon-blitz",
-        display_name="Backgammon Blitz",
+        display_name=N_("Backgammon Blitz"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=10,
@@ -37,11 +38,11 @@ PRESETS: tuple[TimeControl, ...] = (
         match_length=5,
         variants=("backgammon",),
         aliases=("blitz", "bg-blitz"),
-        summary="2 minutes for the whole 5-point match and a 10-second delay each move (FNR short-nardy blitz).",
+        summary=N_("2 minutes for the whole 5-point match and a 10-second delay each move (FNR short-nardy blitz)."),
     ),
     TimeControl(
         name="longgammon-blitz",
-        display_name="Longgammon Blitz",
+        display_name=N_("Longgammon Blitz"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=10,
@@ -49,25 +50,25 @@ PRESETS: tuple[TimeControl, ...] = (
         match_length=3,
         variants=("longgammon",),
         aliases=("long-blitz",),
-        summary="1 minute for the whole 3-point match and a 10-second delay each move (FNR long-nardy blitz).",
+        summary=N_("1 minute for the whole 3-point match and a 10-second delay each move (FNR long-nardy blitz)."),
     ),
     TimeControl(
         name="tournament-clock",
-        display_name="Tournament clock",
+        display_name=N_("Tournament clock"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=12,
         reserve_per_point=2 * MINUTE,
         reserve_less_per_point_scored=1 * MINUTE,
         aliases=("us-clock", "usbgf", "ukbgf", "clock"),
-        summary=(
+        summary=N_(
             "2 minutes per match point, less 1 minute per point already scored by either player, and a "
             "12-second delay each move (US Backgammon Clock Rules 2013; UKBGF, Biba)."
         ),
     ),
     TimeControl(
         name="doubles-clock",
-        display_name="Doubles clock",
+        display_name=N_("Doubles clock"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=18,
@@ -75,51 +76,51 @@ PRESETS: tuple[TimeControl, ...] = (
         reserve_less_per_point_scored=1.25 * MINUTE,
         variants=("doubles",),
         aliases=("team-clock",),
-        summary=(
+        summary=N_(
             "2.5 minutes per match point, less 1.25 minutes per point already scored, and an 18-second delay "
             "each move, for team play (US Backgammon Clock Rules 2013)."
         ),
     ),
     TimeControl(
         name="no-delay-clock",
-        display_name="Standard clock without delay",
+        display_name=N_("Standard clock without delay"),
         kind=Kind.CLOCK,
         bonus=Bonus.NONE,
         reserve_per_point=6 * MINUTE,
         aliases=("unified-clock",),
-        summary="6 minutes per match point and no delay (Unified clock rules, ABA 2003).",
+        summary=N_("6 minutes per match point and no delay (Unified clock rules, ABA 2003)."),
     ),
     TimeControl(
         name="fnr-short-nardy",
-        display_name="FNR short nardy",
+        display_name=N_("FNR short nardy"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=8,
         reserve=18 * MINUTE,
         match_length=9,
         variants=("backgammon",),
-        summary="18 minutes for a 9-point match and 8 seconds each move (Russian federation events, 2025).",
+        summary=N_("18 minutes for a 9-point match and 8 seconds each move (Russian federation events, 2025)."),
     ),
     TimeControl(
         name="fnr-long-nardy",
-        display_name="FNR long nardy",
+        display_name=N_("FNR long nardy"),
         kind=Kind.CLOCK,
         bonus=Bonus.DELAY,
         per_move=8,
         reserve=14 * MINUTE,
         match_length=7,
         variants=("longgammon",),
-        summary="14 minutes for a 7-point match and 8 seconds each move (Russian federation events, 2025).",
+        summary=N_("14 minutes for a 7-point match and 8 seconds each move (Russian federation events, 2025)."),
     ),
     TimeControl(
         name="correspondence",
-        display_name="Correspondence",
+        display_name=N_("Correspondence"),
         kind=Kind.CORRESPONDENCE,
         bonus=Bonus.DELAY,
         per_move=1 * DAY,
         reserve=3 * DAY,
         aliases=("daily", "async"),
-        summary=("A day for each move; a slower move draws the extra time from a three-day bank for the match."),
+        summary=N_("A day for each move; a slower move draws the extra time from a three-day bank for the match."),
     ),
 )
 

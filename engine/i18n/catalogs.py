@@ -50,7 +50,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "render": ("render/**/*.py",),
     "service": ("bot/service/**/*.py", "bot/storage/**/*.py", "bot/scheduler.py", "bot/locks.py"),
     "discord": ("bot/discord/**/*.py",),
-    "console": ("bot/console*.py", "bot/cli.py", "bot/config.py", "bot/runtime.py", "bot/clock.py"),
+    "console": ("bot/__init__.py", "bot/console*.py", "bot/cli.py", "bot/config.py", "bot/runtime.py", "bot/clock.py"),
 }
 KEYWORDS = dict(DEFAULT_KEYWORDS)
 KEYWORDS["N_"] = None
