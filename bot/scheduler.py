@@ -21,6 +21,8 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 
+from engine import i18n
+
 from .service import GameService, NotInstalled, Outcome, Refused
 from .storage import Store, TimerRow, Unavailable
 
@@ -107,7 +109,9 @@ class Scheduler:
                     outcomes[k] = outcome
                     if outcome is not None and self.notify is not None:
                         try:
-                            await self.notify(outcome)
+                            # Nobody asked: what the transport adds is in the game's server's language too.
+                            with i18n.use(await self.service.server_language(outcome.game.guild_id)):
+                                await self.notify(outcome)
                         except Exception:
                             log.exception("could not announce timer %s of game %s", timer.id, timer.game_id)
 

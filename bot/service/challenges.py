@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from engine import i18n
 from engine import match as m
 from engine.fairdice import FairDice, client_value, commitment, new_server_seed
+from engine.i18n import _, ngettext
 from engine.match import MatchOptionError
 from engine.options import Chosen, OptionError, match_option_specs, settle
 from engine.options import parse as parse_options
@@ -17,7 +19,7 @@ from engine.variant import Variant, VariantOptionError
 
 from ..clock import start_clock
 from ..storage import Conflict, Scope, TimerSpec
-from .core import ServiceCore
+from .core import ServiceCore, status_word
 from .events import _describe_terms
 from .helpers import (
     _Loaded,
@@ -68,15 +70,17 @@ class ChallengesMixin(ServiceCore):
         default options are added where they can apply (engine.options.settle).
         """
         if consult not in ("free", "agree"):
-            raise Refused('team consultation is "free" (the acting member decides) or "agree" (both must agree)')
+            raise Refused(_('team consultation is "free" (the acting member decides) or "agree" (both must agree)'))
         if challenger.guild_id is None:
-            raise Refused("challenges are made in a server's channel, not in a direct message")
+            raise Refused(_("challenges are made in a server's channel, not in a direct message"))
         guild_id = challenger.guild_id
         settings = await self.server_settings(guild_id)
         if variant is None and not registry().has(settings["default_variant"]):
             raise Refused(
-                f"this server's default rule set, {settings['default_variant']}, is not installed on this bot: "
-                f"name a rule set ({', '.join(registry().names())})"
+                _(
+                    "this server's default rule set, {rule_set}, is not installed on this bot: name a rule set "
+                    "({rule_sets})"
+                ).format(rule_set=settings["default_variant"], rule_sets=", ".join(registry().names()))
             )
         tc = _time_control(time_control if time_control is not None else settings["default_time_control"])
         bots: dict[str, str] = {}
@@ -88,24 +92,38 @@ class ChallengesMixin(ServiceCore):
         cls = self._variant_class(variant or settings["default_variant"])
         allowed = settings["allowed_variants"]
         if allowed is not None and cls.name not in allowed:
-            raise Refused(f"{cls.display_name} is not allowed on this server; allowed: {', '.join(allowed)}")
+            raise Refused(
+                _("{rule_set} is not allowed on this server; allowed: {allowed}").format(
+                    rule_set=_(cls.display_name), allowed=", ".join(allowed)
+                )
+            )
         if length is None:  # a rule set may have its own usual length (Tavli: 5), else the server's default
             length = cls.default_length if cls.default_length is not None else settings["default_length"]
         match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
         await self._check_open_challenges(challenger, guild_id)
         if opponent is not None and opponent.id == challenger.id:
-            raise Refused("you cannot challenge yourself")
+            raise Refused(_("you cannot challenge yourself"))
         team = cls.team_size > 1
         if team:
             if teammate is None:
-                raise Refused(f"{cls.display_name} is played by teams of two: name your teammate")
+                raise Refused(
+                    _("{rule_set} is played by teams of two: name your teammate").format(rule_set=_(cls.display_name))
+                )
             if opponent is None or opponent_teammate is None:
-                raise Refused(f"{cls.display_name} needs both opponents named (an open team challenge is not possible)")
+                raise Refused(
+                    _("{rule_set} needs both opponents named (an open team challenge is not possible)").format(
+                        rule_set=_(cls.display_name)
+                    )
+                )
             people = [challenger, teammate, opponent, opponent_teammate]
             if len({p.id for p in people}) != 4:
-                raise Refused("the four players of a Doubles match must be four different people")
+                raise Refused(_("the four players of a Doubles match must be four different people"))
         elif teammate is not None or opponent_teammate is not None:
-            raise Refused(f"{cls.display_name} is played one against one: teammates are for team rule sets")
+            raise Refused(
+                _("{rule_set} is played one against one: teammates are for team rule sets").format(
+                    rule_set=_(cls.display_name)
+                )
+            )
         invited = [p for p in (opponent, opponent_teammate) if p is not None]
         names = {p.id: p.name for p in [challenger, *invited, *([teammate] if teammate else [])]}
         for p in [challenger, *invited, *([teammate] if teammate else [])]:
@@ -148,22 +166,36 @@ class ChallengesMixin(ServiceCore):
             # Commit to the dice now, before anyone contributes a value or accepts.
             seed = new_server_seed()
             await self.store.put_secret(row.id, seed.hex())
-            text_commit = f" Dice commitment: {commitment(seed)} (the seed is revealed at the end)."
-        else:
-            text_commit = ""
         expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
         await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
         loaded = _Loaded(row, None)
         view = self._view(loaded)
-        what = _terms_words(cls, match_options, variant_options) + (f", clock: {tc.describe()}" if tc else "")
-        who = " and ".join(p.name for p in invited) if invited else "anyone"
-        text = f"{challenger.name} challenges {who} to {what} (game #{row.id}).{text_commit}"
-        if teammate is not None:
-            asked = listed([names[p] for p in challenge_awaiting(terms)])
-            text = (
-                f"{challenger.name} & {teammate.name} challenge {' & '.join(p.name for p in invited)} to {what} "
-                f"(game #{row.id}); it starts once {asked} accept.{text_commit}"
-            )
+        with i18n.shared():  # posted in the channel for everyone
+            what = _terms_words(cls, match_options, variant_options)
+            if tc:
+                what = _("{terms}, clock: {clock}").format(terms=what, clock=tc.describe())
+            if teammate is not None:
+                text = _(
+                    "{challengers} challenge {opponents} to {terms} (game #{game}); it starts once {players} accept."
+                ).format(
+                    challengers=f"{challenger.name} & {teammate.name}",
+                    opponents=" & ".join(p.name for p in invited),
+                    terms=what,
+                    game=row.id,
+                    players=listed([names[p] for p in challenge_awaiting(terms)]),
+                )
+            elif invited:
+                text = _("{challenger} challenges {opponent} to {terms} (game #{game}).").format(
+                    challenger=challenger.name, opponent=listed([p.name for p in invited]), terms=what, game=row.id
+                )
+            else:
+                text = _("{challenger} challenges anyone to {terms} (game #{game}).").format(
+                    challenger=challenger.name, terms=what, game=row.id
+                )
+            if seed is not None:
+                text += " " + _("Dice commitment: {commitment} (the seed is revealed at the end).").format(
+                    commitment=commitment(seed)
+                )
         if bots and not challenge_awaiting(terms):
             # A bot accepts at once; the challenger's own click is the players' share of the dice. (A team challenge
             # against the bots waits for the challenger's teammate, who is asked like anyone else.)
@@ -196,14 +228,25 @@ class ChallengesMixin(ServiceCore):
         if len(own) >= cap:
             numbers = ", ".join(f"#{row.id}" for row in own[:5])
             raise Refused(
-                f"you already have {len(own)} open challenges here ({numbers}…), the most this bot allows: "
-                "wait for answers, or withdraw one (decline it) before challenging again"
+                ngettext(
+                    # (English keeps one form: the number is the cap, and "1 open challenges" is what it always said)
+                    "you already have {count} open challenges here ({numbers}…), the most this bot allows: wait for "
+                    "answers, or withdraw one (decline it) before challenging again",
+                    "you already have {count} open challenges here ({numbers}…), the most this bot allows: wait for "
+                    "answers, or withdraw one (decline it) before challenging again",
+                    len(own),
+                ).format(count=len(own), numbers=numbers)
             )
         server_cap = self.limits.max_open_challenges_per_server
         if await self.store.count_games(status="challenge", scope=Scope.server(guild_id)) >= server_cap:
             raise Refused(
-                f"this server has {server_cap} open challenges, the most this bot allows: accept or decline some "
-                "(or wait for them to expire) before making new ones"
+                ngettext(
+                    "this server has {count} open challenge, the most this bot allows: accept or decline it "
+                    "(or wait for it to expire) before making new ones",
+                    "this server has {count} open challenges, the most this bot allows: accept or decline some "
+                    "(or wait for them to expire) before making new ones",
+                    server_cap,
+                ).format(count=server_cap)
             )
 
     async def accept(self, game_id: int, player: Request, *, entropy: str | None = None) -> Outcome:
@@ -213,14 +256,18 @@ class ChallengesMixin(ServiceCore):
         bot has already committed to its secret seed, so neither side can choose the rolls.
         """
         async with self._lock(game_id):
-            for _ in range(3):
+            for _attempt in range(3):
                 loaded = await self._load(game_id, player)
                 row = loaded.row
                 if row.status != "challenge":
-                    raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+                    raise Refused(
+                        _("game #{game} is not an open challenge (it is {status})").format(
+                            game=game_id, status=status_word(row.status)
+                        )
+                    )
                 terms = row.setup
                 if player.id == terms["challenger"]:
-                    raise Refused("you cannot accept your own challenge")
+                    raise Refused(_("you cannot accept your own challenge"))
                 invited = list(terms["invited"])
                 cls = stored_class(terms["variant"], game_id)
                 names = dict(terms["names"])
@@ -232,9 +279,17 @@ class ChallengesMixin(ServiceCore):
                     if player.id not in challenge_awaiting(terms) and player.id not in bots:
                         if player.id in (terms.get("accepted") or ()):
                             who = listed([names[p] for p in challenge_awaiting(terms)])
-                            raise Refused(f"you have accepted challenge #{game_id} already; it waits for {who}")
+                            raise Refused(
+                                _("you have accepted challenge #{game} already; it waits for {players}").format(
+                                    game=game_id, players=who
+                                )
+                            )
                         named = [terms["teammate"], *invited]
-                        raise Refused(f"this challenge is for {', '.join(names[i] for i in named)}, not for you")
+                        raise Refused(
+                            _("this challenge is for {players}, not for you").format(
+                                players=", ".join(names[i] for i in named)
+                            )
+                        )
                     if waiting:
                         accepted = sorted({*(terms.get("accepted") or ()), player.id})
                         try:
@@ -250,14 +305,21 @@ class ChallengesMixin(ServiceCore):
                         await self.store.save_player(player.id, player.name)
                         self._forget(game_id)
                         view = self._view(await self._load(game_id, SYSTEM))
-                        who = listed([names[p] for p in waiting])
-                        verb = "accepts" if len(waiting) == 1 else "accept"
-                        text = f"{player.name} accepts challenge #{game_id}; it starts once {who} {verb}."
+                        with i18n.shared():
+                            text = ngettext(
+                                "{player} accepts challenge #{game}; it starts once {players} accepts.",
+                                "{player} accepts challenge #{game}; it starts once {players} accept.",
+                                len(waiting),
+                            ).format(player=player.name, game=game_id, players=listed([names[p] for p in waiting]))
                         return Outcome((Event("accepted", game_id, text, player.id),), view)
                 elif player.id == terms.get("teammate"):
-                    raise Refused("you cannot accept your own challenge")
+                    raise Refused(_("you cannot accept your own challenge"))
                 elif invited and player.id not in invited:
-                    raise Refused(f"this challenge is for {', '.join(terms['names'][i] for i in invited)}, not for you")
+                    raise Refused(
+                        _("this challenge is for {players}, not for you").format(
+                            players=", ".join(terms["names"][i] for i in invited)
+                        )
+                    )
                 if cls.team_size > 1:
                     sides: tuple[tuple[str, ...], tuple[str, ...]] = (
                         (terms["challenger"], terms["teammate"]),
@@ -312,14 +374,20 @@ class ChallengesMixin(ServiceCore):
                 loaded = _Loaded(new, state)
                 self._remember(loaded)
                 view = self._view(loaded)
-                text = (
-                    f"{player.name} accepted: {side_names[0]} vs {side_names[1]}, "
-                    f"{_terms_words(cls, state.options, terms.get('variant_options') or {})}. "
-                    f"Roll to start (game #{game_id})."
-                    + (f" Dice: commitment {fair.commitment}, players' value {fair.client!r}." if fair else "")
-                )
+                with i18n.shared():
+                    text = _("{player} accepted: {first} vs {second}, {terms}. Roll to start (game #{game}).").format(
+                        player=player.name,
+                        first=side_names[0],
+                        second=side_names[1],
+                        terms=_terms_words(cls, state.options, terms.get("variant_options") or {}),
+                        game=game_id,
+                    )
+                    if fair:
+                        text += " " + _("Dice: commitment {commitment}, players' value {value}.").format(
+                            commitment=fair.commitment, value=repr(fair.client)
+                        )
                 return Outcome((Event("start", game_id, text, player.id),), view)
-            raise Refused("the game is busy; try again")
+            raise Refused(_("the game is busy; try again"))
 
     async def decline(self, game_id: int, player: Request) -> Outcome:
         """Decline (or, for the challenger, withdraw) a challenge."""
@@ -327,25 +395,32 @@ class ChallengesMixin(ServiceCore):
             loaded = await self._load(game_id, player)
             row = loaded.row
             if row.status != "challenge":
-                raise Refused(f"game #{game_id} is not an open challenge (it is {row.status})")
+                raise Refused(
+                    _("game #{game} is not an open challenge (it is {status})").format(
+                        game=game_id, status=status_word(row.status)
+                    )
+                )
             terms = row.setup
             own = player.id in (terms["challenger"], terms.get("teammate"))
             if not own and terms["invited"] and player.id not in terms["invited"]:
-                raise Refused("only the challenged players (or the challenger) can decline this challenge")
+                raise Refused(_("only the challenged players (or the challenger) can decline this challenge"))
             if not own and not terms["invited"]:
-                raise Refused("an open challenge cannot be declined; just leave it, or the challenger can withdraw it")
+                raise Refused(
+                    _("an open challenge cannot be declined; just leave it, or the challenger can withdraw it")
+                )
             try:
                 await self.store.update_game(game_id, row.version, status="declined", turn_player=None)
             except Conflict:
                 self._forget(game_id)
-                raise Refused("the challenge changed meanwhile; look again") from None
+                raise Refused(_("the challenge changed meanwhile; look again")) from None
             self._forget(game_id)
             loaded = await self._load(game_id, SYSTEM)
-            verb = "withdrew" if own else "declined"
-            return Outcome(
-                (Event("declined", game_id, f"{player.name} {verb} challenge #{game_id}.", player.id),),
-                self._view(loaded),
-            )
+            with i18n.shared():
+                if own:
+                    text = _("{player} withdrew challenge #{game}.").format(player=player.name, game=game_id)
+                else:
+                    text = _("{player} declined challenge #{game}.").format(player=player.name, game=game_id)
+            return Outcome((Event("declined", game_id, text, player.id),), self._view(loaded))
 
     async def set_thread(self, game_id: int, thread_id: str) -> None:
         """Remember the transport's thread for a game (Discord: the match thread)."""
@@ -369,4 +444,6 @@ def _terms_words(cls: type[Variant], opts: m.MatchOptions, variant_options: Mapp
         if o.name not in _SAID and str(getattr(getattr(opts, o.name), "value", getattr(opts, o.name))) != str(o.default)
     }
     text = Chosen(changed, {cls.name: dict(variant_options)} if variant_options else {}).text(cls.name)
-    return _describe_terms(cls, opts) + (f"; options: {text}" if text else "")
+    if not text:
+        return _describe_terms(cls, opts)
+    return _("{terms}; options: {options}").format(terms=_describe_terms(cls, opts), options=text)

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from engine import i18n
 from engine import match as m
+from engine.i18n import _
 from engine.match import MatchState, Phase
 from engine.plugins import registry
 from engine.timecontrol import TimeControl
@@ -39,10 +41,10 @@ class ClocksMixin(ServiceCore):
         Returns when the vacation ends.
         """
         if player.guild_id is None:
-            raise Refused("a vacation is declared in the server whose games it pauses, not in a direct message")
+            raise Refused(_("a vacation is declared in the server whose games it pauses, not in a direct message"))
         guild_id = player.guild_id
         if not days > 0:
-            raise Refused("a vacation lasts at least part of a day")
+            raise Refused(_("a vacation lasts at least part of a day"))
         settings = await self.server_settings(guild_id)
         now = self.clock()
         window = now - 365 * DAY
@@ -52,7 +54,9 @@ class ClocksMixin(ServiceCore):
             left = max(0.0, (allowance - taken) / DAY)
             limit = allowance / DAY
             raise Refused(
-                f"that is more vacation than this server allows: {left:.1f} of {limit:.0f} days left this year"
+                _("that is more vacation than this server allows: {left} of {limit} days left this year").format(
+                    left=i18n.decimal(left, 1), limit=i18n.number(round(limit))
+                )
             )
         await self.store.save_player(player.id, player.name)
         await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
@@ -166,7 +170,9 @@ class ClocksMixin(ServiceCore):
         self._timer_names = await self.store.player_names(sorted({m for m, _g in members}))
 
     async def fire_timer(self, timer: TimerRow) -> Outcome | None:
-        """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on)."""
+        """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on).
+
+        What it says (reminders, expiries, the moves it makes) is in the game's server's language: nobody asked."""
         if timer.kind.startswith("tour-"):  # a tournament's (tournaments.py): its news goes to its listeners
             return await self._fire_tour_timer(timer)
         game_id = timer.game_id
@@ -180,6 +186,12 @@ class ClocksMixin(ServiceCore):
         if fresh is None or cached is None or cached.row.version < fresh[0] or time.monotonic() - fresh[1] > FRESH_FOR:
             self._forget(game_id)
         loaded = await self._load(game_id, SYSTEM)
+        with i18n.use(await self.server_language(loaded.row.guild_id)):
+            return await self._fire_game_timer(timer, loaded)
+
+    async def _fire_game_timer(self, timer: TimerRow, loaded: _Loaded) -> Outcome | None:
+        """Act on a due timer of the game ``loaded`` (read fresh for it)."""
+        game_id = loaded.row.id
         if timer.kind == "challenge-expiry":
             if loaded.row.status != "challenge":
                 return None
@@ -190,7 +202,8 @@ class ClocksMixin(ServiceCore):
                 return None
             self._forget(game_id)
             view = self._view(await self._load(game_id, SYSTEM))
-            return Outcome((Event("expired", game_id, f"Challenge #{game_id} expired unanswered.", None),), view)
+            text = _("Challenge #{game} expired unanswered.").format(game=game_id)
+            return Outcome((Event("expired", game_id, text, None),), view)
         n_actions = timer.payload.get("actions")
         if loaded.state is None or loaded.state.over:
             return None
@@ -213,16 +226,14 @@ class ClocksMixin(ServiceCore):
                 return None
             self._forget(game_id)
             view = self._view(await self._load(game_id, SYSTEM))
-            return Outcome(
-                (Event("archived", game_id, f"Game #{game_id} was archived after a long time without a move.", None),),
-                view,
-            )
+            text = _("Game #{game} was archived after a long time without a move.").format(game=game_id)
+            return Outcome((Event("archived", game_id, text, None),), view)
         if timer.kind == "approval":
             row = await self.store.proposal(int(timer.payload.get("proposal", 0)))
             if row is None or row["status"] != "open":
                 return None
             return await self._play_held(
-                game_id, row, note="No answer from the teammate: the acting member's play stands."
+                game_id, row, note=_("No answer from the teammate: the acting member's play stands.")
             )
         if timer.kind == "opening":
             if state.phase is not Phase.OPENING:
@@ -234,17 +245,17 @@ class ClocksMixin(ServiceCore):
                 out = await self._bots_act(await self.roll_once(game_id, thrower, expected_actions=n_actions))
             except Refused:
                 return None
-            note = Event("auto-opening", game_id, "Nobody threw the opening roll in time, so the bot threw it.", None)
+            said = _("Nobody threw the opening roll in time, so the bot threw it.")
+            note = Event("auto-opening", game_id, said, None)
             return replace(out, events=(note, *out.events))
         side = int(timer.payload.get("side", 0))
         member = state.acting_member(side)
         if timer.kind == "reminder":
             view = self._view(loaded)
             share = float(timer.payload.get("share", 0.5))
-            text = (
-                f"Reminder: {view.name(member)}, it is your move in game #{game_id} "
-                f"({int(share * 100)}% of your time for this move has gone)."
-            )
+            text = _(
+                "Reminder: {player}, it is your move in game #{game} ({share} of your time for this move has gone)."
+            ).format(player=view.name(member), game=game_id, share=i18n.percent(share))
             return Outcome((Event("reminder", game_id, text, member, {"share": share}),), view)
         if timer.kind == "timeout":
             return await self._change(
@@ -258,3 +269,5 @@ class ClocksMixin(ServiceCore):
     if TYPE_CHECKING:
 
         async def _fire_tour_timer(self, timer: TimerRow) -> Outcome | None: ...
+
+        async def server_language(self, guild_id: str | None, preferred: str | None = None) -> str: ...

@@ -6,8 +6,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine import i18n
 from engine import match as m
 from engine.controls import allowed_actions
+from engine.i18n import N_, _, ngettext, pgettext
 from engine.match import Action, MatchOptions, MatchState, OpeningRule, Phase, Stage
 from engine.matchcard import rule_end
 from engine.plugins import registry
@@ -15,14 +17,15 @@ from engine.variant import Variant
 
 from .helpers import _ended_state, _to_act
 from .missing import not_installed
-from .types import Event, GameView
+from .types import FORGOTTEN, Event, GameView
 
 
 def _with_names(text: str, names: Mapping[str, str]) -> str:
     """An engine message with the players' ids (Discord snowflakes, quoted or not) replaced by their names."""
     for pid in sorted(names, key=len, reverse=True):
         if names[pid] and names[pid] != pid:
-            text = re.sub(rf"'{re.escape(pid)}'|(?<!\w){re.escape(pid)}(?!\w)", _literal(names[pid]), text)
+            name = _(FORGOTTEN) if names[pid] == FORGOTTEN else names[pid]
+            text = re.sub(rf"'{re.escape(pid)}'|(?<!\w){re.escape(pid)}(?!\w)", _literal(name), text)
     return text
 
 
@@ -63,115 +66,175 @@ def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:
 
 
 def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Event:
-    parts = []
-    for player, (before, after) in changes.items():
-        parts.append(f"{view.name(player)} {before:.0f} → {after:.0f} ({after - before:+.1f})")
-    cls = registry().variants.get(view.variant)  # the match's rule set (Tavli, not the game of its cycle)
-    shown = cls.display_name if cls is not None else view.display_name
-    return Event("ratings", game_id, f"Ratings ({shown}): " + ", ".join(parts) + ".", None, {"changes": changes})
+    with i18n.shared():
+        parts = []
+        for player, (before, after) in changes.items():
+            change = after - before
+            parts.append(
+                _("{player} {before} → {after} ({change})").format(
+                    player=view.name(player),
+                    before=i18n.number(round(before)),
+                    after=i18n.number(round(after)),
+                    change=("+" if change >= 0 else "") + i18n.decimal(change, 1),
+                )
+            )
+        cls = registry().variants.get(view.variant)  # the match's rule set (Tavli, not the game of its cycle)
+        shown = _(cls.display_name) if cls is not None else view.display_name
+        text = _("Ratings ({rule_set}): {changes}.").format(rule_set=shown, changes=", ".join(parts))
+    return Event("ratings", game_id, text, None, {"changes": changes})
+
+
+#: What is due in each phase (for "there is no roll to play now (...)").
+_PHASE_WORDS: dict[Phase, str] = {
+    Phase.OPENING: N_("the opening roll is due"),
+    Phase.ROLL: N_("a roll is due"),
+    Phase.MOVE: N_("a play is due"),
+    Phase.DOUBLED: N_("a double is waiting for an answer"),
+    Phase.RESIGNED: N_("a resignation is waiting for an answer"),
+    Phase.OVER: N_("the match is over"),
+    Phase.NAME_DOUBLE: N_("a doublet is to be named"),
+}
 
 
 def _phase_words(state: MatchState) -> str:
-    return {
-        Phase.OPENING: "the opening roll is due",
-        Phase.ROLL: "a roll is due",
-        Phase.MOVE: "a play is due",
-        Phase.DOUBLED: "a double is waiting for an answer",
-        Phase.RESIGNED: "a resignation is waiting for an answer",
-        Phase.OVER: "the match is over",
-        Phase.NAME_DOUBLE: "a doublet is to be named",
-    }[state.phase]
+    return _(_PHASE_WORDS[state.phase])
 
 
 def _describe_terms(cls: type[Variant], opts: MatchOptions) -> str:
-    what = f"a {opts.length}-point {cls.display_name} match" if opts.length else f"{cls.display_name} for money"
+    rule_set = _(cls.display_name)
+    if opts.length:
+        what = ngettext("a {length}-point {rule_set} match", "a {length}-point {rule_set} match", opts.length).format(
+            length=opts.length, rule_set=rule_set
+        )
+    else:
+        what = _("{rule_set} for money").format(rule_set=rule_set)
     extras = [
         label
         for flag, label in (
-            (opts.jacoby, "Jacoby"),
-            (opts.beavers, "beavers"),
-            (opts.auto_doubles > 0, "automatic doubles"),
-            (opts.holland, "Holland rule"),
-            (not opts.crawford and opts.length > 0, "no Crawford rule"),
-            (not opts.cube, "no cube"),
+            (opts.jacoby, _("Jacoby")),
+            (opts.beavers, _("beavers")),
+            (opts.auto_doubles > 0, _("automatic doubles")),
+            (opts.holland, _("Holland rule")),
+            (not opts.crawford and opts.length > 0, _("no Crawford rule")),
+            (not opts.cube, _("no cube")),
         )
         if flag
     ]
-    return what + (f" ({', '.join(extras)})" if extras else "")
+    if not extras:
+        return what
+    return _("{terms} ({extras})").format(terms=what, extras=", ".join(extras))
 
 
 def _events(
     game_id: int, view: GameView, before: MatchState, action: Action, after: MatchState, *, auto: bool
 ) -> list[Event]:
-    """The events one applied action produced, each with a sentence for the players."""
+    """The events one applied action produced, each with a sentence for the players (in the server's language:
+    everyone in the game's thread reads them)."""
+    with i18n.shared():
+        return _events_said(game_id, view, before, action, after, auto=auto)
+
+
+def _events_said(
+    game_id: int, view: GameView, before: MatchState, action: Action, after: MatchState, *, auto: bool
+) -> list[Event]:
     name = view.name
     by = action.by
     out: list[Event] = []
     if isinstance(action, m.OpeningRoll):
         a, b = action.dice
-        n0, n1 = name(before.acting_member(0)), name(before.acting_member(1))
+        throws = {"first": name(before.acting_member(0)), "first_die": a, "second": name(before.acting_member(1))}
+        throws["second_die"] = b
         if a == b:
-            tie = f"Opening roll: {n0} {a}, {n1} {b} — a tie"
             if after.cube.value > before.cube.value:  # automatic doubles
-                tie += f": the cube is doubled automatically to {after.cube.value} (it stays in the middle)"
-            out.append(Event("opening", game_id, f"{tie}; roll again.", by, {"dice": [a, b]}))
+                text = _(
+                    "Opening roll: {first} {first_die}, {second} {second_die} — a tie: the cube is doubled "
+                    "automatically to {cube} (it stays in the middle); roll again."
+                ).format(cube=after.cube.value, **throws)
+            else:
+                text = _("Opening roll: {first} {first_die}, {second} {second_die} — a tie; roll again.").format(
+                    **throws
+                )
+            out.append(Event("opening", game_id, text, by, {"dice": [a, b]}))
         else:
-            starter = n0 if a > b else n1
+            starter = throws["first"] if a > b else throws["second"]
             # Under a re-throw opening the throw only decides who starts, who then rolls both dice.
-            rethrow = before.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL)
-            then = f"{starter} starts and rolls both dice" if rethrow else f"{starter} plays {max(a, b)}-{min(a, b)}"
-            out.append(Event("opening", game_id, f"Opening roll: {n0} {a}, {n1} {b}. {then}.", by, {"dice": [a, b]}))
+            if before.options.opening in (OpeningRule.REROLL, OpeningRule.WINNER_REROLL):
+                text = _(
+                    "Opening roll: {first} {first_die}, {second} {second_die}. {starter} starts and rolls both dice."
+                ).format(starter=starter, **throws)
+            else:
+                text = _("Opening roll: {first} {first_die}, {second} {second_die}. {starter} plays {dice}.").format(
+                    starter=starter, dice=f"{max(a, b)}-{min(a, b)}", **throws
+                )
+            out.append(Event("opening", game_id, text, by, {"dice": [a, b]}))
     elif isinstance(action, m.Roll):
-        text = f"{name(by)} rolled {action.dice[0]}-{action.dice[1]}."
+        text = _("{player} rolled {dice}.").format(player=name(by), dice=f"{action.dice[0]}-{action.dice[1]}")
         if after.roller != before.roller and not after.over:
-            text += " No legal play: the turn passes."
+            text += " " + _("No legal play: the turn passes.")
         out.append(Event("roll", game_id, text, by, {"dice": list(action.dice)}))
     elif isinstance(action, m.NameDouble):
         d = action.value
-        text = f"{name(by)} names {d}-{d}."
+        text = _("{player} names {dice}.").format(player=name(by), dice=f"{d}-{d}")
         if after.roller != before.roller and not after.over:
-            text += " No legal play: the turn passes."
+            text += " " + _("No legal play: the turn passes.")
         out.append(Event("name-double", game_id, text, by, {"dice": [d, d]}))
     elif isinstance(action, m.Move):
         from engine.notation import format_play
 
         notation = format_play(action.moves) or "no move"
-        prefix = "(automatic) " if auto else ""
-        out.append(
-            Event("move", game_id, f"{prefix}{name(by)} played {notation}.", by, {"play": notation, "auto": auto})
-        )
+        shown = format_play(action.moves) or _("no move")
+        if auto:
+            text = _("(automatic) {player} played {play}.").format(player=name(by), play=shown)
+        else:
+            text = _("{player} played {play}.").format(player=name(by), play=shown)
+        out.append(Event("move", game_id, text, by, {"play": notation, "auto": auto}))
     elif isinstance(action, m.Double):
-        out.append(Event("double", game_id, f"{name(by)} doubles to {before.cube.value * 2}.", by))
+        text = _("{player} doubles to {cube}.").format(player=name(by), cube=before.cube.value * 2)
+        out.append(Event("double", game_id, text, by))
     elif isinstance(action, m.Take):
-        out.append(Event("take", game_id, f"{name(by)} takes; the cube is at {after.cube.value}.", by))
+        text = _("{player} takes; the cube is at {cube}.").format(player=name(by), cube=after.cube.value)
+        out.append(Event("take", game_id, text, by))
     elif isinstance(action, m.Pass):
-        out.append(Event("pass", game_id, f"{name(by)} passes.", by))
+        out.append(Event("pass", game_id, _("{player} passes.").format(player=name(by)), by))
     elif isinstance(action, m.Beaver):
-        out.append(Event("beaver", game_id, f"{name(by)} beavers, redoubling to {after.cube.value * 2}.", by))
+        text = _("{player} beavers, redoubling to {cube}.").format(player=name(by), cube=after.cube.value * 2)
+        out.append(Event("beaver", game_id, text, by))
     elif isinstance(action, m.Raccoon):
-        out.append(Event("raccoon", game_id, f"{name(by)} raccoons, redoubling to {after.cube.value * 2}.", by))
+        text = _("{player} raccoons, redoubling to {cube}.").format(player=name(by), cube=after.cube.value * 2)
+        out.append(Event("raccoon", game_id, text, by))
     elif isinstance(action, m.Resign):
         level = before.variant.result_name(action.level)
-        out.append(Event("resign", game_id, f"{name(by)} offers to resign a {level}.", by, {"level": action.level}))
+        text = _("{player} offers to resign a {result}.").format(player=name(by), result=level)
+        out.append(Event("resign", game_id, text, by, {"level": action.level}))
     elif isinstance(action, m.AcceptResignation):
-        out.append(Event("resign-accepted", game_id, f"{name(by)} accepts the resignation.", by))
+        text = _("{player} accepts the resignation.").format(player=name(by))
+        out.append(Event("resign-accepted", game_id, text, by))
     elif isinstance(action, m.RejectResignation):
-        out.append(Event("resign-rejected", game_id, f"{name(by)} rejects the resignation; play on.", by))
+        text = _("{player} rejects the resignation; play on.").format(player=name(by))
+        out.append(Event("resign-rejected", game_id, text, by))
     elif isinstance(action, m.Timeout):
-        out.append(Event("timeout", game_id, f"{name(by)} ran out of time.", by))
+        out.append(Event("timeout", game_id, _("{player} ran out of time.").format(player=name(by)), by))
     elif isinstance(action, m.Forfeit):
-        what = "session" if before.options.money else "match"
-        out.append(Event("forfeit", game_id, f"{name(by)} forfeits the {what}.", by))
+        if before.options.money:
+            text = _("{player} forfeits the session.").format(player=name(by))
+        else:
+            text = _("{player} forfeits the match.").format(player=name(by))
+        out.append(Event("forfeit", game_id, text, by))
     elif isinstance(action, m.EndSession):
         hours = before.options.session_hours
-        text = f"The session's {hours} hours are up." if action.deadline else f"{name(by)} ends the session."
+        if action.deadline:
+            text = ngettext(
+                "The session's {hours} hour is up.", "The session's {hours} hours are up.", int(hours or 0)
+            ).format(hours=hours)
+        else:
+            text = _("{player} ends the session.").format(player=name(by))
         out.append(Event("end-session", game_id, text, None if action.deadline else by, {"deadline": action.deadline}))
     if isinstance(action, m.Resign) and after.phase is not Phase.RESIGNED and len(after.results) > len(before.results):
         out.append(
             Event(
                 "resign-accepted",
                 game_id,
-                "The resignation is accepted automatically: nothing more could be won.",
+                _("The resignation is accepted automatically: nothing more could be won."),
                 None,
             )
         )
@@ -182,42 +245,85 @@ def _events(
         data = {"winner": result.winner, "points": result.points, "game": result.game, "match_over": after.over}
         out.append(Event("game-over", game_id, text, None, {**data, "ended": _ended_state(before, action, after)}))
     if after.over and not before.over:
-        winner = _side_name(view, after.winner) if after.winner is not None else "nobody"
-        wins = "win" if after.winner is not None and len(view.sides[after.winner]) > 1 else "wins"
-        text = f"Match over: {winner} {wins} {after.score[0]}-{after.score[1]}."
+        score = f"{after.score[0]}-{after.score[1]}"
         if after.options.money:
             text = _session_over(view, before, action, after)
+        elif after.winner is None:
+            text = _("Match over: nobody wins {score}.").format(score=score)
+        elif len(view.sides[after.winner]) > 1:
+            text = _("Match over: {winners} win {score}.").format(winners=_side_name(view, after.winner), score=score)
+        else:
+            text = _("Match over: {winner} wins {score}.").format(winner=_side_name(view, after.winner), score=score)
         out.append(Event("match-over", game_id, text, None, {"winner": after.winner}))
     elif not after.over:
         actor = _to_act(after)
         if actor is not None and (before.turn != after.turn or before.phase != after.phase):
-            out.append(
-                Event("turn", game_id, f"{name(actor)} to {_verb(after)}.", actor, {"phase": str(after.phase)})
-            )
+            text = _("{player} to {action}.").format(player=name(actor), action=_verb(after))
+            out.append(Event("turn", game_id, text, actor, {"phase": str(after.phase)}))
         elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
-            game = after.title if after.variant is not after.setup.variant else f"Game {after.game}"
-            out.append(Event("turn", game_id, f"{game}: roll the opening dice.", None, {"phase": "opening"}))
+            if after.variant is not after.setup.variant:
+                game = after.title
+            else:
+                game = _("Game {number}").format(number=after.game)
+            text = _("{game}: roll the opening dice.").format(game=game)
+            out.append(Event("turn", game_id, text, None, {"phase": "opening"}))
     return out
+
+
+def _end_reason(reason: m.EndReason) -> str:
+    """How a game ended, in a word or two ("borne off", "pass")."""
+    words = {
+        m.EndReason.BORNE_OFF: pgettext("how a game ended", "borne off"),
+        m.EndReason.PASS: pgettext("how a game ended", "pass"),
+        m.EndReason.RESIGN: pgettext("how a game ended", "resign"),
+        m.EndReason.TIMEOUT: pgettext("how a game ended", "timeout"),
+        m.EndReason.FORFEIT: pgettext("how a game ended", "forfeit"),
+        m.EndReason.RULE: pgettext("how a game ended", "rule"),
+        m.EndReason.DRAW: pgettext("how a game ended", "draw"),
+    }
+    return words.get(reason, str(reason))
 
 
 def _game_over_text(view: GameView, before: MatchState, action: Action, after: MatchState, result: m.GameResult) -> str:
     """Who won the game just over, how (a rule or a draw in its own words) and for how much; the score; in a match
     that plays its games by other rule sets, which one the next game is."""
     winner = _side_name(view, result.winner)
-    points = f"{result.points} point{'s' if result.points != 1 else ''}"
-    wins = "win" if len(view.sides[result.winner]) > 1 else "wins"
+    points = ngettext("{count} point", "{count} points", result.points).format(count=result.points)
+    team = len(view.sides[result.winner]) > 1
     how = rule_end(before, action, result)
     if result.reason is m.EndReason.DRAW:
-        text = f"A draw: {how or 'the game ends level'}; nobody scores."
+        text = _("A draw: {how}; nobody scores.").format(how=how or _("the game ends level"))
     elif result.reason is m.EndReason.RULE:
-        text = f"{winner} {wins} {points}: {how or 'a rule of the game ends it'}."
+        how = how or _("a rule of the game ends it")
+        if team:
+            text = _("{winners} win {points}: {how}.").format(winners=winner, points=points, how=how)
+        else:
+            text = _("{winner} wins {points}: {how}.").format(winner=winner, points=points, how=how)
     else:
-        kind = f"a {before.variant.result_name(result.level)}" if result.level else "the game"
-        text = f"{winner} {wins} {kind} ({points}, {result.reason})."
-    text += f" Score {after.score[0]}-{after.score[1]}"
-    text += f" in a {after.options.length}-point match." if after.options.length else " (money)."
+        reason = _end_reason(result.reason)
+        if result.level:
+            kind = before.variant.result_name(result.level)
+            if team:
+                text = _("{winners} win a {result} ({points}, {reason}).")
+            else:
+                text = _("{winner} wins a {result} ({points}, {reason}).")
+            text = text.format(winner=winner, winners=winner, result=kind, points=points, reason=reason)
+        elif team:
+            text = _("{winners} win the game ({points}, {reason}).").format(
+                winners=winner, points=points, reason=reason
+            )
+        else:
+            text = _("{winner} wins the game ({points}, {reason}).").format(winner=winner, points=points, reason=reason)
+    score = f"{after.score[0]}-{after.score[1]}"
+    if after.options.length:
+        length = after.options.length
+        text += " " + ngettext(
+            "Score {score} in a {length}-point match.", "Score {score} in a {length}-point match.", length
+        ).format(score=score, length=length)
+    else:
+        text += " " + _("Score {score} (money).").format(score=score)
     if not after.over and after.variant is not before.variant:
-        text += f" Next: {after.title}."
+        text += " " + _("Next: {game}.").format(game=after.title)
     return text
 
 
@@ -225,19 +331,45 @@ def _session_over(view: GameView, before: MatchState, action: Action, after: Mat
     """How a money session ended, at what score, and who leads (the side ahead wins it)."""
     score = f"{after.score[0]}-{after.score[1]}"
     if isinstance(action, m.EndSession) and action.deadline:
-        how = f"Session ended at its deadline at {score}"
+        how = _("Session ended at its deadline at {score}").format(score=score)
     elif isinstance(action, m.EndSession | m.Forfeit) and len(after.results) == len(before.results):
-        how = f"Session ended by {view.name(action.by)} at {score}"
+        how = _("Session ended by {player} at {score}").format(player=view.name(action.by), score=score)
     else:
         games = len(after.results)
-        how = f"Session over after {games} game{'s' if games != 1 else ''} at {score}"
+        how = ngettext(
+            "Session over after {count} game at {score}", "Session over after {count} games at {score}", games
+        ).format(count=games, score=score)
     if after.winner is None:
-        return f"{how}: level, nobody wins."
-    lead = abs(after.score[0] - after.score[1])
-    leader = _side_name(view, after.winner)
-    team = len(view.sides[after.winner]) > 1
-    points = f"{lead} point{'s' if lead != 1 else ''}"
-    return f"{how}: {leader} {'lead' if team else 'leads'} by {points} and {'win' if team else 'wins'} the session."
+        outcome = _("level, nobody wins")
+    else:
+        lead = abs(after.score[0] - after.score[1])
+        leader = _side_name(view, after.winner)
+        if len(view.sides[after.winner]) > 1:
+            outcome = ngettext(
+                "{leaders} lead by {count} point and win the session",
+                "{leaders} lead by {count} points and win the session",
+                lead,
+            ).format(leaders=leader, count=lead)
+        else:
+            outcome = ngettext(
+                "{leader} leads by {count} point and wins the session",
+                "{leader} leads by {count} points and wins the session",
+                lead,
+            ).format(leader=leader, count=lead)
+    return _("{how}: {outcome}.").format(how=how, outcome=outcome)
+
+
+def _phase_verb(phase: Phase) -> str:
+    """What the player to act does in a phase (for "Alice to roll.")."""
+    return {
+        Phase.ROLL: pgettext("what the player to act does", "roll"),
+        Phase.MOVE: pgettext("what the player to act does", "play"),
+        Phase.DOUBLED: pgettext("what the player to act does", "take or pass"),
+        Phase.RESIGNED: pgettext("what the player to act does", "accept or reject the resignation"),
+        Phase.OPENING: pgettext("what the player to act does", "roll the opening dice"),
+        Phase.OVER: pgettext("what the player to act does", "rest"),
+        Phase.NAME_DOUBLE: pgettext("what the player to act does", "name a doublet to play (any of 1-1 to 6-6)"),
+    }[phase]
 
 
 def _verb(state: MatchState) -> str:
@@ -245,16 +377,12 @@ def _verb(state: MatchState) -> str:
     the opponent's, in the Crawford game, dead, or not in the rule set)."""
     if state.phase is Phase.ROLL and state.roller is not None:
         if state.stage is Stage.AGAIN:
-            return "roll again"
-        return "roll or double" if allowed_actions(state, state.roller).double else "roll"
+            return pgettext("what the player to act does", "roll again")
+        if allowed_actions(state, state.roller).double:
+            return pgettext("what the player to act does", "roll or double")
+        return _phase_verb(Phase.ROLL)
     if state.phase is Phase.MOVE and state.stage is Stage.NAMED and state.dice is not None:
-        return f"play the named {state.dice[0]}-{state.dice[1]}"
-    return {
-        Phase.ROLL: "roll",
-        Phase.MOVE: "play",
-        Phase.DOUBLED: "take or pass",
-        Phase.RESIGNED: "accept or reject the resignation",
-        Phase.OPENING: "roll the opening dice",
-        Phase.OVER: "rest",
-        Phase.NAME_DOUBLE: "name a doublet to play (any of 1-1 to 6-6)",
-    }[state.phase]
+        return pgettext("what the player to act does", "play the named {dice}").format(
+            dice=f"{state.dice[0]}-{state.dice[1]}"
+        )
+    return _phase_verb(state.phase)

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine import i18n
 from engine import match as m
+from engine.i18n import N_, _
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
 from engine.plugins import UnknownPlayer, UnknownTimeControl, find_player, registry
 from engine.record import log_counters, state_to_data
@@ -34,6 +36,8 @@ class _Loaded:
     counters: dict[str, int] = field(default_factory=lambda: log_counters([]))
     #: The game's view, made once (a change makes a new _Loaded): listing the legal plays is not free.
     view: GameView | None = None
+    #: The language the view's words were made in (made again when asked in another one).
+    view_language: str | None = None
 
     @property
     def n_actions(self) -> int:
@@ -64,30 +68,44 @@ class _Loaded:
 BOT_NAME = "Gammonbot"
 
 
-@functools.lru_cache(maxsize=64)
 def bot_name(spec_name: str, seat: int = 1) -> str:
     """How a bot player (by its registered name) is shown: ``Gammonbot (casual)``; a second seat of the same bot
-    (the bots' team in Doubles) is ``Gammonbot 2 (casual)``."""
+    (the bots' team in Doubles) is ``Gammonbot 2 (casual)`` (its strength in the active language)."""
+    return _bot_name(spec_name, seat, i18n.language())
+
+
+@functools.lru_cache(maxsize=256)
+def _bot_name(spec_name: str, seat: int, language: str) -> str:
     try:
-        strength = find_player(spec_name).strength
+        strength = _(find_player(spec_name).strength)
     except UnknownPlayer:
         strength = spec_name
-    return f"{BOT_NAME}{f' {seat}' if seat > 1 else ''} ({strength})"
+    bot = f"{BOT_NAME} {seat}" if seat > 1 else BOT_NAME
+    # Translators: a bot player's name and its strength: "Gammonbot (casual)".
+    return _("{bot} ({strength})").format(bot=bot, strength=strength)
 
 
 def bot_label(player_id: str) -> str | None:
     """The name a bot player's seat (``bot:casual``, its second seat ``bot:casual:2``) is shown by; None for anyone
     else."""
-    kind, _, rest = player_id.partition(":")
+    kind, _sep, rest = player_id.partition(":")
     if kind != "bot" or not rest:
         return None
-    spec, _, seat = rest.partition(":")
+    spec, _sep, seat = rest.partition(":")
     return bot_name(spec, 2 if seat == "2" else 1)
 
 
 def listed(words: list[str], conjunction: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c`` (or another conjunction)."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+    """``a``, ``a and b``, ``a, b and c`` (``conjunction`` "or": ``a, b or c``), in the active language."""
+    if len(words) == 1:
+        return words[0]
+    items, last = ", ".join(words[:-1]), words[-1]
+    if conjunction == "and":
+        # Translators: the end of a list: "Alice, Bob and Carol" ({items} is "Alice, Bob").
+        return _("{items} and {last}").format(items=items, last=last)
+    if conjunction == "or":
+        return _("{items} or {last}").format(items=items, last=last)
+    return f"{items} {conjunction} {last}"
 
 
 def challenge_awaiting(terms: Mapping[str, Any]) -> tuple[str, ...]:
@@ -197,11 +215,11 @@ def _time_control(value: str | dict[str, Any] | TimeControl | None) -> TimeContr
             raise Refused(str(exc)) from None
     data = dict(value)
     data.setdefault("name", "custom")
-    data.setdefault("display_name", "Custom clock")
+    data.setdefault("display_name", N_("Custom clock"))  # stored in English: translated where shown
     try:
         return TimeControl(**data)
     except (TimeControlError, TypeError) as exc:
-        raise Refused(f"that time control cannot work: {exc}") from None
+        raise Refused(_("that time control cannot work: {reason}").format(reason=exc)) from None
 
 
 def _tc_data(tc: TimeControl) -> dict[str, Any]:
@@ -260,13 +278,15 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
                 return True
             if low in ("0", "false", "no", "off"):
                 return False
-            raise Refused(f"{key} is on or off, not {value!r}")
+            raise Refused(_("{setting} is on or off, not {value}").format(setting=key, value=repr(value)))
         return bool(value)
     if isinstance(default, int) and not isinstance(default, bool):
         try:
             return int(value)
         except (TypeError, ValueError):
-            raise Refused(f"{key} must be a whole number, not {value!r}") from None
+            raise Refused(
+                _("{setting} must be a whole number, not {value}").format(setting=key, value=repr(value))
+            ) from None
     return value if not isinstance(value, str) else value.strip()
 
 
@@ -277,7 +297,11 @@ def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOp
     fields = {f for f in MatchOptions.__dataclass_fields__}
     unknown = sorted(set(data) - fields)
     if unknown:
-        raise Refused(f"there is no match option {unknown[0]!r}; options: {', '.join(sorted(fields))}")
+        raise Refused(
+            _("there is no match option {option}; options: {options}").format(
+                option=repr(unknown[0]), options=", ".join(sorted(fields))
+            )
+        )
     try:
         opts = MatchOptions(**data)
         opts.check()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.i18n import _
 from engine.plugins import UnknownVariant, find_variant, is_installed
 from engine.variant import Variant
 
@@ -27,7 +28,7 @@ __all__ = ["NotInstalled", "not_installed", "stored_variant", "stored_class", "m
 
 def not_installed(variant: str) -> str | None:
     """``rule set X is not installed`` when no plugin registers the rule set ``variant`` now; None when one does."""
-    return None if is_installed(variant) else f"rule set {variant} is not installed"
+    return None if is_installed(variant) else _("rule set {rule_set} is not installed").format(rule_set=variant)
 
 
 def stored_variant(row: GameRow) -> str:
@@ -42,14 +43,22 @@ def stored_class(name: str, game_id: int) -> type[Variant]:
     try:
         return find_variant(name)
     except UnknownVariant:
-        raise Refused(f"game #{game_id} is a game of {name}, which is not installed on this bot") from None
+        raise Refused(
+            _("game #{game} is a game of {rule_set}, which is not installed on this bot").format(
+                game=game_id, rule_set=name
+            )
+        ) from None
 
 
 class NotInstalled(Refused):
     """A game whose rule set is not installed on this bot: refused with that sentence, and listed by :attr:`view`."""
 
     def __init__(self, view: GameView) -> None:
-        super().__init__(f"game #{view.id} is a game of {view.variant}, which is not installed on this bot")
+        super().__init__(
+            _("game #{game} is a game of {rule_set}, which is not installed on this bot").format(
+                game=view.id, rule_set=view.variant
+            )
+        )
         self.view = view
 
 
@@ -107,5 +116,5 @@ def missing_view(row: GameRow) -> GameView:
         channel_id=row.channel_id,
         challenger=terms.get("challenger"),
         invited=tuple(terms.get("invited") or ()),
-        unavailable=f"rule set {name} is not installed",
+        unavailable=_("rule set {rule_set} is not installed").format(rule_set=name),
     )

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.i18n import _
 from engine.match import MatchState
 from engine.ratings import Rating
 
 from ..storage import GameRow, TimerSpec
 from ..storage.dialects import Plan
 from ..storage.timers import timers_plan
-from .core import ServiceCore
+from .core import ServiceCore, status_word
 from .events import _result_line
 from .missing import NotInstalled, not_installed
 from .types import FORGOTTEN, SYSTEM, GameView, Refused, Request, scope_of
@@ -106,7 +107,7 @@ class ResultsMixin(ServiceCore):
     ) -> list[dict[str, Any]]:
         """The asker's server's best players in a rule set (rated matches only), with ratings and records."""
         if who.guild_id is None:
-            raise Refused("leaderboards belong to a server: ask in one")
+            raise Refused(_("leaderboards belong to a server: ask in one"))
         guild_id = who.guild_id
         try:
             name = self._variant_class(variant).name
@@ -133,7 +134,7 @@ class ResultsMixin(ServiceCore):
         there. Ratings belong to a server; in a direct message only the asker's own matches are shown."""
         player_id = player_id or who.id
         if who.guild_id is None and player_id != who.id:
-            raise Refused("in a direct message you can see only your own profile")
+            raise Refused(_("in a direct message you can see only your own profile"))
         name = await self.store.player_name(player_id) or player_id
         by_variant = {
             r["variant"]: {
@@ -167,7 +168,11 @@ class ResultsMixin(ServiceCore):
         """Follow (or stop following) a match's turn updates; anyone may watch a public match."""
         loaded = await self._load(game_id, player)
         if loaded.row.status not in ("active", "challenge"):
-            raise Refused(f"game #{game_id} is {loaded.row.status}: there is nothing to watch")
+            raise Refused(
+                _("game #{game} is {status}: there is nothing to watch").format(
+                    game=game_id, status=status_word(loaded.row.status)
+                )
+            )
         await self.store.save_player(player.id, player.name)
         await self.store.watch(game_id, player.id, on)
         return self._view(loaded)
@@ -180,9 +185,9 @@ class ResultsMixin(ServiceCore):
         files and dice records (the matches stay, under a neutral name), and their vacations, watching and
         ratings there. The player's own settings, and everything in other servers, stay."""
         if who.guild_id is None:
-            raise Refused("run forget in the server whose data it erases")
+            raise Refused(_("run forget in the server whose data it erases"))
         if not who.admin:
-            raise Refused("only a server admin (Manage Server permission) can erase a player's data")
+            raise Refused(_("only a server admin (Manage Server permission) can erase a player's data"))
         changed = await self.store.forget_player(player_id, FORGOTTEN, guild_id=who.guild_id)
         changed += await self._tour_forget(player_id, who.guild_id)
         self._cache.clear()

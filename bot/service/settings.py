@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
+from engine import i18n
+from engine.i18n import _
 from engine.match import MatchOptions
 from engine.options import OptionError, check_defaults
 from engine.options import parse as parse_options
@@ -13,10 +17,19 @@ from engine.plugins import UnknownVariant, registry
 from engine.terms import describe, suggest
 from engine.variant import Variant
 
+from ..storage import Unavailable
 from .core import ServiceCore
 from .helpers import _coerce, _time_control
 from .missing import stored_class
 from .types import GUILD_DEFAULTS, PLAYER_DEFAULTS, Refused, Request
+
+log = logging.getLogger("gammonbot.service")
+
+#: Seconds a server's language setting is taken from memory (every interaction asks for it); a change made through
+#: this process is seen at once, one made through another process within this many seconds.
+LANGUAGE_TTL = 30.0
+#: The ``language`` setting that follows the server's Discord preferred locale (else English).
+AUTO = "auto"
 
 
 class SettingsMixin(ServiceCore):
@@ -41,7 +54,7 @@ class SettingsMixin(ServiceCore):
             cls = registry().find(name)
         except UnknownVariant as exc:
             raise Refused(str(exc)) from None
-        return f"{cls.display_name}: {cls.summary}"
+        return _("{rule_set}: {summary}").format(rule_set=_(cls.display_name), summary=_(cls.summary))
 
     # --- settings -------------------------------------------------------------------------------
     async def player_settings(self, player: Request, **changes: Any) -> dict[str, Any]:
@@ -51,10 +64,14 @@ class SettingsMixin(ServiceCore):
         current = await self.settings_of(player.id)
         for key, value in changes.items():
             if key not in PLAYER_DEFAULTS:
-                raise Refused(f"there is no player setting {key!r}; settings: {', '.join(PLAYER_DEFAULTS)}")
+                raise Refused(
+                    _("there is no player setting {setting}; settings: {settings}").format(
+                        setting=repr(key), settings=", ".join(PLAYER_DEFAULTS)
+                    )
+                )
             current[key] = _coerce(key, value, PLAYER_DEFAULTS[key])
             if key == "home" and current[key] not in ("right", "left"):
-                raise Refused("home must be right or left")
+                raise Refused(_("home must be right or left"))
             if key == "theme":
                 current[key] = self._theme_name(str(current[key]))
         if changes:
@@ -67,7 +84,9 @@ class SettingsMixin(ServiceCore):
         if self.render_config.has_theme(key):
             return key
         names = ", ".join(self.render_config.theme_names())
-        raise Refused(f"there is no board theme {value[:40]!r}; themes: default, {names}")
+        raise Refused(
+            _("there is no board theme {theme}; themes: default, {themes}").format(theme=repr(value[:40]), themes=names)
+        )
 
     async def settings_of(self, player_id: str) -> dict[str, Any]:
         """Another player's settings, read for what the service and transports do for them (drawing their board,
@@ -81,16 +100,20 @@ class SettingsMixin(ServiceCore):
     async def guild_settings(self, who: Request, **changes: Any) -> dict[str, Any]:
         """The asker's server's settings after applying ``changes``; only that server's admins may change them."""
         if who.guild_id is None:
-            raise Refused("server settings are set in the server, not in a direct message")
+            raise Refused(_("server settings are set in the server, not in a direct message"))
         guild_id = who.guild_id
         current = await self.server_settings(guild_id)
         if not changes:
             return current
         if not who.admin:
-            raise Refused("only a server admin (Manage Server permission) can change the server's settings")
+            raise Refused(_("only a server admin (Manage Server permission) can change the server's settings"))
         for key, value in changes.items():
             if key not in GUILD_DEFAULTS:
-                raise Refused(f"there is no server setting {key!r}; settings: {', '.join(GUILD_DEFAULTS)}")
+                raise Refused(
+                    _("there is no server setting {setting}; settings: {settings}").format(
+                        setting=repr(key), settings=", ".join(GUILD_DEFAULTS)
+                    )
+                )
             if key == "default_variant":
                 value = self._variant_class(str(value)).name
             elif key == "allowed_variants":
@@ -100,16 +123,47 @@ class SettingsMixin(ServiceCore):
             elif key == "default_length":
                 value = _coerce(key, value, 0)
                 if value < 0:
-                    raise Refused("the default match length cannot be negative (0 means money play)")
+                    raise Refused(_("the default match length cannot be negative (0 means money play)"))
             elif key == "team_thread_fallback":
                 value = str(value).strip().lower()
                 if value not in ("dm", "refuse"):
-                    raise Refused("the team thread fallback is dm (direct messages) or refuse")
+                    raise Refused(_("the team thread fallback is dm (direct messages) or refuse"))
             elif key == "default_options":
                 value = self._default_options(value, current)
+            elif key == "language":
+                value = language_setting(value)
             current[key] = value
         await self.store.save_guild_settings(guild_id, current)
+        self._language_memo.pop(guild_id, None)
         return current
+
+    async def server_language(self, guild_id: str | None, preferred: str | None = None) -> str:
+        """The language of what the bot posts for everyone in a server (game threads, timers' messages): its
+        ``language`` setting, or when that is ``auto`` the server's Discord preferred locale (``preferred``, a
+        locale tag such as ``"ru"`` or ``"en-US"``) if it is a shipped language, else English. A direct message
+        (``guild_id`` None) has no server: ``preferred`` or English. Always one of :data:`engine.i18n.LANGUAGES`
+        (or the tests' pseudo-language, when ``preferred`` names it).
+
+        Cheap to call per interaction: the setting is read through a memo (:data:`LANGUAGE_TTL`); a database
+        that does not answer gives the last value known (else ``preferred`` or English), never a refusal."""
+        fallback = i18n.normalize(preferred) or i18n.DEFAULT
+        if guild_id is None:
+            return fallback
+        now = time.monotonic()
+        memo = self._language_memo.get(guild_id)
+        if memo is not None and memo[0] > now:
+            setting = memo[1]
+        else:
+            try:
+                setting = str((await self.server_settings(guild_id)).get("language") or AUTO)
+            except Unavailable:
+                log.warning("server %s: its language setting could not be read; using the last known", guild_id)
+                setting = memo[1] if memo is not None else AUTO
+            else:
+                if len(self._language_memo) >= 100_000:
+                    self._language_memo.clear()
+                self._language_memo[guild_id] = (now + LANGUAGE_TTL, setting)
+        return setting if setting in i18n.LANGUAGES else fallback
 
     def _default_options(self, value: Any, current: Mapping[str, Any]) -> dict[str, Any]:
         """Server default options from an options string (``jacoby beavers koks=on``), a JSON object or a mapping,
@@ -121,24 +175,26 @@ class SettingsMixin(ServiceCore):
                 value = json.loads(value)
             except ValueError as exc:
                 raise Refused(
-                    f"default_options is an options string (like jacoby beavers) or a JSON object: {exc}"
+                    _("default_options is an options string (like jacoby beavers) or a JSON object: {reason}").format(
+                        reason=exc
+                    )
                 ) from None
             if not isinstance(value, dict):
-                raise Refused("default_options is an options string (like jacoby beavers) or a JSON object")
+                raise Refused(_("default_options is an options string (like jacoby beavers) or a JSON object"))
         if not isinstance(value, str | Mapping):
-            raise Refused("default_options is an options string, like jacoby beavers max_cube=16")
+            raise Refused(_("default_options is an options string, like jacoby beavers max_cube=16"))
         rule_sets = self.variants()
         try:
             chosen = parse_options(value, rule_sets)
             check_defaults(chosen, rule_sets, int(current["default_length"]))
         except OptionError as exc:
-            raise Refused(f"default options: {exc}") from None
+            raise Refused(_("default options: {reason}").format(reason=exc)) from None
         return chosen.to_data()
 
     def options_text(self, stored: Mapping[str, Any] | None) -> str:
         """A server's stored default options as the options string that sets them ("none" when there are none)."""
         chosen = parse_options(dict(stored or {}), self.variants(), lenient=True)
-        return chosen.text() or "none"
+        return chosen.text() or _("none")
 
     async def option_suggestions(
         self, who: Request, typed: str, *, variant: str | None = None, length: int | None = None, server: bool = False
@@ -174,12 +230,16 @@ class SettingsMixin(ServiceCore):
                 variant = cls(**dict(terms.get("variant_options") or {}))
                 opts = MatchOptions(**dict(terms.get("options") or {}))
             except (ValueError, TypeError) as exc:
-                raise Refused(f"the terms of game #{game_id} cannot be read: {exc}") from None
+                raise Refused(
+                    _("the terms of game #{game} cannot be read: {reason}").format(game=game_id, reason=exc)
+                ) from None
             lines = describe(variant, opts)
         tc = _time_control(row.setup.get("time_control", terms.get("time_control")))
-        lines.append(f"Clock: {tc.describe()}" if tc is not None else "Clock: none")
+        lines.append(_("Clock: {clock}").format(clock=tc.describe()) if tc is not None else _("Clock: none"))
         rated = bool(terms.get("rated", True)) and not opts.money
-        lines.append("Rated: yes" if rated else "Rated: no (money play and matches against the bot are not rated)")
+        lines.append(
+            _("Rated: yes") if rated else _("Rated: no (money play and matches against the bot are not rated)")
+        )
         return lines
 
     @staticmethod
@@ -188,3 +248,30 @@ class SettingsMixin(ServiceCore):
             return registry().find(name)
         except UnknownVariant as exc:
             raise Refused(str(exc)) from None
+
+
+def language_choices() -> str:
+    """The values of the ``language`` server setting, for a refusal or a help text: ``en (English), ru (Русский),
+    …``."""
+    return ", ".join(f"{code} ({i18n.LANGUAGE_NAMES[code]})" for code in i18n.LANGUAGES)
+
+
+def language_setting(value: Any) -> str:
+    """A ``language`` server setting as stored: a shipped language's code (from a code, a locale tag like ``ru-RU``
+    or the language's own name), or ``auto`` (also for nothing, ``none`` or ``default``); Refused otherwise."""
+    text = "" if value is None else str(value).strip()
+    low = text.lower()
+    if low in ("", AUTO, "none", "default"):
+        return AUTO
+    for code, name in i18n.LANGUAGE_NAMES.items():
+        if low == name.lower():
+            return code
+    shipped = i18n.normalize(low)
+    if shipped is not None and shipped in i18n.LANGUAGES:
+        return shipped
+    raise Refused(
+        _(
+            "there is no language {value} here: the server language is one of {choices}, or auto (the server's "
+            "Discord language, else English)"
+        ).format(value=repr(text[:40]), choices=language_choices())
+    )

@@ -7,8 +7,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from engine import i18n
 from engine import match as m
 from engine.controls import allowed_actions
+from engine.i18n import _, ngettext
 from engine.match import Action, ActionError, MatchState, Phase
 from engine.record import action_from_data, action_to_data
 from engine.turn import TurnError
@@ -17,7 +19,7 @@ from engine.validate import IllegalPlay
 from ..storage import TimerSpec
 from .core import ServiceCore
 from .events import _with_names
-from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps
+from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps, listed
 from .types import SYSTEM, Event, Outcome, Refused, Request
 
 
@@ -27,11 +29,15 @@ class TeamsMixin(ServiceCore):
     # --- team consultation (Backgammon Doubles) ----------------------------------------------------
     def _team_of(self, state: MatchState, player: Request) -> int:
         if state.variant.team_size < 2:
-            raise Refused(f"consultation is for team rule sets; {state.variant.display_name} is one against one")
+            raise Refused(
+                _("consultation is for team rule sets; {rule_set} is one against one").format(
+                    rule_set=_(state.variant.display_name)
+                )
+            )
         for side, members in enumerate(state.setup.sides):
             if player.id in members:
                 return side
-        raise Refused("only members of a team can see or make its proposals")
+        raise Refused(_("only members of a team can see or make its proposals"))
 
     async def propose(self, game_id: int, player: Request, text: str) -> Outcome:
         """Suggest your team's play (notation) or decision (double, roll, take, pass, beaver, accept, reject)."""
@@ -40,7 +46,7 @@ class TeamsMixin(ServiceCore):
         state = self._check_participant(loaded, player)
         side = self._team_of(state, player)
         if state.turn != side:
-            raise Refused("your team has no decision to make now")
+            raise Refused(_("your team has no decision to make now"))
         words = text.strip().lower()
         # What the acting member could do now, as the engine says (engine.controls): the one proposal table.
         kinds = [str(k) for k in allowed_actions(state, side).proposal_kinds]
@@ -56,18 +62,24 @@ class TeamsMixin(ServiceCore):
         elif words in kinds and words != "play":
             kind, shown = words, words
         else:
-            allowed = ", ".join(k if k != "play" else "a play" for k in kinds) or "nothing"
-            raise Refused(f"now your team may propose: {allowed}")
+            allowed = ", ".join(k if k != "play" else _("a play") for k in kinds) or _("nothing")
+            raise Refused(_("now your team may propose: {choices}").format(choices=allowed))
         pid = await self.store.add_proposal(game_id, side, player.id, kind, shown, loaded.n_actions)
         view = self._view(loaded)
-        text_out = f"{player.name} proposes {shown} (proposal #{pid}); {view.name(state.acting_member(side))} decides."
+        with i18n.shared():  # said in the team's thread
+            text_out = _("{player} proposes {proposal} (proposal #{number}); {acting} decides.").format(
+                player=player.name,
+                proposal=_("no move") if shown == "no move" else shown,
+                number=pid,
+                acting=view.name(state.acting_member(side)),
+            )
         return Outcome((Event("proposal", game_id, text_out, player.id, {"team": side, "proposal": pid}),), view)
 
     async def proposals(self, game_id: int, player: Request) -> list[dict[str, Any]]:
         """Your team's open proposals for the decision at hand (nobody else may see them)."""
         loaded = await self._load(game_id, player)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started")
+            raise Refused(_("game #{game} has not started").format(game=game_id))
         side = self._team_of(loaded.state, player)
         rows = await self.store.open_proposals(game_id, side, loaded.n_actions)
         view = self._view(loaded)
@@ -84,12 +96,16 @@ class TeamsMixin(ServiceCore):
         side = self._team_of(state, player)
         row = await self.store.proposal(proposal_id)
         if row is None or row["game_id"] != game_id or row["side"] != side or row["kind"] == "held":
-            raise Refused(f"your team has no proposal #{proposal_id} in game #{game_id}")
+            raise Refused(
+                _("your team has no proposal #{number} in game #{game}").format(number=proposal_id, game=game_id)
+            )
         if row["status"] != "open" or row["turn"] != loaded.n_actions:
-            raise Refused(f"proposal #{proposal_id} was for an earlier decision")
+            raise Refused(_("proposal #{number} was for an earlier decision").format(number=proposal_id))
         if state.acting_member(side) != player.id:
             raise Refused(
-                f"only the acting member, {self._view(loaded).name(state.acting_member(side))}, adopts a proposal"
+                _("only the acting member, {player}, adopts a proposal").format(
+                    player=self._view(loaded).name(state.acting_member(side))
+                )
             )
         kind, text = row["kind"], row["text"]
         actions_for: dict[str, Callable[[], Awaitable[Outcome]]] = {
@@ -111,7 +127,13 @@ class TeamsMixin(ServiceCore):
         else:
             out = await actions_for[kind]()
         await self.store.close_proposal(proposal_id, "adopted")
-        note = Event("adopted", game_id, f"{player.name} adopts proposal #{proposal_id} ({row['text']}).", player.id)
+        with i18n.shared():
+            said = _("{player} adopts proposal #{number} ({proposal}).").format(
+                player=player.name,
+                number=proposal_id,
+                proposal=_("no move") if row["text"] == "no move" else row["text"],
+            )
+        note = Event("adopted", game_id, said, player.id)
         return Outcome((note, *out.events), out.game, out.applied)
 
     async def _hold_for_teammate(
@@ -145,10 +167,20 @@ class TeamsMixin(ServiceCore):
         from engine.notation import format_play
 
         shown = format_play(action.moves) if isinstance(action, m.Move) else type(action).__name__
-        text = (
-            f"{player.name} wants to play {shown or 'no move'}: waiting for {view.name(mates[0])} to approve "
-            f"(it is played anyway in {timeout / 60:g} minutes)."
-        )
+        whole = timeout % 60 == 0
+        with i18n.shared():
+            text = ngettext(  # (a fraction of a minute takes the form of 2)
+                "{player} wants to play {play}: waiting for {teammate} to approve (it is played anyway in {minutes} "
+                "minute).",
+                "{player} wants to play {play}: waiting for {teammate} to approve (it is played anyway in {minutes} "
+                "minutes).",
+                int(timeout // 60) if whole else 2,
+            ).format(
+                player=player.name,
+                play=shown or _("no move"),
+                teammate=view.name(mates[0]),
+                minutes=i18n.decimal(timeout / 60, 0 if whole else 1),
+            )
         return Outcome((Event("held", game_id, text, player.id, {"team": side, "proposal": pid}),), view)
 
     async def approve(self, game_id: int, player: Request, accept: bool = True) -> Outcome:
@@ -157,22 +189,27 @@ class TeamsMixin(ServiceCore):
         state = self._check_participant(loaded, player)
         side = self._team_of(state, player)
         if state.acting_member(side) == player.id:
-            raise Refused("your teammate approves your play, not you")
+            raise Refused(_("your teammate approves your play, not you"))
         held = [r for r in await self.store.open_proposals(game_id, side, loaded.n_actions) if r["kind"] == "held"]
         if not held:
-            raise Refused("there is no play of your team waiting for approval")
+            raise Refused(_("there is no play of your team waiting for approval"))
         row = held[-1]
         if not accept:
             await self.store.close_proposal(row["id"], "rejected")
             view = self._view(loaded)
-            text = f"{player.name} does not agree; {view.name(state.acting_member(side))}, choose again."
+            with i18n.shared():
+                text = _("{player} does not agree; {acting}, choose again.").format(
+                    player=player.name, acting=view.name(state.acting_member(side))
+                )
             return Outcome((Event("rejected", game_id, text, player.id, {"team": side}),), view)
-        return await self._play_held(game_id, row, note=f"{player.name} approves.")
+        with i18n.shared():
+            approves = _("{player} approves.").format(player=player.name)
+        return await self._play_held(game_id, row, note=approves)
 
     async def _play_held(self, game_id: int, row: dict[str, Any], note: str) -> Outcome:
         action = action_from_data(json.loads(row["text"]))
         if not await self.store.close_proposal(row["id"], "approved"):
-            raise Refused("that play was already decided")
+            raise Refused(_("that play was already decided"))
         actor = await self._acting_for(game_id, row["author"])
         out = await self._change(game_id, actor, _deciding(action), clear_draft=True)
         return Outcome(
@@ -191,7 +228,9 @@ class TeamsMixin(ServiceCore):
         state = self._check_participant(loaded, player)
         if state.variant.team_size < 2:
             raise Refused(
-                f"choosing the acting member is for team rule sets; {state.variant.display_name} is one against one"
+                _("choosing the acting member is for team rule sets; {rule_set} is one against one").format(
+                    rule_set=_(state.variant.display_name)
+                )
             )
         side = state.side_of(player.id)
         view = self._view(loaded)
@@ -199,24 +238,37 @@ class TeamsMixin(ServiceCore):
         current = state.acting_member(side)
         if not state.options.team_choice:
             raise Refused(
-                f"this match rotates the acting member; {view.name(current)} acts for {team} in game {state.game} "
-                "(the challenge decides: `acting: choose` lets teams pick before each game)"
+                _(
+                    "this match rotates the acting member; {player} acts for {team} in game {number} (the challenge "
+                    "decides: `acting: choose` lets teams pick before each game)"
+                ).format(player=view.name(current), team=team, number=state.game)
             )
         if not allowed_actions(state, side).choose_acting[side]:  # the engine says whether the choice is open
             raise Refused(
-                f"{team} has moved in game {state.game}: {view.name(current)} acts for {team} until it ends; "
-                "your team chooses again before its first move of the next game"
+                _(
+                    "{team} has moved in game {number}: {player} acts for {team} until it ends; your team chooses "
+                    "again before its first move of the next game"
+                ).format(team=team, number=state.game, player=view.name(current))
             )
         members = state.setup.sides[side]
         if member not in members:
             raise Refused(
-                f"{view.name(member)} is not on your team ({team}): choose {' or '.join(view.name(p) for p in members)}"
+                _("{player} is not on your team ({team}): choose {choices}").format(
+                    player=view.name(member), team=team, choices=listed([view.name(p) for p in members], "or")
+                )
             )
         if member == current:
-            raise Refused(f"{view.name(member)} already acts for {team} in game {state.game}")
+            raise Refused(
+                _("{player} already acts for {team} in game {number}").format(
+                    player=view.name(member), team=team, number=state.game
+                )
+            )
         number = state.game
         out = await self._change(game_id, player, _deciding(m.SetActing(player.id, member)))
-        text = f"{team}: {view.name(member)} acts in game {number} (chosen by {view.name(player.id)})."
+        with i18n.shared():
+            text = _("{team}: {player} acts in game {number} (chosen by {chooser}).").format(
+                team=team, player=view.name(member), number=number, chooser=view.name(player.id)
+            )
         event = Event("acting", game_id, text, player.id, {"side": side, "member": member, "game": number})
         return Outcome((event, *out.events), out.game, out.applied)
 

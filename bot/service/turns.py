@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine import match as m
 from engine.fairdice import FairDice
+from engine.i18n import _
 from engine.match import Action, MatchState, Phase
 from engine.turn import TurnError
 from engine.variant import Variant
@@ -36,7 +37,7 @@ class TurnsMixin(ServiceCore):
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
             by = player.id
             if state.phase is Phase.MOVE:
-                raise Refused("you have already rolled: play your move (or resign)")
+                raise Refused(_("you have already rolled: play your move (or resign)"))
             if self._session_expired(loaded, state):
                 return [m.EndSession(state.acting_member(0), deadline=True)]  # no next game: the time is up
             if fair is not None:
@@ -90,7 +91,7 @@ class TurnsMixin(ServiceCore):
                 draft = draft.add(src, dst)
             except TurnError as exc:
                 raise Refused(str(exc)) from None
-            return [[s, t] for s, t, _ in draft.moves]
+            return [[s, t] for s, t, _die in draft.moves]
 
         return await self._change_draft(game_id, player, decide_draft)
 
@@ -101,8 +102,8 @@ class TurnsMixin(ServiceCore):
             self._require_mover(state, player, "undo", _names(loaded))
             draft = self._draft(loaded, state)
             if not draft.moves:
-                raise Refused("there is nothing to undo this turn")
-            return [[s, t] for s, t, _ in draft.undo().moves]
+                raise Refused(_("there is nothing to undo this turn"))
+            return [[s, t] for s, t, _die in draft.undo().moves]
 
         return await self._change_draft(game_id, player, decide_draft)
 
@@ -216,7 +217,9 @@ def doublet_number(value: int | str) -> int:
         text = text[0]
     if len(text) == 1 and text in "123456":
         return int(text)
-    raise Refused(f"name a doublet by its number, 1 to 6 (or written 6-6), not {value.strip()[:12]!r}")
+    raise Refused(
+        _("name a doublet by its number, 1 to 6 (or written 6-6), not {value}").format(value=repr(value.strip()[:12]))
+    )
 
 
 def resign_level(variant: Variant, level: int | str) -> int:
@@ -231,8 +234,9 @@ def resign_level(variant: Variant, level: int | str) -> int:
     for number, name in variant.results.items():
         names[name.lower()] = number
         names[name.split()[0].lower()] = number  # "single" for "single game"
+        names.setdefault(_(name).lower(), number)  # the name in the player's language ("марс")
     if key.startswith("a "):
         key = key[2:]
     if key not in names:
-        raise Refused(f"resign {variant.results_text()}: give its name or number")
+        raise Refused(_("resign {results}: give its name or number").format(results=variant.results_text()))
     return names[key]

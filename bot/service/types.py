@@ -9,6 +9,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine.i18n import N_, _
+
 from ..storage import GameRow, Scope
 
 log = logging.getLogger("gammonbot.service")
@@ -37,11 +39,14 @@ GUILD_DEFAULTS: dict[str, Any] = {
     "vacation_days_per_year": 21,  # how many vacation days a player may take in any 365 days
     "archive_after_days": 60,  # matches without a clock are archived after this long without a move
     "team_thread_fallback": "dm",  # Doubles without private threads: "dm" both members, or "refuse"
+    # The language of what the bot posts for everyone (game threads, timers): one of engine.i18n.LANGUAGES, or
+    # "auto": the server's Discord preferred locale when it is a shipped language, else English.
+    "language": "auto",
 }
 
 
-#: The name an erased player's matches keep.
-FORGOTTEN = "a former player"
+#: The name an erased player's matches keep (stored in English; shown translated: :meth:`GameView.name`).
+FORGOTTEN = N_("a former player")
 
 
 RESIGN_NAMES = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
@@ -178,9 +183,17 @@ class GameView:
         return None
 
     def name(self, player_id: str | None) -> str:
+        """A player as called now, in the active language (an erased player's neutral name, a bot's strength)."""
         if player_id is None:
-            return "nobody"
-        return self.names.get(player_id, player_id)
+            return _("nobody")
+        name = self.names.get(player_id, player_id)
+        if name == FORGOTTEN:
+            return _(FORGOTTEN)
+        if player_id.startswith("bot:") and player_id in self.names:
+            from .helpers import bot_label  # (helpers imports this module)
+
+            return bot_label(player_id) or name
+        return name
 
 
 @dataclass(frozen=True)

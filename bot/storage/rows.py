@@ -7,6 +7,8 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.i18n import N_, _
+
 __all__ = [
     "ActionRow",
     "Conflict",
@@ -39,10 +41,10 @@ class Unavailable(RuntimeError):
     a retry of a game update sees which (it applies, or meets :class:`Conflict`). ``str()`` is the message for
     the player; the driver's error is its ``__cause__``."""
 
-    MESSAGE = "the game database is not answering right now; try again in a moment"
+    MESSAGE = N_("the game database is not answering right now; try again in a moment")
 
-    def __init__(self, message: str = MESSAGE) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(_(self.MESSAGE) if message is None else message)
 
 
 @dataclass(frozen=True)
