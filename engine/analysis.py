@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .i18n import _, pgettext
 from .match import Action, Beaver, Double, MatchSetup, MatchState, Move, Pass, Phase, Roll, Take, apply, replay
 from .movegen import Play
 from .players import Analyst, CubeAdvice, PlayerSpec, RankedPlay
@@ -68,7 +69,7 @@ class Hint:
     kind: str
     plays: tuple[PlayHint, ...] = ()
     cube: CubeAdvice | None = None
-    #: The analyst's display name and what its numbers are.
+    #: The analyst's display name and what its numbers are (in the language active when the hint was made).
     analyst: str = ""
     label: str = ""
     #: True for engine equities, False for heuristic estimates.
@@ -80,18 +81,28 @@ class Hint:
         if self.kind == "play":
             for h in self.plays:
                 loss = "" if h.rank == 1 else f" ({-h.loss:+.3f})"
-                out.append(f"{h.rank}. {h.notation or 'no move'}  {h.equity:+.3f}{loss}")
+                notation = h.notation or _("no move")
+                out.append(f"{h.rank}. {notation}  {h.equity:+.3f}{loss}")
         elif self.cube is not None:
             c = self.cube
             if self.kind == "double":
-                out.append(f"{c.verdict}")
+                out.append(c.verdict)
                 out.append(
-                    f"No double {c.no_double:+.3f}, double/take {c.double_take:+.3f}, double/pass {c.double_pass:+.3f}"
+                    _("No double {no_double}, double/take {take}, double/pass {drop}").format(
+                        no_double=f"{c.no_double:+.3f}", take=f"{c.double_take:+.3f}", drop=f"{c.double_pass:+.3f}"
+                    )
                 )
             else:
-                answer = ("Beaver" if c.should_beaver else "Take") if c.should_take else "Pass"
+                if not c.should_take:
+                    answer = pgettext("cube decision", "Pass")
+                elif c.should_beaver:
+                    answer = pgettext("cube decision", "Beaver")
+                else:
+                    answer = pgettext("cube decision", "Take")
                 out.append(answer)
-                out.append(f"Take {-c.double_take:+.3f}, pass {-c.double_pass:+.3f}")
+                out.append(
+                    _("Take {take}, pass {drop}").format(take=f"{-c.double_take:+.3f}", drop=f"{-c.double_pass:+.3f}")
+                )
         out.append(f"{self.analyst}: {self.label}")
         return out
 
@@ -106,23 +117,34 @@ def default_analyst(state_or_setup: MatchState | MatchSetup) -> tuple[PlayerSpec
             made = spec.create(0)
             if isinstance(made, Analyst):
                 return spec, made
-    raise HintError(f"no registered player can give hints for {setup.variant.display_name}")
+    raise HintError(_("no registered player can give hints for {rule_set}").format(rule_set=setup.variant.local_name()))
 
 
 def _resolve(state_or_setup: MatchState | MatchSetup, player: Analyst | PlayerSpec | None) -> tuple[str, Analyst]:
     if player is None:
         spec, made = default_analyst(state_or_setup)
-        return spec.display_name, made
+        return _shown(spec.display_name), made
     if isinstance(player, PlayerSpec):
         setup = state_or_setup.setup if isinstance(state_or_setup, MatchState) else state_or_setup
         player.check(setup.variant)
         created = player.create(0)
         if not isinstance(created, Analyst):
-            raise HintError(f"{player.display_name} cannot put numbers on its choices, so it gives no hints")
-        return player.display_name, created
+            raise HintError(
+                _("{player} cannot put numbers on its choices, so it gives no hints").format(
+                    player=_shown(player.display_name)
+                )
+            )
+        return _shown(player.display_name), created
     if not isinstance(player, Analyst):
-        raise HintError(f"{type(player).__name__} cannot put numbers on its choices, so it gives no hints")
+        raise HintError(
+            _("{player} cannot put numbers on its choices, so it gives no hints").format(player=type(player).__name__)
+        )
     return type(player).__name__, player
+
+
+def _shown(text: str) -> str:
+    """A player's name or an analyst's label as players read it (in the active language)."""
+    return _(text) if text else text
 
 
 def _exact(analyst: Analyst) -> bool:
@@ -142,19 +164,23 @@ def hint(
     name, analyst = _resolve(state, player)
     side = state.turn
     if side is None:
-        raise HintError("there is no decision to advise on now")
+        raise HintError(_("there is no decision to advise on now"))
     if state.phase is Phase.MOVE:
         ranked = analyst.rank_plays(state, time_cap)
         best = ranked[0].equity
         plays = tuple(
             PlayHint(i + 1, r.notation, r.play, r.equity, best - r.equity) for i, r in enumerate(ranked[: max(1, n)])
         )
-        return Hint(side, "play", plays, None, name, analyst.equity_label, _exact(analyst))
+        return Hint(side, "play", plays, None, name, _shown(analyst.equity_label), _exact(analyst))
     if state.phase is Phase.NAME_DOUBLE:
         from .players import best_named_double
 
         d = best_named_double(state)
-        raise HintError(f"no play or cube decision yet: name a doublet; {d}-{d} looks best by the heuristic estimate")
+        raise HintError(
+            _("no play or cube decision yet: name a doublet; {roll} looks best by the heuristic estimate").format(
+                roll=f"{d}-{d}"
+            )
+        )
     return _cube_hint(state, name, analyst, time_cap)
 
 
@@ -169,13 +195,13 @@ def _cube_hint(state: MatchState, name: str, analyst: Analyst, time_cap: float |
         assert state.roller is not None
         why = state.may_double(state.roller)
         if why:
-            raise HintError(f"no cube decision now ({why}): roll")
+            raise HintError(_("no cube decision now ({why}): roll").format(why=why))
         advice = analyst.cube_advice(state, time_cap)
-        return Hint(state.roller, "double", (), advice, name, analyst.equity_label, _exact(analyst))
+        return Hint(state.roller, "double", (), advice, name, _shown(analyst.equity_label), _exact(analyst))
     if state.phase is Phase.DOUBLED and state.responder is not None and not state.redoubles:
         advice = analyst.cube_advice(state, time_cap)
-        return Hint(state.responder, "take", (), advice, name, analyst.equity_label, _exact(analyst))
-    raise HintError("there is no cube decision now")
+        return Hint(state.responder, "take", (), advice, name, _shown(analyst.equity_label), _exact(analyst))
+    raise HintError(_("there is no cube decision now"))
 
 
 # --- analysis ------------------------------------------------------------------------------------------------
@@ -187,6 +213,8 @@ class Mistake:
     game: int
     #: "play", "double" (a double or a roll without doubling) or "take" (a take, beaver or pass).
     kind: str
+    #: ``played`` and ``better``: a play's notation, or a cube decision in words (the language active when the
+    #: analysis was made: "Double", "No double", "Take", "Pass", "Beaver").
     #: The board before the decision, in the frame of the side on roll (the doubler for "take").
     position: Position
     dice: tuple[int, int] | None
@@ -225,7 +253,7 @@ class MatchAnalysis:
 
 
 def _cube_words(advice: CubeAdvice) -> str:
-    return "Double" if advice.should_double else "No double"
+    return pgettext("cube decision", "Double") if advice.should_double else pgettext("cube decision", "No double")
 
 
 def analyse(
@@ -264,7 +292,7 @@ def analyse(
     for record in sides:
         record.mistakes.sort(key=lambda m: -m.loss)
     everything.sort(key=lambda m: -m.loss)
-    return MatchAnalysis(sides, everything[:top], name, analyst.equity_label, _exact(analyst))
+    return MatchAnalysis(sides, everything[:top], name, _shown(analyst.equity_label), _exact(analyst))
 
 
 def _judge(
@@ -302,7 +330,11 @@ def _judge(
         loss = max(0.0, max(advice.no_double, advice.double_equity) - chosen)
         if loss <= 0.0:
             return state.roller, None
-        played = "Double" if isinstance(action, Double) else "No double"
+        played = (
+            pgettext("cube decision", "Double")
+            if isinstance(action, Double)
+            else pgettext("cube decision", "No double")
+        )
         return state.roller, Mistake(
             state.roller, state.game, "double", state.position, None, played, _cube_words(advice), loss
         )
@@ -314,7 +346,12 @@ def _judge(
         loss = max(0.0, max(take, drop) - chosen)
         if loss <= 0.0:
             return state.responder, None
-        played = type(action).__name__
-        better = "Take" if take >= drop else "Pass"
+        if isinstance(action, Pass):
+            played = pgettext("cube decision", "Pass")
+        elif isinstance(action, Beaver):
+            played = pgettext("cube decision", "Beaver")
+        else:
+            played = pgettext("cube decision", "Take")
+        better = pgettext("cube decision", "Take") if take >= drop else pgettext("cube decision", "Pass")
         return state.responder, Mistake(state.responder, state.game, "take", state.position, None, played, better, loss)
     return None

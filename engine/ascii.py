@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .position import POINTS, Position
 from .turn import TurnDraft
 
@@ -96,7 +97,9 @@ def ascii_board(
         if i == ROWS - 1 and bar_theirs > ROWS:
             bar = str(bar_theirs)
         out.append(f" |{left} |{bar:^3}|{right} |")
-    off_line = f"  off: {names[0]} {pos.off[0]}  {names[1]} {pos.off[1]}" if any(pos.off) else ""
+    # Translators: the ASCII board's line of checkers borne off: "off: alice 3  bob 0".
+    off_line = "  " + _("off: {counts}").format(counts=f"{names[0]} {pos.off[0]}  {names[1]} {pos.off[1]}")
+    off_line = off_line if any(pos.off) else ""
     out.append(f" |{' ' * 18}|BAR|{' ' * 18}|{off_line}")
     for i, (left, right) in enumerate(_half(bottom, pos, range(ROWS - 1, -1, -1), fresh)):
         bar = "X" if bar_mine > i else " "
@@ -106,18 +109,28 @@ def ascii_board(
     out.append(" +" + "-" * 18 + "+---+" + "-" * 18 + "+")
     out.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + "     " + "".join(f"{p:>3}" for p in bottom[6:]))
     pips = variant.pips(pos)
-    x_label, o_label = ("X, on roll", "O") if x_on_roll else ("X", "O, on roll")
-    footer = f" {names[0]} ({x_label}) pips {pips[0]}   {names[1]} ({o_label}) pips {pips[1]}"
+    x_label, o_label = (
+        (_("{mark}, on roll").format(mark="X"), "O") if x_on_roll else ("X", _("{mark}, on roll").format(mark="O"))
+    )
+    # Translators: one side in the ASCII board's last line: "alice (X, on roll) pips 167".
+    side = _("{name} ({mark}) pips {pips}")
+    footer = " " + side.format(name=names[0], mark=x_label, pips=pips[0])
+    footer += "   " + side.format(name=names[1], mark=o_label, pips=pips[1])
     if dice is not None:
-        footer += f"   dice {dice[0]}-{dice[1]}"
+        footer += "   " + _("dice {dice}").format(dice=f"{dice[0]}-{dice[1]}")
     out.append(footer)
     if pos.pins:
         pinned = [(p, "X" if pos.board[p - 1] < 0 else "O") for p in range(POINTS, 0, -1) if pos.is_pinned(p)]
-        out.append(" pinned (*): " + ", ".join(f"{who} on {p}" for p, who in pinned))
+        where = ", ".join(_("{side} on {point}").format(side=who, point=p) for p, who in pinned)
+        out.append(" " + _("pinned (*): {pins}").format(pins=where))
     if any(pos.reserve):
-        out.append(f" waiting to enter: {names[0]} {pos.reserve[0]}  {names[1]} {pos.reserve[1]}")
+        waiting = f"{names[0]} {pos.reserve[0]}  {names[1]} {pos.reserve[1]}"
+        out.append(" " + _("waiting to enter: {counts}").format(counts=waiting))
     if draft is not None:
         left = " ".join(map(str, draft.remaining)) if not draft.complete else ""
-        so_far = draft.notation or "nothing yet"
-        out.append(f" moving: {so_far}" + (f" (to play: {left})" if left else " (all played: confirm or undo)"))
+        so_far = draft.notation or _("nothing yet")
+        if left:
+            out.append(" " + _("moving: {play} (to play: {dice})").format(play=so_far, dice=left))
+        else:
+            out.append(" " + _("moving: {play} (all played: confirm or undo)").format(play=so_far))
     return "\n".join(out)

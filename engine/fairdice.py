@@ -82,6 +82,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from . import i18n
+from .i18n import _, ngettext
 from .match import Action, MatchSetup, OpeningRoll, Roll
 
 __all__ = [
@@ -217,19 +219,23 @@ class DiceProof:
     def from_data(cls, data: object) -> DiceProof:
         """Read a proof; ``ValueError`` naming what is wrong if ``data`` is not one of this scheme."""
         if not isinstance(data, Mapping):
-            raise ValueError(f'the "dice" proof must be an object, got {type(data).__name__}')
+            raise ValueError(_('the "dice" proof must be an object, got {kind}').format(kind=type(data).__name__))
         scheme = data.get("scheme")
         if scheme != SCHEME:
-            raise ValueError(f"unknown dice scheme {scheme!r} (this program checks {SCHEME!r})")
+            raise ValueError(
+                _("unknown dice scheme {scheme} (this program checks {ours})").format(
+                    scheme=repr(scheme), ours=repr(SCHEME)
+                )
+            )
         commit = data.get("commitment")
         if not isinstance(commit, str) or len(commit) != 64 or not _is_hex(commit):
-            raise ValueError("the commitment must be 64 hexadecimal digits")
+            raise ValueError(_("the commitment must be 64 hexadecimal digits"))
         client = data.get("client")
         if client is not None and not isinstance(client, str):
-            raise ValueError("the client value must be text (or null before the players gave it)")
+            raise ValueError(_("the client value must be text (or null before the players gave it)"))
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, str) or not seed or len(seed) % 2 or not _is_hex(seed)):
-            raise ValueError("the revealed seed must be hexadecimal digits (or null before the match ends)")
+            raise ValueError(_("the revealed seed must be hexadecimal digits (or null before the match ends)"))
         return cls(commit.lower(), client, None if seed is None else seed.lower(), SCHEME)
 
 
@@ -319,14 +325,15 @@ class BadRoll:
     number: int  #: the roll number (from 0, as used by the derivation)
     action: int  #: its index in the record's actions (from 0)
     game: int | None  #: the game of the match it belongs to (None if the record could not be replayed so far)
-    label: str  #: e.g. "game 2, Bob's roll" or "game 1, opening roll thrown by Alice"
+    label: str  #: e.g. "game 2, Bob's roll" or "game 1, opening roll thrown by Alice" (in the active language)
     recorded: tuple[int, int]
     derived: tuple[int, int]
 
 
 @dataclass(frozen=True)
 class VerifyReport:
-    """What :func:`verify_record` found. ``message`` is one line for players."""
+    """What :func:`verify_record` found. ``message`` is one line for players (in the language active when the
+    record was verified)."""
 
     verdict: Verdict
     message: str
@@ -367,12 +374,12 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
     from .record import RecordError, action_from_data, setup_from_data
 
     if not isinstance(record, Mapping):
-        raise RecordError("a match record is a JSON object with setup, actions and dice")
+        raise RecordError(_("a match record is a JSON object with setup, actions and dice"))
     items = record.get("actions")
     if not isinstance(items, list) or not all(isinstance(a, Mapping) for a in items):
-        raise RecordError('the record needs "actions": a list of action objects')
+        raise RecordError(_('the record needs "actions": a list of action objects'))
     if "dice" not in record:
-        raise RecordError('the record has no "dice" proof: its dice were not committed, so they cannot be verified')
+        raise RecordError(_('the record has no "dice" proof: its dice were not committed, so they cannot be verified'))
     try:
         proof = DiceProof.from_data(record["dice"])
     except ValueError as exc:
@@ -380,7 +387,7 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
     try:
         actions: list[m.Action] = [action_from_data(a) for a in items]
     except (LookupError, TypeError, ValueError) as exc:
-        raise RecordError(f"an action of the record is unreadable: {exc}") from None
+        raise RecordError(_("an action of the record is unreadable: {error}").format(error=exc)) from None
     numbered = [(i, a) for i, a in enumerate(actions) if isinstance(a, m.OpeningRoll | m.Roll)]
     rolls = len(numbered)
 
@@ -393,34 +400,41 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
     if isinstance(raw_setup, Mapping) and "variant" not in raw_setup and isinstance(raw_setup.get("match"), Mapping):
         raw_setup = raw_setup["match"]
     if not isinstance(raw_setup, Mapping):
-        raise RecordError('the record needs "setup": the match setup object')
+        raise RecordError(_('the record needs "setup": the match setup object'))
     try:
         setup = setup_from_data(raw_setup)
         state = m.replay(setup, [])
     except (ValueError, LookupError, PluginError) as exc:
         setup = None
-        replay_error = f"the rules were not checked ({exc})"
+        replay_error = _("the rules were not checked ({error})").format(error=exc)
     if setup is not None:
         for i, action in enumerate(actions):
             games.append(state.game)
             try:
                 state = m.apply(state, action)
             except Exception as exc:  # untrusted input: any failure to apply is reported, never raised
-                replay_error = f"action {i} ({type(action).__name__} by {action.by}) is not legal: {exc}"
+                replay_error = _("action {index} ({action} by {player}) is not legal: {error}").format(
+                    index=i, action=type(action).__name__, player=action.by, error=exc
+                )
                 break
         else:
             over = state.over
 
     if not proof.revealed:
         where = {
-            False: "the match is not over",
-            True: "the match is over, but this record does not reveal the seed",
-            None: "it is revealed when the match ends",
+            False: _("the match is not over"),
+            True: _("the match is over, but this record does not reveal the seed"),
+            None: _("it is revealed when the match ends"),
         }[over]
         return VerifyReport(
             Verdict.UNREVEALED,
-            f"not verifiable yet: the seed is not revealed ({where}); {rolls} rolls recorded under "
-            f"commitment {proof.commitment[:16]}…",
+            ngettext(
+                "not verifiable yet: the seed is not revealed ({why}); {count} rolls recorded under commitment "
+                "{commitment}…",
+                "not verifiable yet: the seed is not revealed ({why}); {count} rolls recorded under commitment "
+                "{commitment}…",
+                rolls,
+            ).format(why=where, count=rolls, commitment=proof.commitment[:16]),
             rolls,
             match_over=over,
         )
@@ -429,12 +443,14 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
     if not hmac.compare_digest(commitment(seed), proof.commitment):
         return VerifyReport(
             Verdict.TAMPERED,
-            f"tampered: the revealed seed does not match the commitment {proof.commitment[:16]}…",
+            _("tampered: the revealed seed does not match the commitment {commitment}…").format(
+                commitment=proof.commitment[:16]
+            ),
             rolls,
             match_over=over,
         )
     if rolls and proof.client is None:
-        raise RecordError("the dice proof has no client value, but the record has rolls")
+        raise RecordError(_("the dice proof has no client value, but the record has rolls"))
     client = proof.client or ""
     for number, (i, action) in enumerate(numbered):
         derived = derive_roll(seed, client, number)
@@ -442,25 +458,44 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
             continue
         game = games[i] if i < len(games) else None
         who = action.by if setup is None else _player(setup, action.by)
-        kind = f"opening roll thrown by {who}" if isinstance(action, m.OpeningRoll) else f"{who}'s roll"
-        label = kind if game is None else f"game {game}, {kind}"
+        if isinstance(action, m.OpeningRoll):
+            kind = _("opening roll thrown by {player}").format(player=who)
+        else:
+            kind = _("{player}'s roll").format(player=who)
+        label = kind if game is None else _("game {game}, {roll}").format(game=game, roll=kind)
         bad = BadRoll(number, i, game, label, action.dice, derived)
         return VerifyReport(
             Verdict.TAMPERED,
-            f"tampered: roll {number} ({label}) is {_dice_text(action.dice)} but the dice derive {_dice_text(derived)}",
+            _("tampered: roll {number} ({label}) is {recorded} but the dice derive {derived}").format(
+                number=number, label=label, recorded=_dice_text(action.dice), derived=_dice_text(derived)
+            ),
             rolls,
             bad,
             match_over=over,
         )
     if setup is not None and replay_error is not None:
         return VerifyReport(
-            Verdict.INVALID, f"invalid: all {rolls} rolls match the dice, but {replay_error}", rolls, match_over=over
+            Verdict.INVALID,
+            ngettext(
+                "invalid: all {count} rolls match the dice, but {error}",
+                "invalid: all {count} rolls match the dice, but {error}",
+                rolls,
+            ).format(count=rolls, error=replay_error),
+            rolls,
+            match_over=over,
         )
-    tail = "" if replay_error is None else f"; {replay_error}"
-    note = "" if over is not False else " (the match is not over)"
+    message = ngettext(
+        "verified: the seed matches the commitment and all {count} rolls match the dice",
+        "verified: the seed matches the commitment and all {count} rolls match the dice",
+        rolls,
+    ).format(count=rolls)
+    if over is False:
+        message += " " + _("(the match is not over)")
+    if replay_error is not None:
+        message += "; " + replay_error
     return VerifyReport(
         Verdict.VERIFIED,
-        f"verified: the seed matches the commitment and all {rolls} rolls match the dice{note}{tail}",
+        message,
         rolls,
         match_over=over,
         rules_checked=setup is not None,
@@ -500,7 +535,7 @@ def chi_square_p_value(statistic: float, df: int) -> float:
     if x < a + 1:
         term = total = 1 / a
         ap = a
-        for _ in range(10_000):
+        for _step in range(10_000):
             ap += 1
             term *= x / ap
             total += term
@@ -574,13 +609,24 @@ class DiceStats:
     def summary(self) -> str:
         """One line for players: each number and the doublets with the expected counts, and the face test."""
         if not self.rolls:
-            return "no rolls yet"
-        e = self.expected_face
-        faces = ", ".join(f"{k + 1}s {n}" for k, n in enumerate(self.faces))
-        return (
-            f"{self.rolls} rolls: {faces} (each expected {e:.1f}); doublets {self.doublets} "
-            f"(expected {self.expected_doublets:.1f}); chi-square {self.face_chi_square:.2f}, 5 df, "
-            f"p = {self.face_p_value:.2f}"
+            return _("no rolls yet")
+        # Translators: how often a number came up in the dice statistics: "6s 12" (twelve sixes).
+        face = _("{face}s {count}")
+        faces = ", ".join(face.format(face=k + 1, count=n) for k, n in enumerate(self.faces))
+        return ngettext(
+            "{count} rolls: {faces} (each expected {expected}); doublets {doublets} (expected {expected_doublets}); "
+            "chi-square {chi_square}, 5 df, p = {p}",
+            "{count} rolls: {faces} (each expected {expected}); doublets {doublets} (expected {expected_doublets}); "
+            "chi-square {chi_square}, 5 df, p = {p}",
+            self.rolls,
+        ).format(
+            count=self.rolls,
+            faces=faces,
+            expected=i18n.decimal(self.expected_face, 1),
+            doublets=self.doublets,
+            expected_doublets=i18n.decimal(self.expected_doublets, 1),
+            chi_square=i18n.decimal(self.face_chi_square, 2),
+            p=i18n.decimal(self.face_p_value, 2),
         )
 
 

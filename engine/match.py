@@ -63,6 +63,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .i18n import N_, _, ngettext, pgettext
 from .movegen import PlaySet, Submove
 from .position import Position
 from .snapshot import BoardSnapshot, Home, Side, snapshot_of
@@ -115,7 +116,7 @@ __all__ = [
 ]
 
 #: Resignation levels and their names in standard backgammon; each rule set names its own (``Variant.results``).
-RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+RESIGN_LEVELS = {1: N_("single"), 2: N_("gammon"), 3: N_("backgammon")}
 MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can carry
 
 
@@ -245,39 +246,51 @@ class MatchOptions:
 
     def check(self) -> None:
         """Raise :class:`MatchOptionError` naming the first contradiction."""
-        where = "money play" if self.money else f"a {self.length}-point match"
         if self.length < 0:
-            raise MatchOptionError("the match length cannot be negative (0 means a money session)")
+            raise MatchOptionError(_("the match length cannot be negative (0 means a money session)"))
         if self.length >= MAX_CUBE_LIMIT:
-            raise MatchOptionError(f"a match may be at most {MAX_CUBE_LIMIT - 1} points long")
+            raise MatchOptionError(_("a match may be at most {count} points long").format(count=MAX_CUBE_LIMIT - 1))
         if self.games < 0:
-            raise MatchOptionError("the number of money games cannot be negative (0 means unlimited)")
+            raise MatchOptionError(_("the number of money games cannot be negative (0 means unlimited)"))
         if self.games and not self.money:
-            raise MatchOptionError("a game count is for money sessions; a match ends when a side reaches the length")
+            raise MatchOptionError(_("a game count is for money sessions; a match ends when a side reaches the length"))
         if self.session_hours < 0:
-            raise MatchOptionError("a session's hours cannot be negative (0 means no deadline)")
+            raise MatchOptionError(_("a session's hours cannot be negative (0 means no deadline)"))
         if self.session_hours and not self.money:
             raise MatchOptionError(
-                "a session deadline is for money sessions; a match ends when a side reaches the length"
+                _("a session deadline is for money sessions; a match ends when a side reaches the length")
             )
         if self.max_cube < 1 or self.max_cube & (self.max_cube - 1) or self.max_cube > MAX_CUBE_LIMIT:
-            raise MatchOptionError(f"the cube limit must be a power of two from 1 to {MAX_CUBE_LIMIT}")
+            raise MatchOptionError(
+                _("the cube limit must be a power of two from 1 to {limit}").format(limit=MAX_CUBE_LIMIT)
+            )
         if not self.money:
-            for flag, label in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers and raccoons")):
-                if flag:
-                    raise MatchOptionError(f"{label}: money play only, but this is {where}")
+            if self.jacoby:
+                raise MatchOptionError(
+                    _("the Jacoby rule: money play only, but this is a {length}-point match").format(length=self.length)
+                )
+            if self.beavers:
+                raise MatchOptionError(
+                    _("beavers and raccoons: money play only, but this is a {length}-point match").format(
+                        length=self.length
+                    )
+                )
             if self.auto_doubles:
-                raise MatchOptionError(f"automatic doubles: money play only, but this is {where}")
+                raise MatchOptionError(
+                    _("automatic doubles: money play only, but this is a {length}-point match").format(
+                        length=self.length
+                    )
+                )
             if self.holland and not self.crawford:
                 raise MatchOptionError(
-                    "the Holland rule applies after the Crawford game, so it needs the Crawford rule on"
+                    _("the Holland rule applies after the Crawford game, so it needs the Crawford rule on")
                 )
         elif self.holland:
-            raise MatchOptionError("the Holland rule is a match-play rule (post-Crawford); this is money play")
+            raise MatchOptionError(_("the Holland rule is a match-play rule (post-Crawford); this is money play"))
         if self.beaver_limit < 1:
-            raise MatchOptionError("the beaver limit must be at least 1 (turn beavers off instead)")
+            raise MatchOptionError(_("the beaver limit must be at least 1 (turn beavers off instead)"))
         if self.auto_doubles < 0 or self.holland_rolls < 0:
-            raise MatchOptionError("counts of automatic doubles and Holland rolls cannot be negative")
+            raise MatchOptionError(_("counts of automatic doubles and Holland rolls cannot be negative"))
 
 
 @dataclass(frozen=True)
@@ -319,18 +332,24 @@ class MatchSetup:
         seen: set[str] = set()
         for k, members in enumerate(self.sides):
             if len(members) != size:
-                unit = "player" if size == 1 else "members"
+                text = (
+                    _("{rule_set} sides have {size} player; side {side} has {count}")
+                    if size == 1
+                    else _("{rule_set} sides have {size} members; side {side} has {count}")
+                )
                 raise MatchOptionError(
-                    f"{self.variant.display_name} sides have {size} {unit}; side {k + 1} has {len(members)}"
+                    text.format(rule_set=self.variant.local_name(), size=size, side=k + 1, count=len(members))
                 )
             for m in members:
                 if not isinstance(m, str) or not m.strip():
                     raise MatchOptionError("player ids must be non-empty text")
                 if m in seen:
-                    raise MatchOptionError(f"{m!r} is seated twice; every player may sit on one side only")
+                    raise MatchOptionError(
+                        _("{player} is seated twice; every player may sit on one side only").format(player=repr(m))
+                    )
                 seen.add(m)
         if self.options.team_choice and size == 1:
-            raise MatchOptionError("team choice of the acting member needs a team rule set (team size 2)")
+            raise MatchOptionError(_("team choice of the acting member needs a team rule set (team size 2)"))
         if self.names is not None and len(self.names) != 2:
             raise MatchOptionError("give exactly two side names")
 
@@ -553,8 +572,10 @@ class MatchState:
         this is: "Tavli, game 2: Plakoto"."""
         match, game = self.setup.variant, self.variant
         if game is match:
-            return match.display_name or match.name
-        return f"{match.display_name or match.name}, game {self.game}: {game.display_name or game.name}"
+            return match.local_name()
+        return _("{match}, game {game}: {rule_set}").format(
+            match=match.local_name(), game=self.game, rule_set=game.local_name()
+        )
 
     @property
     def over(self) -> bool:
@@ -579,7 +600,7 @@ class MatchState:
         for k, members in enumerate(self.setup.sides):
             if player in members:
                 return k
-        raise ActionError(f"{player!r} is not playing in this match")
+        raise ActionError(_("{player} is not playing in this match").format(player=repr(player)))
 
     def position_for(self, side: int) -> Position:
         """The board as ``side`` sees it (their own numbering)."""
@@ -591,7 +612,7 @@ class MatchState:
     def legal_plays(self) -> PlaySet:
         """The legal plays of the current roll (phase MOVE only)."""
         if self.phase is not Phase.MOVE or self.dice is None or self.position is None or self.roller is None:
-            raise ActionError("there is no roll to play now")
+            raise ActionError(_("there is no roll to play now"))
         if self._plays is None:
             plays = self.variant.legal_plays(self.position, self.dice, not self.moved[self.roller])
             object.__setattr__(self, "_plays", plays)
@@ -611,42 +632,49 @@ class MatchState:
         """Why ``side`` may not double now, or None if it may (the acting member must still be the one who acts)."""
         setup = self.setup
         if self.phase is Phase.OVER:
-            return "the match is over"
+            return _("the match is over")
         if not setup.variant.uses_cube:
-            return f"{setup.variant.display_name} is played without the doubling cube"
+            return _("{rule_set} is played without the doubling cube").format(rule_set=setup.variant.local_name())
         if not setup.cube_in_use:
-            return "the doubling cube is switched off in this match"
+            return _("the doubling cube is switched off in this match")
         if self.phase is Phase.DOUBLED:
-            return "a double is already pending; it must be answered first"
+            return _("a double is already pending; it must be answered first")
         if self.phase is Phase.RESIGNED:
-            return "a resignation is pending; it must be answered first"
+            return _("a resignation is pending; it must be answered first")
         if self.phase is Phase.OPENING:
-            return "the game has not started: throw the opening roll first"
+            return _("the game has not started: throw the opening roll first")
         if self.roller != side:
-            return f"only the player on roll may double, and {setup.side_name(self.roller or 0)} is on roll"
+            return _("only the player on roll may double, and {side} is on roll").format(
+                side=setup.side_name(self.roller or 0)
+            )
         if self.phase is Phase.MOVE:
-            return "you have already rolled: a double must come before the roll"
+            return _("you have already rolled: a double must come before the roll")
         if self.phase is Phase.NAME_DOUBLE or self.stage is Stage.AGAIN:
-            return "your turn is under way: the cube may be turned only at the start of a turn"
+            return _("your turn is under way: the cube may be turned only at the start of a turn")
         if self.crawford_game:
-            return "no doubling in the Crawford game (a player is one point from winning the match)"
+            return _("no doubling in the Crawford game (a player is one point from winning the match)")
         if self.cube.owner is not None and self.cube.owner != side:
-            return f"the cube is not yours: {setup.side_name(self.cube.owner)} owns it"
+            return _("the cube is not yours: {side} owns it").format(side=setup.side_name(self.cube.owner))
         if self.cube.value * 2 > self.options.max_cube:
-            return f"the cube is already at this match's limit of {self.options.max_cube}"
+            return _("the cube is already at this match's limit of {limit}").format(limit=self.options.max_cube)
         if self.cube_dead(side):
             needs = self.needs(side)
-            return (
-                f"the cube is dead: winning this game at the cube's present value ({self.cube.value}) already gives "
-                f"{setup.side_name(side)} the {needs} point{'s' if needs != 1 else ''} needed to win the match, "
-                "so a double cannot gain anything"
-            )
+            return ngettext(
+                "the cube is dead: winning this game at the cube's present value ({value}) already gives {side} the "
+                "{count} point needed to win the match, so a double cannot gain anything",
+                "the cube is dead: winning this game at the cube's present value ({value}) already gives {side} the "
+                "{count} points needed to win the match, so a double cannot gain anything",
+                needs,
+            ).format(value=self.cube.value, side=setup.side_name(side), count=needs)
         if self._holland_blocks(side):
             n = self.options.holland_rolls
-            return (
-                f"Holland rule: after the Crawford game the trailer may double only once both sides have rolled "
-                f"{n} times (rolls so far: {self.rolls[side]} and {self.rolls[1 - side]})"
-            )
+            return ngettext(
+                "Holland rule: after the Crawford game the trailer may double only once both sides have rolled "
+                "{count} time (rolls so far: {mine} and {theirs})",
+                "Holland rule: after the Crawford game the trailer may double only once both sides have rolled "
+                "{count} times (rolls so far: {mine} and {theirs})",
+                n,
+            ).format(count=n, mine=self.rolls[side], theirs=self.rolls[1 - side])
         return None
 
     def cube_dead(self, side: int) -> bool:
@@ -747,10 +775,10 @@ def draft(state: MatchState) -> TurnDraft:
 def confirm(state: MatchState, turn: TurnDraft, by: str) -> Move:
     """The play action of a finished draft; :class:`ActionError` if it is not a whole legal play."""
     if state.phase is not Phase.MOVE or turn.start != state.position or turn.dice != state.dice:
-        raise ActionError("that draft does not belong to the current roll")
+        raise ActionError(_("that draft does not belong to the current roll"))
     if not turn.complete:
-        left = ", ".join(map(str, turn.remaining)) or "none"
-        raise ActionError(f"the play is not finished: dice left {left}; you must play all you can")
+        left = ", ".join(map(str, turn.remaining)) or pgettext("dice left", "none")
+        raise ActionError(_("the play is not finished: dice left {dice}; you must play all you can").format(dice=left))
     return Move(by, turn.moves)
 
 
@@ -761,7 +789,7 @@ def apply(state: MatchState, action: Action) -> MatchState:
     if handler is None:
         raise ActionError(f"{type(action).__name__} is not a match action")
     if state.phase is Phase.OVER:
-        raise ActionError("the match is over; no more actions are accepted")
+        raise ActionError(_("the match is over; no more actions are accepted"))
     return handler(state, action)
 
 
@@ -769,7 +797,33 @@ def _who(state: MatchState, by: str) -> tuple[int, int]:
     for k, members in enumerate(state.setup.sides):
         if by in members:
             return k, members.index(by)
-    raise ActionError(f"{by!r} is not playing in this match")
+    raise ActionError(_("{player} is not playing in this match").format(player=repr(by)))
+
+
+def _doing(what: str) -> str:
+    """What a player tried to do (one of the English phrases the handlers name it by), in the active language."""
+    # Translators: what a player may not do now, completing "cannot ..." / "it is not your turn to ...": a verb phrase
+    # (Russian: the infinitive, "бросить кости"); the sentences around it are translated separately.
+    doing = {
+        "throw an opening roll": pgettext("action", "throw an opening roll"),
+        "throw the opening roll": pgettext("action", "throw the opening roll"),
+        "roll": pgettext("action", "roll"),
+        "name a doublet": pgettext("action", "name a doublet"),
+        "move checkers": pgettext("action", "move checkers"),
+        "move": pgettext("action", "move"),
+        "double": pgettext("action", "double"),
+        "take": pgettext("action", "take"),
+        "pass": pgettext("action", "pass"),
+        "beaver": pgettext("action", "beaver"),
+        "raccoon": pgettext("action", "raccoon"),
+        "resign": pgettext("action", "resign"),
+        "accept the resignation": pgettext("action", "accept the resignation"),
+        "reject the resignation": pgettext("action", "reject the resignation"),
+        "run out of time": pgettext("action", "run out of time"),
+        "forfeit the match": pgettext("action", "forfeit the match"),
+        "end the session": pgettext("action", "end the session"),
+    }
+    return doing.get(what, what)
 
 
 def _require(state: MatchState, by: str, side: int, what: str) -> None:
@@ -777,37 +831,70 @@ def _require(state: MatchState, by: str, side: int, what: str) -> None:
     s, m = _who(state, by)
     setup = state.setup
     if s != side:
-        raise ActionError(f"it is not your turn to {what}: {setup.side_name(side)} must act now")
+        raise ActionError(
+            _("it is not your turn to {action}: {side} must act now").format(
+                action=_doing(what), side=setup.side_name(side)
+            )
+        )
     if m != state.acting[side]:
         raise ActionError(
-            f"{by} is not the acting member of {setup.side_name(side)} in game {state.game}: only "
-            f"{state.acting_member(side)} may {what} (teammates may consult)"
+            _(
+                "{player} is not the acting member of {side} in game {game}: only {member} may {action} "
+                "(teammates may consult)"
+            ).format(
+                player=by,
+                side=setup.side_name(side),
+                game=state.game,
+                member=state.acting_member(side),
+                action=_doing(what),
+            )
         )
 
 
 def _phase_error(state: MatchState, what: str) -> ActionError:
     name = state.setup.side_name
     ph = state.phase
+    action = _doing(what)
     if ph is Phase.OPENING:
-        return ActionError(f"cannot {what}: game {state.game} has not started; throw the opening roll first")
+        return ActionError(
+            _("cannot {action}: game {game} has not started; throw the opening roll first").format(
+                action=action, game=state.game
+            )
+        )
     if ph is Phase.ROLL:
-        return ActionError(f"cannot {what}: {name(state.roller or 0)} must roll first (or double, or resign)")
+        return ActionError(
+            _("cannot {action}: {side} must roll first (or double, or resign)").format(
+                action=action, side=name(state.roller or 0)
+            )
+        )
     if ph is Phase.MOVE:
-        return ActionError(f"cannot {what}: {name(state.roller or 0)} has rolled and must play")
+        return ActionError(
+            _("cannot {action}: {side} has rolled and must play").format(action=action, side=name(state.roller or 0))
+        )
     if ph is Phase.NAME_DOUBLE:
-        return ActionError(f"cannot {what}: {name(state.roller or 0)} must first name a doublet to play")
+        return ActionError(
+            _("cannot {action}: {side} must first name a doublet to play").format(
+                action=action, side=name(state.roller or 0)
+            )
+        )
     if ph is Phase.DOUBLED:
-        return ActionError(f"cannot {what}: a double is pending; {name(state.responder or 0)} must take or pass")
+        return ActionError(
+            _("cannot {action}: a double is pending; {side} must take or pass").format(
+                action=action, side=name(state.responder or 0)
+            )
+        )
     if ph is Phase.RESIGNED:
         return ActionError(
-            f"cannot {what}: a resignation is pending; {name(state.responder or 0)} must accept or reject it"
+            _("cannot {action}: a resignation is pending; {side} must accept or reject it").format(
+                action=action, side=name(state.responder or 0)
+            )
         )
-    return ActionError(f"cannot {what}: the match is over")
+    return ActionError(_("cannot {action}: the match is over").format(action=action))
 
 
 def _check_dice(dice: object) -> tuple[int, int]:
     if not (isinstance(dice, tuple) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
-        raise ActionError(f"dice must be two numbers from 1 to 6, got {dice!r}")
+        raise ActionError(_("dice must be two numbers from 1 to 6, got {dice}").format(dice=repr(dice)))
     return dice[0], dice[1]
 
 
@@ -850,7 +937,7 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
 def _roll(state: MatchState, a: Roll) -> MatchState:
     if state.phase is not Phase.ROLL:
         if state.phase is Phase.MOVE and _who(state, a.by)[0] == state.roller:
-            raise ActionError("you have rolled already: play the roll you have")
+            raise ActionError(_("you have rolled already: play the roll you have"))
         raise _phase_error(state, "roll")
     assert state.roller is not None
     _require(state, a.by, state.roller, "roll")
@@ -865,12 +952,12 @@ def _roll(state: MatchState, a: Roll) -> MatchState:
 
 def _name_double(state: MatchState, a: NameDouble) -> MatchState:
     if state.phase is not Phase.NAME_DOUBLE:
-        raise ActionError("there is no doublet to name now: one is named after playing a roll that earns it (a 1-2)")
+        raise ActionError(_("there is no doublet to name now: one is named after playing a roll that earns it (a 1-2)"))
     assert state.roller is not None
     _require(state, a.by, state.roller, "name a doublet")
     value = a.value
     if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6):
-        raise ActionError(f"name a doublet by its number, 1 to 6 (1-1 to 6-6), not {value!r}")
+        raise ActionError(_("name a doublet by its number, 1 to 6 (1-1 to 6-6), not {value}").format(value=repr(value)))
     return _dance_check(replace(state, phase=Phase.MOVE, dice=(value, value), stage=Stage.NAMED, _plays=None))
 
 
@@ -950,7 +1037,7 @@ def _move(state: MatchState, a: Move) -> MatchState:
 
 
 def _double(state: MatchState, a: Double) -> MatchState:
-    side, _ = _who(state, a.by)
+    side, _member = _who(state, a.by)
     if state.phase in (Phase.ROLL, Phase.MOVE) and state.roller == side:
         _require(state, a.by, side, "double")
     why = state.may_double(side)
@@ -961,7 +1048,13 @@ def _double(state: MatchState, a: Double) -> MatchState:
 
 def _answer_side(state: MatchState, by: str, what: str) -> int:
     if state.phase is not Phase.DOUBLED:
-        raise ActionError(f"there is no double to {what}")
+        nothing = {
+            "take": _("there is no double to take"),
+            "pass": _("there is no double to pass"),
+            "beaver": _("there is no double to beaver"),
+            "raccoon": _("there is no double to raccoon"),
+        }
+        raise ActionError(nothing.get(what, _("there is no double to answer")))
     assert state.responder is not None
     _require(state, by, state.responder, what)
     return state.responder
@@ -982,20 +1075,41 @@ def _pass(state: MatchState, a: Pass) -> MatchState:
 
 def _redouble_check(state: MatchState, what: str) -> None:
     opts = state.options
+    beaver = what == "beaver"
     if not opts.money:
-        raise ActionError(f"no {what}s in match play: beavers and raccoons are money-play rules")
+        raise ActionError(
+            _("no beavers in match play: beavers and raccoons are money-play rules")
+            if beaver
+            else _("no raccoons in match play: beavers and raccoons are money-play rules")
+        )
     if not opts.beavers:
-        raise ActionError(f"{what}s are not allowed in this session (beavers are off)")
+        raise ActionError(
+            _("beavers are not allowed in this session (beavers are off)")
+            if beaver
+            else _("raccoons are not allowed in this session (beavers are off)")
+        )
     if state.redoubles >= opts.beaver_limit:
-        raise ActionError(f"no more redoubles: this session allows {opts.beaver_limit} beaver(s) and raccoon(s)")
+        raise ActionError(
+            ngettext(
+                "no more redoubles: this session allows {count} beaver(s) and raccoon(s)",
+                "no more redoubles: this session allows {count} beaver(s) and raccoon(s)",
+                opts.beaver_limit,
+            ).format(count=opts.beaver_limit)
+        )
     if state.cube.value * 4 > opts.max_cube:
-        raise ActionError(f"a {what} would take the cube past this session's limit of {opts.max_cube}")
+        raise ActionError(
+            (
+                _("a beaver would take the cube past this session's limit of {limit}")
+                if beaver
+                else _("a raccoon would take the cube past this session's limit of {limit}")
+            ).format(limit=opts.max_cube)
+        )
 
 
 def _beaver(state: MatchState, a: Beaver) -> MatchState:
     side = _answer_side(state, a.by, "beaver")
     if state.redoubles:
-        raise ActionError("a beaver answers a double; to answer a beaver or raccoon, raccoon")
+        raise ActionError(_("a beaver answers a double; to answer a beaver or raccoon, raccoon"))
     _redouble_check(state, "beaver")
     cube = Cube(state.cube.value * 2, side)
     return replace(state, cube=cube, responder=1 - side, redoubles=1)
@@ -1004,7 +1118,7 @@ def _beaver(state: MatchState, a: Beaver) -> MatchState:
 def _raccoon(state: MatchState, a: Raccoon) -> MatchState:
     side = _answer_side(state, a.by, "raccoon")
     if not state.redoubles:
-        raise ActionError("a raccoon answers a beaver; to redouble a plain double at once, beaver")
+        raise ActionError(_("a raccoon answers a beaver; to redouble a plain double at once, beaver"))
     _redouble_check(state, "raccoon")
     assert state.roller is not None
     # The cube stays with the side that beavered (the player not on roll).
@@ -1015,23 +1129,29 @@ def _raccoon(state: MatchState, a: Raccoon) -> MatchState:
 def _resign(state: MatchState, a: Resign) -> MatchState:
     if state.phase not in (Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE):
         if state.phase is Phase.DOUBLED:
-            raise ActionError("cannot resign while a double is pending: take or pass it first")
+            raise ActionError(_("cannot resign while a double is pending: take or pass it first"))
         raise _phase_error(state, "resign")
     assert state.roller is not None
-    side, _ = _who(state, a.by)
+    side, _member = _who(state, a.by)
     if side != state.roller:
         raise ActionError(
-            f"a resignation is offered on your own turn; {state.setup.side_name(state.roller)} is on roll"
+            _("a resignation is offered on your own turn; {side} is on roll").format(
+                side=state.setup.side_name(state.roller)
+            )
         )
     _require(state, a.by, side, "resign")
     variant = state.variant
     if a.level not in variant.results:
         raise ActionError(
-            f"a {variant.display_name} game ends in {variant.results_text()}: offer one of those, not {a.level!r}"
+            _("a {rule_set} game ends in {results}: offer one of those, not {level}").format(
+                rule_set=variant.local_name(), results=variant.results_text(), level=repr(a.level)
+            )
         )
     if a.level <= state.declined[side]:
         was = variant.result_name(state.declined[side])
-        raise ActionError(f"your offer to resign a {was} was rejected this game; you may only offer more")
+        raise ActionError(
+            _("your offer to resign a {result} was rejected this game; you may only offer more").format(result=was)
+        )
     winner = 1 - side
     # Nobody pays more than the opponent could still win: a gammon offer after bearing a checker off,
     # or under Jacoby with a centred cube, concedes a single game.
@@ -1046,7 +1166,7 @@ def _resign(state: MatchState, a: Resign) -> MatchState:
 
 def _accept(state: MatchState, a: AcceptResignation) -> MatchState:
     if state.phase is not Phase.RESIGNED:
-        raise ActionError("there is no resignation to accept")
+        raise ActionError(_("there is no resignation to accept"))
     assert state.responder is not None
     _require(state, a.by, state.responder, "accept the resignation")
     level = state.resign_level
@@ -1055,7 +1175,7 @@ def _accept(state: MatchState, a: AcceptResignation) -> MatchState:
 
 def _reject(state: MatchState, a: RejectResignation) -> MatchState:
     if state.phase is not Phase.RESIGNED:
-        raise ActionError("there is no resignation to reject")
+        raise ActionError(_("there is no resignation to reject"))
     assert state.responder is not None and state.resume is not None
     _require(state, a.by, state.responder, "reject the resignation")
     offerer = 1 - state.responder
@@ -1074,7 +1194,7 @@ def _reject(state: MatchState, a: RejectResignation) -> MatchState:
 def _timeout(state: MatchState, a: Timeout) -> MatchState:
     due = state.turn
     if due is None:
-        raise ActionError("no clock is running: nobody is due to act before the opening roll")
+        raise ActionError(_("no clock is running: nobody is due to act before the opening roll"))
     _require(state, a.by, due, "run out of time")
     winner = 1 - due
     if state.options.timeout_policy is TimeoutPolicy.IBF and not state.options.money:
@@ -1083,7 +1203,7 @@ def _timeout(state: MatchState, a: Timeout) -> MatchState:
 
 
 def _forfeit(state: MatchState, a: Forfeit) -> MatchState:
-    side, _ = _who(state, a.by)
+    side, _member = _who(state, a.by)
     # The side's acting member of the game at hand decides for it, as for every decision of the game.
     _require(state, a.by, side, "forfeit the match")
     winner = 1 - side
@@ -1095,14 +1215,18 @@ def _forfeit(state: MatchState, a: Forfeit) -> MatchState:
 
 
 def _end_session(state: MatchState, a: EndSession) -> MatchState:
-    side, _ = _who(state, a.by)
+    side, _member = _who(state, a.by)
     if not state.options.money:
         raise ActionError(
-            f"a match ends when a side reaches {state.options.length} points; to stop before that, forfeit it"
+            _("a match ends when a side reaches {length} points; to stop before that, forfeit it").format(
+                length=state.options.length
+            )
         )
     if not state.between_games:
         raise ActionError(
-            f"a session ends between games: game {state.game} is under way, so finish it first (or resign it)"
+            _("a session ends between games: game {game} is under way, so finish it first (or resign it)").format(
+                game=state.game
+            )
         )
     if not a.deadline:
         _require(state, a.by, side, "end the session")
@@ -1127,17 +1251,21 @@ def _close_session(state: MatchState) -> MatchState:
 
 
 def _set_acting(state: MatchState, a: SetActing) -> MatchState:
-    side, _ = _who(state, a.by)
+    side, _member = _who(state, a.by)
     if not state.options.team_choice:
-        raise ActionError("the acting member rotates each game in this match; team choice is off")
+        raise ActionError(_("the acting member rotates each game in this match; team choice is off"))
     if state.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.NAME_DOUBLE) or state.moved[side]:
         raise ActionError(
-            f"{state.setup.side_name(side)} has moved in game {state.game}: its acting member can be changed "
-            "only before the side's first move of a game"
+            _(
+                "{side} has moved in game {game}: its acting member can be changed only before the side's first "
+                "move of a game"
+            ).format(side=state.setup.side_name(side), game=state.game)
         )
     members = state.setup.sides[side]
     if a.member not in members:
-        raise ActionError(f"{a.member!r} is not a member of {state.setup.side_name(side)}")
+        raise ActionError(
+            _("{player} is not a member of {side}").format(player=repr(a.member), side=state.setup.side_name(side))
+        )
     acting = list(state.acting)
     acting[side] = members.index(a.member)
     return replace(state, acting=(acting[0], acting[1]))
@@ -1307,7 +1435,7 @@ def board_snapshot(
         how = ""
         if ended.reason in (EndReason.RULE, EndReason.DRAW) and state.roller is not None:
             over = state.variant.game_over(state.position_for(state.roller))
-            how = over.how if over is not None else ""
+            how = _(over.how) if over is not None and over.how else ""
         result = GameEnd(
             winner=won,
             points=ended.points,
@@ -1329,7 +1457,7 @@ def board_snapshot(
         cube_value=state.cube.value,
         cube_owner=rel(state.cube.owner),
         cube_offered_by=offered_by,
-        cube_unavailable="Crawford" if state.crawford_game else None,
+        cube_unavailable=_("Crawford") if state.crawford_game else None,
         uses_cube=setup.cube_in_use,
         score=(state.score[side], state.score[other]),
         viewer_checkers="light" if side == 0 else "dark",

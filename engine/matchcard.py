@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from . import match as m
 from .analysis import MatchAnalysis, _resolve, analyse
+from .i18n import N_, _, ngettext, pgettext
 from .movegen import Play, Submove
 from .notation import format_play
 from .players import ROLLS, Analyst, CubeAdvice, RankedPlay
@@ -58,7 +59,7 @@ __all__ = [
 
 #: The average pips of a fair roll (a doublet counts four times): 49/6.
 PIPS_PER_ROLL = 49 / 6
-_LEVELS = {1: "single game", 2: "gammon", 3: "backgammon"}
+_LEVELS = {1: N_("single game"), 2: N_("gammon"), 3: N_("backgammon")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ class GameLine:
     crawford: bool = False
     #: Plays made in the game (rolls that could not be played included).
     plays: int = 0
-    #: The result's name in the rule set's words ("gammon", "mars"); empty: the usual names by level.
+    #: The result's name in the rule set's words ("gammon", "mars"; ``Variant.result_name``, in the language active
+    #: when the card was made); empty: the usual names by level.
     result: str = ""
     #: For a game a rule of the rule set ended, or a draw: how, in words ("a mother is pinned ..."); else "".
     ended: str = ""
@@ -85,17 +87,23 @@ class GameLine:
     @property
     def how(self) -> str:
         """``"gammon"``, ``"single game"``, ``"pass"``, ``"timeout"``, ``"a mother is pinned ..."``... in a few
-        words."""
+        words (in the active language)."""
+        ended = _(self.ended) if self.ended else ""
         if self.reason == "draw":
-            return f"draw: {self.ended}" if self.ended else "draw"
+            return _("draw: {how}").format(how=ended) if ended else pgettext("how a game ended", "draw")
         if self.reason == "rule":
-            return self.ended or "won by a rule of the game"
+            return ended or _("won by a rule of the game")
         if self.level == 0:
-            return self.reason
+            reasons = {
+                "timeout": pgettext("how a game ended", "timeout"),
+                "forfeit": pgettext("how a game ended", "forfeit"),
+            }
+            return reasons.get(self.reason, self.reason)
         if self.reason == "pass":
-            return "double passed"
-        kind = self.result or _LEVELS.get(self.level, "game")
-        return f"{kind}, resigned" if self.reason == "resign" else kind
+            return _("double passed")
+        level = _LEVELS.get(self.level)
+        kind = self.result or (_(level) if level else pgettext("how a game ended", "game"))
+        return _("{result}, resigned").format(result=kind) if self.reason == "resign" else kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +250,7 @@ def match_card(
         for r in state.results
     )
     return MatchCard(
-        variant=variant.display_name or variant.name,
+        variant=variant.local_name(),
         names=side_names(setup, names),
         length=setup.options.length,
         games=games,
@@ -426,22 +434,23 @@ def analyse_card(
 
 #: GNU Backgammon's words for an error rate (thousandths of equity lost per decision), best first.
 _RATINGS = (
-    (2.0, "Supernatural"),
-    (5.0, "World class"),
-    (8.0, "Expert"),
-    (12.0, "Advanced"),
-    (18.0, "Intermediate"),
-    (26.0, "Casual player"),
-    (35.0, "Beginner"),
+    (2.0, N_("Supernatural")),
+    (5.0, N_("World class")),
+    (8.0, N_("Expert")),
+    (12.0, N_("Advanced")),
+    (18.0, N_("Intermediate")),
+    (26.0, N_("Casual player")),
+    (35.0, N_("Beginner")),
 )
 
 
 def rating_words(error_rate: float) -> str:
-    """GNU Backgammon's rating of a player by error rate: "World class" below 5, ... "Awful!" from 35."""
+    """GNU Backgammon's rating of a player by error rate: "World class" below 5, ... "Awful!" from 35 (in the
+    active language)."""
     for limit, words in _RATINGS:
         if error_rate < limit:
-            return words
-    return "Awful!"
+            return _(words)
+    return _("Awful!")
 
 
 # --- replays -------------------------------------------------------------------------------------------------
@@ -518,9 +527,9 @@ class _Film:
 
     def heading(self, state: m.MatchState) -> str:
         score = f"{self.sides[0]} {state.score[0]}, {self.sides[1]} {state.score[1]}"
-        what = f"match to {state.options.length}" if state.options.length else "money"
-        crawford = " · Crawford game" if state.crawford_game else ""
-        return f"Game {state.game} · {score} ({what}){crawford}"
+        what = _("match to {length}").format(length=state.options.length) if state.options.length else _("money")
+        heading = _("Game {game} · {score} ({what})").format(game=state.game, score=score, what=what)
+        return heading + " · " + _("Crawford game") if state.crawford_game else heading
 
     def record(self, before: m.MatchState, action: m.Action, after: m.MatchState) -> None:
         self.last_action = action
@@ -529,15 +538,14 @@ class _Film:
         if isinstance(action, m.Double | m.Take | m.Pass | m.Beaver | m.Raccoon):
             c = _cube_action(before, after, action)
             who = self.name(before, c.side)
-            self.told.append(
-                {
-                    "double": f"{who} doubles to {c.value}",
-                    "take": f"{who} takes",
-                    "pass": f"{who} passes",
-                    "beaver": f"{who} beavers to {c.value}",
-                    "raccoon": f"{who} raccoons to {c.value}",
-                }[c.action]
-            )
+            told = {
+                "double": _("{player} doubles to {value}"),
+                "take": _("{player} takes"),
+                "pass": _("{player} passes"),
+                "beaver": _("{player} beavers to {value}"),
+                "raccoon": _("{player} raccoons to {value}"),
+            }[c.action]
+            self.told.append(told.format(player=who, value=c.value))
             return
         picture = self.after_play(before, action, after)
         if picture is not None:
@@ -550,9 +558,12 @@ class _Film:
         name = before.variant.result_name(r.level) if r.level else ""
         how = rule_end(before, self.last_action, r) if self.last_action is not None else ""
         line = GameLine(r.game, r.winner, r.points, r.level, str(r.reason), r.cube, _after(r), result=name, ended=how)
-        points = f"{r.points} point{'s' if r.points != 1 else ''}"
-        verb = "win" if self.setup.variant.team_size > 1 else "wins"  # a team wins as "Ann & Cy win"
-        words = " · ".join([*self.told, f"{self.sides[r.winner]} {verb}: {line.how}, {points}"])
+        points = ngettext("{count} point", "{count} points", r.points).format(count=r.points)
+        if self.setup.variant.team_size > 1:  # a team wins as "Ann & Cy win"
+            won = _("{team} win: {how}, {points}").format(team=self.sides[r.winner], how=line.how, points=points)
+        else:
+            won = _("{player} wins: {how}, {points}").format(player=self.sides[r.winner], how=line.how, points=points)
+        words = " · ".join([*self.told, won])
         last = self.frames[-1]
         over = after.over and len(after.results) == r.game
         result = GameEnd(
@@ -563,7 +574,7 @@ class _Film:
             game=r.game,
             match_over=over,
             match_winner=_rel(self.viewer, after.winner) if over else None,
-            how=how,
+            how=_(how) if how else "",
         )
         score = line.score_after
         snapshot = replace(
@@ -599,7 +610,7 @@ class _Film:
             team_names=teams,
             cube_value=state.cube.value,
             cube_owner=_rel(viewer, state.cube.owner),
-            cube_unavailable="Crawford" if state.crawford_game else None,
+            cube_unavailable=_("Crawford") if state.crawford_game else None,
             uses_cube=setup.cube_in_use,
             score=(state.score[viewer], state.score[other]),
             match_length=state.options.length,
@@ -625,10 +636,10 @@ class _Film:
             dice = before.dice
             moves = _played(before, after, action)
             pos = before.variant.apply(before.position, moves)
-            played = format_play(moves) or "no move"
+            played = format_play(moves) or _("no move")
         elif isinstance(action, m.Roll | m.NameDouble) and after.phase is not m.Phase.MOVE:
             dice, moves, pos = after.last_move[1] if after.last_move else (1, 1), (), before.position
-            played = "no legal play"
+            played = _("no legal play")
         else:
             return None
         words = f"{self.name(before, mover)} {max(dice)}-{min(dice)}: {played}"

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from .i18n import _
+
 if TYPE_CHECKING:  # pragma: no cover
     from .match import MatchState
 
@@ -115,11 +117,13 @@ def decode_match_id(text: str, extended: bool = False) -> MatchInfo:
     """
     mid = text.strip()
     if len(mid) != 12:
-        raise MatchIdError(f"a Match ID has 12 characters, {mid!r} has {len(mid)}")
+        raise MatchIdError(_("a Match ID has 12 characters, {text} has {count}").format(text=repr(mid), count=len(mid)))
     try:
         raw = base64.b64decode(mid, validate=True)
     except (binascii.Error, ValueError):
-        raise MatchIdError(f"{mid!r} is not a Match ID: it must use only A-Z, a-z, 0-9, + and /") from None
+        raise MatchIdError(
+            _("{text} is not a Match ID: it must use only A-Z, a-z, 0-9, + and /").format(text=repr(mid))
+        ) from None
     bits = int.from_bytes(raw, "little")
 
     def field(at: int, width: int) -> int:
@@ -127,13 +131,15 @@ def decode_match_id(text: str, extended: bool = False) -> MatchInfo:
 
     owner = field(4, 2)
     if owner == 2:
-        raise MatchIdError(f"{mid!r}: cube owner 2 does not exist (0, 1, or 3 for centred)")
+        raise MatchIdError(_("{text}: cube owner 2 does not exist (0, 1, or 3 for centred)").format(text=repr(mid)))
     state = field(8, 3)
     if state > 4:
-        raise MatchIdError(f"{mid!r}: game state {state} does not exist (0 to 4)")
+        raise MatchIdError(_("{text}: game state {state} does not exist (0 to 4)").format(text=repr(mid), state=state))
     d1, d2 = field(15, 3), field(18, 3)
     if (d1 == 0) != (d2 == 0) or d1 > 6 or d2 > 6:
-        raise MatchIdError(f"{mid!r}: the dice fields {d1} and {d2} are not a roll")
+        raise MatchIdError(
+            _("{text}: the dice fields {first} and {second} are not a roll").format(text=repr(mid), first=d1, second=d2)
+        )
     length = field(21, 15)
     score = (field(36, 15), field(51, 15))
     return MatchInfo(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from .i18n import _
 from .match import (
     AcceptResignation,
     Action,
@@ -106,7 +107,9 @@ class MatImport:
 def _number(text: str, lineno: int) -> int:
     """A count or score written in the file: at most 9 digits."""
     if len(text) > 9:
-        raise MatFileError(f"line {lineno}: {_cut(text)} is too large a number for a match")
+        raise MatFileError(
+            _("line {line}: {number} is too large a number for a match").format(line=lineno, number=_cut(text))
+        )
     return int(text)
 
 
@@ -114,13 +117,19 @@ def _hit_problem(
     moves: tuple[tuple[int, int, bool], ...], made: tuple[tuple[int, int, bool], ...], lineno: int
 ) -> MatFileError | None:
     """Where the ``*`` marks of a play say otherwise than the board (GNU Backgammon marks every hit)."""
-    for (s, t, marked), (_, _, hit) in zip(moves, made):
+    for (s, t, marked), (_s, _t, hit) in zip(moves, made):
         if marked and not hit:
             return MatFileError(
-                f"line {lineno}: {s}/{t}* marks a hit, but there is no lone opposing checker on {t} to hit"
+                _("line {line}: {move} marks a hit, but there is no lone opposing checker on {point} to hit").format(
+                    line=lineno, move=f"{s}/{t}*", point=t
+                )
             )
         if hit and not marked:
-            return MatFileError(f"line {lineno}: {s}/{t} hits the opposing checker on {t}: write it {s}/{t}*")
+            return MatFileError(
+                _("line {line}: {move} hits the opposing checker on {point}: write it {marked}").format(
+                    line=lineno, move=f"{s}/{t}", point=t, marked=f"{s}/{t}*"
+                )
+            )
     return None
 
 
@@ -146,7 +155,7 @@ def _read_tags(line: str, tags: dict[str, str]) -> None:
 
 def _score_line(line: str, lineno: int) -> tuple[tuple[str, str], tuple[int, int]]:
     """`` name0 : score0   name1 : score1`` (a comma in a name starts a rating, as GamesGrid writes)."""
-    bad = MatFileError(f"line {lineno}: expected the score line 'name : score   name : score'")
+    bad = MatFileError(_("line {line}: expected the score line 'name : score   name : score'").format(line=lineno))
     a = line.find(":")
     rest = line[a + 1 :].lstrip() if a >= 0 else ""
     i = 0
@@ -171,11 +180,17 @@ def _submove(tok: str, lineno: int) -> tuple[int, int, bool]:
         elif 1 <= len(part) <= 2 and part.isdecimal():
             points.append(int(part))
         else:
-            raise MatFileError(f"line {lineno}: cannot read {_cut(tok)!r}: a submove is FROM/TO, e.g. 13/7 or 25/21*")
+            raise MatFileError(
+                _("line {line}: cannot read {text}: a submove is FROM/TO, e.g. 13/7 or 25/21*").format(
+                    line=lineno, text=repr(_cut(tok))
+                )
+            )
     s, t = points
     if not slash or not (OFF <= t < s <= BAR or (s == RESERVE and OFF < t < BAR)):
         raise MatFileError(
-            f"line {lineno}: {_cut(tok)} is not a submove (points 25 = bar to 0 = off, high to low; in = entering)"
+            _("line {line}: {text} is not a submove (points 25 = bar to 0 = off, high to low; in = entering)").format(
+                line=lineno, text=_cut(tok)
+            )
         )
     return s, t, hit
 
@@ -203,7 +218,9 @@ def _line_entries(line: str, lineno: int) -> list[_Entry]:
             # An export of an older gammonbot could glue the next roll to a long play: "15/911: 25/24".
             glued = len(tok) > 3 and _is_roll(tok[-3:])
             if not entries or entries[-1].kind != "roll":
-                raise MatFileError(f"line {lineno}: {_cut(tok)!r} is not after a roll")
+                raise MatFileError(
+                    _("line {line}: {text} is not after a roll").format(line=lineno, text=repr(_cut(tok)))
+                )
             entries[-1].moves.append(_submove(tok[:-3] if glued else tok, lineno))
             if glued:
                 entries.append(_Entry(lineno, col + len(tok) - 3, "roll", (int(tok[-3]), int(tok[-2]))))
@@ -216,21 +233,27 @@ def _line_entries(line: str, lineno: int) -> list[_Entry]:
                     arrow = toks[k][1]
                     k += 1
                 if not arrow.isdecimal():
-                    raise MatFileError(f"line {lineno}: {tok} => needs the new cube value, e.g. {tok} => 2")
+                    raise MatFileError(
+                        _("line {line}: {word} => needs the new cube value, e.g. {word} => 2").format(
+                            line=lineno, word=tok
+                        )
+                    )
                 value = _number(arrow, lineno)
             entries.append(_Entry(lineno, col, _CUBE_WORDS[low], value=value))
         elif low in _ANSWER_WORDS:
             entries.append(_Entry(lineno, col, _ANSWER_WORDS[low]))
         elif low in ("wins", "win"):
             if k >= len(toks) or not toks[k][1].isdecimal():
-                raise MatFileError(f"line {lineno}: 'Wins' needs the points won, e.g. Wins 2 points")
+                raise MatFileError(
+                    _("line {line}: 'Wins' needs the points won, e.g. Wins 2 points").format(line=lineno)
+                )
             entries.append(_Entry(lineno, col, "wins", value=_number(toks[k][1], lineno)))
             k += 1
             for word in ("points", "and", "the", "match"):  # "Wins 1 point", XG: "... and the match"
                 if k < len(toks) and toks[k][1].lower() in (word, "point"):
                     k += 1
         else:
-            raise MatFileError(f"line {lineno}: cannot read {_cut(tok)!r}")
+            raise MatFileError(_("line {line}: cannot read {text}").format(line=lineno, text=repr(_cut(tok))))
     for n, entry in enumerate(entries):
         if entry.col >= _RIGHT_FROM:
             entry.side = 1
@@ -259,7 +282,11 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_GameText]]:
             continue
         if length is None:
             if len(words) != 3 or not words[0].isdecimal() or [w.lower() for w in words[1:]] != ["point", "match"]:
-                raise MatFileError(f"line {lineno}: expected '<N> point match', got {_cut(line.strip())!r}")
+                raise MatFileError(
+                    _("line {line}: expected '<N> point match', got {text}").format(
+                        line=lineno, text=repr(_cut(line.strip()))
+                    )
+                )
             length = _number(words[0], lineno)
             continue
         if len(words) == 2 and words[0].lower() == "game" and words[1].isdecimal():
@@ -267,18 +294,24 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_GameText]]:
             expect_score = True
             continue
         if not games:
-            raise MatFileError(f"line {lineno}: expected ' Game 1', got {_cut(line.strip())!r}")
+            raise MatFileError(
+                _("line {line}: expected ' Game 1', got {text}").format(line=lineno, text=repr(_cut(line.strip())))
+            )
         if expect_score:
             games[-1].names, games[-1].score = _score_line(line, lineno)
             expect_score = False
             continue
         games[-1].entries.extend(_line_entries(line, lineno))
     if expect_score:
-        raise MatFileError(f"line {games[-1].line}: game {len(games)} has no score line 'name : score   name : score'")
+        raise MatFileError(
+            _("line {line}: game {game} has no score line 'name : score   name : score'").format(
+                line=games[-1].line, game=len(games)
+            )
+        )
     if length is None:
-        raise MatFileError("no '<N> point match' line: this is not a .mat file")
+        raise MatFileError(_("no '<N> point match' line: this is not a .mat file"))
     if not games and "sessionend" not in tags:
-        raise MatFileError("the file holds no games")
+        raise MatFileError(_("the file holds no games"))
     return tags, length, games
 
 
@@ -292,7 +325,7 @@ def _find_variant(name: str | None, rule_set: str | None, options: str | None) -
             cls = find_variant(rule_set)
         except UnknownVariant:
             if name is None:
-                raise MatFileError(f'[RuleSet "{rule_set}"] is not a rule set here') from None
+                raise MatFileError(_("{tag} is not a rule set here").format(tag=f'[RuleSet "{rule_set}"]')) from None
     if cls is None and (name is None or name.strip().lower() in ("", "standard", "backgammon")):
         cls = find_variant("backgammon")
     key = (name or "").strip().lower()
@@ -300,8 +333,12 @@ def _find_variant(name: str | None, rule_set: str | None, options: str | None) -
         if cls is None and found.mat_variation and found.mat_variation.lower() == key:
             cls = found
     if cls is None:
-        have = ", ".join(sorted(c.mat_variation for c in reg.variants.values() if c.mat_variation)) or "none"
-        raise MatFileError(f'[Variation "{name}"] is not a rule set here (known variations: Backgammon, {have})')
+        known = ", ".join(["Backgammon", *sorted(c.mat_variation for c in reg.variants.values() if c.mat_variation)])
+        raise MatFileError(
+            _("{tag} is not a rule set here (known variations: {known})").format(
+                tag=f'[Variation "{name}"]', known=known
+            )
+        )
     try:
         return cls(**_read_options(options or "", dict(cls.option_defaults), "RuleSetOptions"))
     except VariantOptionError as exc:
@@ -312,9 +349,13 @@ def _read_options(text: str, defaults: dict[str, Any], tag: str) -> dict[str, An
     """``name=value`` pairs, each read as the type of its default."""
     out: dict[str, Any] = {}
     for pair in text.split():
-        key, _, value = pair.partition("=")
+        key, _eq, value = pair.partition("=")
         if key not in defaults:
-            raise MatFileError(f"[{tag}]: there is no option {key!r} (options: {', '.join(sorted(defaults))})")
+            raise MatFileError(
+                _("{tag}: there is no option {option} (options: {options})").format(
+                    tag=f"[{tag}]", option=repr(key), options=", ".join(sorted(defaults))
+                )
+            )
         default = defaults[key]
         try:
             if isinstance(default, bool):
@@ -326,7 +367,11 @@ def _read_options(text: str, defaults: dict[str, Any], tag: str) -> dict[str, An
             else:
                 out[key] = tuple(int(v) for v in value.split(",") if v)
         except ValueError:
-            raise MatFileError(f"[{tag}]: {key}={value!r} is not a value this option takes") from None
+            raise MatFileError(
+                _("{tag}: {option}={value} is not a value this option takes").format(
+                    tag=f"[{tag}]", option=key, value=repr(value)
+                )
+            ) from None
     return out
 
 
@@ -374,7 +419,7 @@ def _setup(tags: dict[str, str], length: int, games: list[_GameText]) -> MatchSe
     except (MatchOptionError, ValueError) as exc:
         if isinstance(exc, MatFileError):
             raise
-        raise MatFileError(f"the header describes a match that cannot be played: {exc}") from None
+        raise MatFileError(_("the header describes a match that cannot be played: {error}").format(error=exc)) from None
     return setup
 
 
@@ -427,19 +472,28 @@ class _Importer:
         try:
             self.state = apply(self.state, action)
         except ActionError as exc:
-            raise MatFileError(f"{f'line {lineno}' if lineno else '[SessionEnd]'}: {exc}") from None
+            if lineno:
+                raise MatFileError(_("line {line}: {error}").format(line=lineno, error=exc)) from None
+            raise MatFileError(f"[SessionEnd]: {exc}") from None
         self.actions.append(action)
 
     def game(self, text: _GameText, last: bool) -> None:
         state = self.state
         if state.over:
-            raise MatFileError(f"line {text.line}: a game after the match has ended")
+            raise MatFileError(_("line {line}: a game after the match has ended").format(line=text.line))
         if state.begun:
-            raise MatFileError(f"line {text.line}: game {state.game} before it has no result (no 'Wins' line)")
+            raise MatFileError(
+                _("line {line}: game {game} before it has no result (no 'Wins' line)").format(
+                    line=text.line, game=state.game
+                )
+            )
         if text.score != state.score:
             raise MatFileError(
-                f"line {text.line + 1}: the score line says {text.score[0]}-{text.score[1]}, "
-                f"but the games before it give {state.score[0]}-{state.score[1]}"
+                _("line {line}: the score line says {written}, but the games before it give {score}").format(
+                    line=text.line + 1,
+                    written=f"{text.score[0]}-{text.score[1]}",
+                    score=f"{state.score[0]}-{state.score[1]}",
+                )
             )
         number = len(state.results) + 1
         first = text.entries[:2]
@@ -463,10 +517,17 @@ class _Importer:
                     jacoby = self.setup.options.jacoby and got.reason is EndReason.BORNE_OFF and got.level == 1
                     jacoby = jacoby and entry.value in (2 * got.cube, 3 * got.cube)
                     if got.winner != side or (got.points != entry.value and not jacoby):
-                        who = text.names[side] or f"side {side + 1}"
+                        who = text.names[side] or _("side {number}").format(number=side + 1)
                         raise MatFileError(
-                            f"line {lineno}: the file says {who} wins {entry.value}, "
-                            f"but the moves give {self.setup.side_name(got.winner)} {got.points}"
+                            _(
+                                "line {line}: the file says {player} wins {points}, but the moves give {winner} {won}"
+                            ).format(
+                                line=lineno,
+                                player=who,
+                                points=entry.value,
+                                winner=self.setup.side_name(got.winner),
+                                won=got.points,
+                            )
                         )
                     continue
                 self.finish(side, entry.value, lineno, final=last and entry is text.entries[-1])
@@ -488,11 +549,21 @@ class _Importer:
             value = state.cube.value * 4
         self.do(action, entry.line)
         if entry.value is not None and entry.value != value:
-            word = {Double: "double", Beaver: "beaver", Raccoon: "raccoon"}[type(action)]
-            raise MatFileError(
-                f"line {entry.line}: the file says the cube goes to {entry.value}, but this {word} turns it "
-                f"to {value} (automatic doubles are not recorded in .mat files)"
-            )
+            said = {
+                Double: _(
+                    "line {line}: the file says the cube goes to {written}, but this double turns it to {value} "
+                    "(automatic doubles are not recorded in .mat files)"
+                ),
+                Beaver: _(
+                    "line {line}: the file says the cube goes to {written}, but this beaver turns it to {value} "
+                    "(automatic doubles are not recorded in .mat files)"
+                ),
+                Raccoon: _(
+                    "line {line}: the file says the cube goes to {written}, but this raccoon turns it to {value} "
+                    "(automatic doubles are not recorded in .mat files)"
+                ),
+            }[type(action)]
+            raise MatFileError(said.format(line=entry.line, written=entry.value, value=value))
 
     def roll(self, entry: _Entry, by: str) -> None:
         d, side, lineno = entry.dice, entry.side, entry.line
@@ -500,12 +571,20 @@ class _Importer:
         self._starts(side, lineno)
         if self.state.phase is Phase.OPENING:
             if d[0] == d[1]:
-                raise MatFileError(f"line {lineno}: an opening roll cannot be a doublet ({d[0]}{d[1]})")
+                raise MatFileError(
+                    _("line {line}: an opening roll cannot be a doublet ({roll})").format(
+                        line=lineno, roll=f"{d[0]}{d[1]}"
+                    )
+                )
             hi, lo = max(d), min(d)
             self.do(OpeningRoll(by, (hi, lo) if side == 0 else (lo, hi)), lineno)
         elif self.state.phase is Phase.NAME_DOUBLE:
             if d[0] != d[1]:
-                raise MatFileError(f"line {lineno}: here the player names a doublet to play, not {d[0]}{d[1]}")
+                raise MatFileError(
+                    _("line {line}: here the player names a doublet to play, not {roll}").format(
+                        line=lineno, roll=f"{d[0]}{d[1]}"
+                    )
+                )
             self.do(NameDouble(by, d[0]), lineno)
         else:
             self._implied_take(lineno)
@@ -517,7 +596,11 @@ class _Importer:
                 self._play(by, moves, lineno)
             # no moves although some are legal: GNU Backgammon reads this as a roll followed by a resignation
         elif moves:
-            raise MatFileError(f"line {lineno}: {d[0]}{d[1]} has no legal play, but the file lists moves")
+            raise MatFileError(
+                _("line {line}: {roll} has no legal play, but the file lists moves").format(
+                    line=lineno, roll=f"{d[0]}{d[1]}"
+                )
+            )
 
     def _starts(self, side: int, lineno: int) -> None:
         """Reroll opening: the file keeps the starter's first roll or double, not the throw that decided who starts."""
@@ -535,7 +618,7 @@ class _Importer:
             try:
                 after = apply(self.state, Move(by, order))
             except ActionError as exc:
-                refusal = refusal or MatFileError(f"line {lineno}: {exc}")
+                refusal = refusal or MatFileError(_("line {line}: {error}").format(line=lineno, error=exc))
                 continue
             assert after.last_move is not None
             problem = _hit_problem(order, after.last_move[2], lineno)
@@ -585,18 +668,21 @@ class _Importer:
             return
         if multiple and playing:
             raise MatFileError(
-                f"line {lineno}: the file has {self.setup.side_name(loser)} resign while "
-                f"{self.setup.side_name(winner)} is on roll; a resignation is offered on one's own turn"
+                _(
+                    "line {line}: the file has {loser} resign while {winner} is on roll; a resignation is offered on "
+                    "one's own turn"
+                ).format(line=lineno, loser=self.setup.side_name(loser), winner=self.setup.side_name(winner))
             )
         raise MatFileError(
-            f"line {lineno}: {self.setup.side_name(winner)} cannot win {points} points here: no resignation, "
-            "timeout or forfeit gives that"
+            _(
+                "line {line}: {winner} cannot win {points} points here: no resignation, timeout or forfeit gives that"
+            ).format(line=lineno, winner=self.setup.side_name(winner), points=points)
         )
 
     def end_session(self, how: str) -> None:
         """``[SessionEnd "ended by NAME" | "forfeited by NAME" | "deadline"]``: a money session closed between games."""
         state = self.state
-        kind, _, name = how.strip().partition(" by ")
+        kind, _by, name = how.strip().partition(" by ")
         names = [self.setup.side_name(0), self.setup.side_name(1)]
         if how.strip() == "deadline":
             self.do(EndSession(state.acting_member(0), deadline=True), 0)
@@ -604,4 +690,6 @@ class _Importer:
             by = state.acting_member(names.index(name))
             self.do(EndSession(by) if kind == "ended" else Forfeit(by), 0)
         else:
-            raise MatFileError(f'[SessionEnd "{how}"]: write "ended by NAME", "forfeited by NAME" or "deadline"')
+            raise MatFileError(
+                _('{tag}: write "ended by NAME", "forfeited by NAME" or "deadline"').format(tag=f'[SessionEnd "{how}"]')
+            )

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .i18n import _
 from .position import BAR, OFF, RESERVE
 
 __all__ = ["NotationError", "Segment", "parse_play", "format_play", "format_plain", "point_name"]
@@ -113,10 +114,12 @@ def _segment(token: str) -> Segment:
     if len(token) >= 3 and token[-1] == ")" and token[-3] == "(" and token[-2].isdecimal():
         token, count = token[:-3], int(token[-2])
         if not 1 <= count <= 4:
-            raise NotationError(f"a move can be repeated 1 to 4 times, not {count}")
+            raise NotationError(_("a move can be repeated 1 to 4 times, not {count}").format(count=count))
     parts = token.split("/")
     if len(parts) < 2:
-        raise NotationError(f"cannot read {_cut(token)!r}: write a move as FROM/TO, for example 13/7 or bar/22")
+        raise NotationError(
+            _("cannot read {text}: write a move as FROM/TO, for example 13/7 or bar/22").format(text=repr(_cut(token)))
+        )
     points: list[int] = []
     hits: list[bool] = []
     for part in parts:
@@ -125,17 +128,25 @@ def _segment(token: str) -> Segment:
         point = _POINT_WORDS.get(name)
         if point is None:
             if not (1 <= len(name) <= 2 and name.isdecimal()):
-                raise NotationError(f"cannot read {_cut(part)!r} in {_cut(token)!r}: a point is 1..24, bar or off")
+                raise NotationError(
+                    _("cannot read {part} in {text}: a point is 1..24, bar or off").format(
+                        part=repr(_cut(part)), text=repr(_cut(token))
+                    )
+                )
             point = int(name)
             if point > BAR:
-                raise NotationError(f"there is no point {point}: points are 1..24 (25 = bar, 0 = off)")
+                raise NotationError(
+                    _("there is no point {point}: points are 1..24 (25 = bar, 0 = off)").format(point=point)
+                )
         points.append(point)
         hits.append(hit)
     for i in range(1, len(points)):
         if points[i] >= points[i - 1]:
             raise NotationError(
-                f"{_cut(token)}: checkers move from higher to lower points in your own numbering "
-                f"({point_name(points[i - 1])} to {point_name(points[i])} goes the wrong way)"
+                _(
+                    "{text}: checkers move from higher to lower points in your own numbering "
+                    "({start} to {end} goes the wrong way)"
+                ).format(text=_cut(token), start=point_name(points[i - 1]), end=point_name(points[i]))
             )
     return Segment(tuple(points), tuple(hits), count)
 

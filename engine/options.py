@@ -35,6 +35,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
+from .i18n import N_, _
 from .match import MatchOptionError, MatchOptions
 from .variant import Variant
 
@@ -60,26 +61,27 @@ MAX_DIGITS = 9
 ON = ("on", "yes", "true", "1")
 OFF = ("off", "no", "false", "0")
 
-#: What each known match option does, for suggestions (a field not listed here is named by its name).
+#: What each known match option does, for suggestions (a field not listed here is named by its name). In English:
+#: :meth:`Option.words` says it in the active language.
 HELP: dict[str, str] = {
-    "games": "money: how many games the session lasts (0 = no limit)",
-    "session_hours": "money: the session ends between games once this many hours have passed (0 = never)",
-    "dead_cube": "matches: no double where it cannot gain (a dead cube)",
-    "crawford": "matches: no doubling in the game after a side reaches match point minus one",
-    "cube": "play with the doubling cube",
-    "max_cube": "the highest cube value, a power of two",
-    "jacoby": "money: gammons count single while the cube is centred",
-    "beavers": "money: a doubled player may take and redouble at once",
-    "beaver_limit": "money: beavers plus raccoons allowed after one double",
-    "auto_doubles": "money: opening ties double the cube, at most this many times a game",
-    "holland": "matches: after the Crawford game the trailer waits before doubling",
-    "holland_rolls": "Holland rule: rolls each side makes before the trailer may double",
-    "holland_counts_opening": "Holland rule: the opening roll counts as a roll",
-    "holland_counts_dances": "Holland rule: a roll with no legal play counts as a roll",
-    "team_choice": "team rule sets: each side picks its acting member before each game",
-    "auto_accept_resign": "accept at once a resignation that concedes the most that could be won",
-    "timeout_policy": "what a timeout costs: ibf (the match) or game (only the game)",
-    "opening": "how each game starts: ibf, reroll, winner or winner-reroll (Tavli: reroll, then the winner starts)",
+    "games": N_("money: how many games the session lasts (0 = no limit)"),
+    "session_hours": N_("money: the session ends between games once this many hours have passed (0 = never)"),
+    "dead_cube": N_("matches: no double where it cannot gain (a dead cube)"),
+    "crawford": N_("matches: no doubling in the game after a side reaches match point minus one"),
+    "cube": N_("play with the doubling cube"),
+    "max_cube": N_("the highest cube value, a power of two"),
+    "jacoby": N_("money: gammons count single while the cube is centred"),
+    "beavers": N_("money: a doubled player may take and redouble at once"),
+    "beaver_limit": N_("money: beavers plus raccoons allowed after one double"),
+    "auto_doubles": N_("money: opening ties double the cube, at most this many times a game"),
+    "holland": N_("matches: after the Crawford game the trailer waits before doubling"),
+    "holland_rolls": N_("Holland rule: rolls each side makes before the trailer may double"),
+    "holland_counts_opening": N_("Holland rule: the opening roll counts as a roll"),
+    "holland_counts_dances": N_("Holland rule: a roll with no legal play counts as a roll"),
+    "team_choice": N_("team rule sets: each side picks its acting member before each game"),
+    "auto_accept_resign": N_("accept at once a resignation that concedes the most that could be won"),
+    "timeout_policy": N_("what a timeout costs: ibf (the match) or game (only the game)"),
+    "opening": N_("how each game starts: ibf, reroll, winner or winner-reroll (Tavli: reroll, then the winner starts)"),
 }
 #: Options that apply only to money play, or only to matches (a field not listed is probed: see _scope).
 SCOPES: dict[str, str] = {
@@ -118,6 +120,8 @@ class Option:
     #: The registered name of the rule set it belongs to; None for a match option.
     rule_set: str | None = None
     rule_set_name: str = ""
+    #: What it does, in English (the catalog's words: :meth:`words` says it in the active language); empty for a
+    #: rule-set option its rule set does not describe.
     help: str = ""
     #: ``money`` or ``match`` when it applies to one kind of play only.
     scope: str | None = None
@@ -127,20 +131,33 @@ class Option:
         """How a server's defaults store it: the name, with the rule set's name first for a rule-set option."""
         return f"{self.rule_set}.{self.name}" if self.rule_set else self.name
 
+    def words(self) -> str:
+        """What it does, in the active language."""
+        if self.help:
+            return _(self.help)
+        if self.rule_set is not None:
+            owner = _(self.rule_set_name) if self.rule_set_name else self.rule_set
+            return _("{rule_set}: {option}").format(rule_set=owner, option=self.name.replace("_", " "))
+        return self.name.replace("_", " ")
+
     def accepts(self) -> str:
-        """The values it accepts, in words."""
-        extra = " (or none)" if self.optional else ""
+        """The values it accepts, in words (the active language; the values themselves are written as typed)."""
         if self.kind == "bool":
-            return "on or off (yes/no, true/false)"
+            return _("on or off (yes/no, true/false)")
         if self.kind == "int":
-            return "a whole number" + extra
+            return _("a whole number (or none)") if self.optional else _("a whole number")
         if self.kind == "float":
-            return "a number" + extra
+            return _("a number (or none)") if self.optional else _("a number")
         if self.kind == "choice":
-            return "one of " + ", ".join(self.choices) + extra
+            choices = ", ".join(self.choices)
+            if self.optional:
+                return _("one of {choices} (or none)").format(choices=choices)
+            return _("one of {choices}").format(choices=choices)
         if self.kind == "ints":
-            return "whole numbers separated by commas, like 6,4,3" + extra
-        return "a word" + extra
+            if self.optional:
+                return _("whole numbers separated by commas, like 6,4,3 (or none)")
+            return _("whole numbers separated by commas, like 6,4,3")
+        return _("a word (or none)") if self.optional else _("a word")
 
 
 def _norm(name: str) -> str:
@@ -229,7 +246,7 @@ def rule_set_option_specs(cls: type[Variant]) -> list[Option]:
     for name, default in cls.option_defaults.items():
         kind, choices, optional = _kind(None, default)
         value = tuple(default) if kind == "ints" else str(default.value) if isinstance(default, Enum) else default
-        words = helps.get(name, f"{cls.display_name}: {name.replace('_', ' ')}")
+        words = helps.get(name, "")
         out.append(Option(name, kind, value, choices, optional, cls.name, cls.display_name or cls.name, words))
     return out
 
@@ -238,7 +255,9 @@ def rule_set_option_specs(cls: type[Variant]) -> list[Option]:
 def read_value(opt: Option, raw: Any) -> Any:
     """The canonical value of ``raw`` (text, or a value already typed) for ``opt``; OptionError if it does not fit."""
     shown = raw if not isinstance(raw, str) else raw.strip()
-    bad = OptionError(f"{opt.name} is {opt.accepts()}, not {_clip(shown)!r}")
+    bad = OptionError(
+        _("{option} is {accepts}, not {value}").format(option=opt.name, accepts=opt.accepts(), value=repr(_clip(shown)))
+    )
     if opt.optional and (raw is None or (isinstance(raw, str) and raw.strip().lower() in ("none", "null"))):
         return None
     if isinstance(raw, Enum):
@@ -395,7 +414,11 @@ class _Names:
             cls = self.set_names.get(_norm(prefix))
             if cls is None:
                 names = ", ".join(c.name for c in self.rule_sets)
-                raise OptionError(f"{_clip(prefix)!r} before the dot is not a rule set (rule sets: {names})")
+                raise OptionError(
+                    _("{text} before the dot is not a rule set (rule sets: {names})").format(
+                        text=repr(_clip(prefix)), names=names
+                    )
+                )
             return self._in_set(cls, rest)
         key = _norm(typed)
         if key in self.match:
@@ -408,8 +431,15 @@ class _Names:
         if len(owners) == 1:
             return self.by_set[owners[0].name][key]
         if owners:
-            spelled = " or ".join(f"{c.name}.{typed}" for c in owners)
-            raise OptionError(f"{typed!r} is an option of several rule sets: write {spelled}")
+            spelled = [f"{c.name}.{typed}" for c in owners]
+            raise OptionError(
+                _("{option} is an option of several rule sets: write {spelled}").format(
+                    option=repr(typed),
+                    spelled=_("{items} or {last}").format(items=", ".join(spelled[:-1]), last=spelled[-1])
+                    if len(spelled) > 1
+                    else spelled[0],
+                )
+            )
         raise OptionError(self._unknown(typed))
 
     def _in_set(self, cls: type[Variant], typed: str) -> Option:
@@ -417,15 +447,26 @@ class _Names:
             raise self._elsewhere(cls, typed)
         found = self.by_set[cls.name].get(_norm(typed))
         if found is None:
-            have = ", ".join(o.name for o in self.by_set[cls.name].values()) or "none"
-            raise OptionError(f"{cls.display_name} has no option {_clip(typed)!r} (its options: {have})")
+            have = ", ".join(o.name for o in self.by_set[cls.name].values())
+            if not have:
+                raise OptionError(
+                    _("{rule_set} has no option {option} (its options: none)").format(
+                        rule_set=_local(cls), option=repr(_clip(typed))
+                    )
+                )
+            raise OptionError(
+                _("{rule_set} has no option {option} (its options: {options})").format(
+                    rule_set=_local(cls), option=repr(_clip(typed)), options=have
+                )
+            )
         return found
 
     def _elsewhere(self, owner: type[Variant], name: str) -> OptionError:
         assert self.rule_set is not None
         return OptionError(
-            f"{name} is a {owner.display_name} option, and this is {self.rule_set.display_name}: "
-            f"choose the rule set {owner.name} to use it"
+            _("{option} is a {owner} option, and this is {rule_set}: choose the rule set {key} to use it").format(
+                option=name, owner=_local(owner), rule_set=_local(self.rule_set), key=owner.name
+            )
         )
 
     def _unknown(self, typed: str) -> str:
@@ -433,10 +474,21 @@ class _Names:
         close = difflib.get_close_matches(_norm(typed), {_norm(n): n for n in names}, n=1, cutoff=0.6)
         if close:
             best = next(n for n in names if _norm(n) == close[0])
-            return f"unknown option {_clip(typed)!r} — did you mean {best!r}?"
+            return _("unknown option {option} — did you mean {best}?").format(
+                option=repr(_clip(typed)), best=repr(best)
+            )
         if _norm(typed) in NOT_OPTIONS:
-            return f"{typed} is not an option here: the match length is given apart (0 for money play)"
-        return f"unknown option {_clip(typed)!r}; options: {', '.join(names)}"
+            return _("{option} is not an option here: the match length is given apart (0 for money play)").format(
+                option=typed
+            )
+        return _("unknown option {option}; options: {options}").format(
+            option=repr(_clip(typed)), options=", ".join(names)
+        )
+
+
+def _local(cls: type[Variant]) -> str:
+    """A rule set's name as players read it, in the active language."""
+    return _(cls.display_name) if cls.display_name else cls.name
 
 
 def parse(
@@ -460,7 +512,11 @@ def parse(
     pairs: list[tuple[str, Any, bool]] = []  # (name, value, written without a value)
     if isinstance(given, str):
         if len(given) > MAX_TEXT:
-            raise OptionError(f"that options text is {len(given)} characters long; at most {MAX_TEXT} are read")
+            raise OptionError(
+                _("that options text is {length} characters long; at most {limit} are read").format(
+                    length=len(given), limit=MAX_TEXT
+                )
+            )
         for name, value in _tokens(given):
             pairs.append((name, value, value is None))
     else:
@@ -478,8 +534,13 @@ def parse(
         if opt.key in seen:
             if lenient:
                 continue
-            both = f" ({seen[opt.key]} and {typed})" if seen[opt.key] != typed else ""
-            raise OptionError(f"{opt.name} is given twice{both}: give each option once")
+            if seen[opt.key] != typed:
+                raise OptionError(
+                    _("{option} is given twice ({first} and {second}): give each option once").format(
+                        option=opt.name, first=seen[opt.key], second=typed
+                    )
+                )
+            raise OptionError(_("{option} is given twice: give each option once").format(option=opt.name))
         seen[opt.key] = typed
         if opt.rule_set is None:
             match[opt.name] = value
@@ -490,7 +551,7 @@ def parse(
 
 def _one(names: _Names, typed: str, raw: Any, bare: bool) -> tuple[Option, Any]:
     if not typed.strip():
-        raise OptionError(f"an option is missing its name before ={_clip(str(raw))}")
+        raise OptionError(_("an option is missing its name before ={value}").format(value=_clip(str(raw))))
     negated = False
     try:
         opt = names.find(typed)
@@ -500,11 +561,17 @@ def _one(names: _Names, typed: str, raw: Any, bare: bool) -> tuple[Option, Any]:
             raise
         opt, negated = names.find(stripped), True
         if opt.kind != "bool":
-            raise OptionError(f"{opt.name} is {opt.accepts()}: write {opt.name}=VALUE") from None
+            raise OptionError(
+                _("{option} is {accepts}: write {option}=VALUE").format(option=opt.name, accepts=opt.accepts())
+            ) from None
     if bare:
         if opt.kind != "bool":
             example = opt.choices[0] if opt.choices else format_value(opt, opt.default)
-            raise OptionError(f"{opt.name} needs a value, {opt.accepts()}: like {opt.name}={example}")
+            raise OptionError(
+                _("{option} needs a value, {accepts}: like {option}={example}").format(
+                    option=opt.name, accepts=opt.accepts(), example=example
+                )
+            )
         return opt, not negated
     return opt, read_value(opt, raw)
 
@@ -528,40 +595,46 @@ def _fit(
         variant = cls(**rules)
     except (MatchOptionError, TypeError, ValueError) as exc:
         raise OptionError(_words(exc)) from None
-    kind = "money play" if opts.money else "a match"
     if opts.holland and not opts.money and not opts.crawford:
         raise OptionError(
-            "the Holland rule applies after the Crawford game, so it needs the Crawford rule: "
-            "turn crawford on, or leave holland out"
+            _(
+                "the Holland rule applies after the Crawford game, so it needs the Crawford rule: "
+                "turn crawford on, or leave holland out"
+            )
         )
     cube = variant.uses_cube and opts.cube and opts.max_cube >= 2
     if not cube:
-        why = (
-            f"{cls.display_name} is played without it"
-            if not variant.uses_cube
-            else "cube is off"
-            if not opts.cube
-            else "max_cube=1 allows no double"
-        )
         for name in CUBE_RULES:
             if getattr(opts, name, False):
-                raise OptionError(f"{name} needs the doubling cube, but {why}")
+                if not variant.uses_cube:
+                    text = _("{option} needs the doubling cube, but {rule_set} is played without it")
+                elif not opts.cube:
+                    text = _("{option} needs the doubling cube, but cube is off")
+                else:
+                    text = _("{option} needs the doubling cube, but max_cube=1 allows no double")
+                raise OptionError(text.format(option=name, rule_set=_local(cls)))
     if opts.team_choice and cls.team_size < 2:
         raise OptionError(
-            f"{cls.display_name} is played one against one: choosing the acting member is for team rule sets"
+            _("{rule_set} is played one against one: choosing the acting member is for team rule sets").format(
+                rule_set=_local(cls)
+            )
         )
     specs = {o.name: o for o in _match_specs()}
     for name in strict:
         opt = specs.get(name)
         if opt is None or match.get(name) == opt.default:
             continue  # an option left at its default changes nothing, wherever it is given
-        if opt.scope == "money" and not opts.money or opt.scope == "match" and opts.money:
-            raise OptionError(
-                f"{name} is for {'money play' if opt.scope == 'money' else 'matches'}, and this is {kind}"
-            )
+        if opt.scope == "money" and not opts.money:
+            raise OptionError(_("{option} is for money play, and this is a match").format(option=name))
+        if opt.scope == "match" and opts.money:
+            raise OptionError(_("{option} is for matches, and this is money play").format(option=name))
         needed = NEEDS.get(name)
         if needed is not None and not getattr(opts, needed, True):
-            raise OptionError(f"{name} applies only with {needed}: add {needed}, or leave {name} out")
+            raise OptionError(
+                _("{option} applies only with {needed}: add {needed}, or leave {option} out").format(
+                    option=name, needed=needed
+                )
+            )
     return opts, dict(variant.options)
 
 
@@ -608,8 +681,8 @@ def check_defaults(defaults: Chosen, rule_sets: Sequence[type[Variant]], match_l
             try:
                 _fit(cls, max(1, match_length), {}, defaults.for_rule_set(cls.name))
             except OptionError as exc:
-                raise OptionError(f"{cls.display_name}: {exc}") from None
-    for length, where, skip in ((0, "in money play", "match"), (max(1, match_length), "in matches", "money")):
+                raise OptionError(_("{rule_set}: {error}").format(rule_set=_local(cls), error=exc)) from None
+    for length, where, skip in ((0, "money", "match"), (max(1, match_length), "match", "money")):
         kept = {k: v for k, v in defaults.match.items() if k not in specs or specs[k].scope != skip}
         first: OptionError | None = None
         for cls in rule_sets:
@@ -621,4 +694,6 @@ def check_defaults(defaults: Chosen, rule_sets: Sequence[type[Variant]], match_l
                 first = first or exc
         else:
             if first is not None:
-                raise OptionError(f"{where}: {first}")
+                if where == "money":
+                    raise OptionError(_("in money play: {error}").format(error=first))
+                raise OptionError(_("in matches: {error}").format(error=first))

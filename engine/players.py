@@ -42,6 +42,7 @@ from typing import Protocol, runtime_checkable
 import pluggy
 
 from .dice import DiceSource
+from .i18n import N_, _
 from .match import (
     AcceptResignation,
     Action,
@@ -153,13 +154,14 @@ class CubeAdvice:
 
     @property
     def verdict(self) -> str:
-        """The right action in backgammon's words: "No double", "Double, take", "Double, pass", "Too good"."""
+        """The right action in backgammon's words: "No double", "Double, take", "Double, pass", "Too good" (in the
+        active language)."""
         if not self.should_double:
             too_good = not self.should_take and self.no_double > self.double_pass
-            return "Too good to double" if too_good else "No double"
+            return _("Too good to double") if too_good else _("No double")
         if self.should_beaver:
-            return "Double, beaver"
-        return "Double, take" if self.should_take else "Double, pass"
+            return _("Double, beaver")
+        return _("Double, take") if self.should_take else _("Double, pass")
 
 
 class Player(Protocol):
@@ -204,7 +206,8 @@ class PlayerSpec:
 
     #: Unique lower-case name used in commands and storage ("strong", "heuristic").
     name: str
-    #: Name shown to players ("bgsage (strong)").
+    #: Name shown to players ("bgsage (strong)"); like ``strength``, ``requirements`` and ``description``, in English
+    #: (marked ``N_`` for the catalog) and shown through it: ``_(spec.display_name)``.
     display_name: str
     #: The strength label shown beside the name ("casual", "strong", "expert", "weak: heuristic").
     strength: str
@@ -213,7 +216,7 @@ class PlayerSpec:
     #: Whether the player can play a rule set, judged on its description (``Variant`` attributes).
     supports: Callable[[Variant], bool] = field(repr=False, default=lambda variant: True)
     #: What it needs of a rule set, for messages ("any rule set", "standard backgammon geometry, 15 checkers").
-    requirements: str = "any rule set"
+    requirements: str = N_("any rule set")
     #: A sentence for menus and ``/bg play`` help.
     description: str = ""
     #: Other names players may type.
@@ -228,16 +231,28 @@ class PlayerSpec:
     def create(self, seed: int | None = None) -> Player:
         """A new player; :class:`PlayerUnavailable` when its engine cannot run here."""
         if self.unavailable:
-            raise PlayerUnavailable(f"{self.display_name} is not available: {self.unavailable}")
+            raise self._unavailable()
         return self.factory(seed)
+
+    def _unavailable(self) -> PlayerUnavailable:
+        return PlayerUnavailable(
+            _("{player} is not available: {why}").format(
+                player=_(self.display_name) if self.display_name else self.name,
+                why=_(self.unavailable) if self.unavailable else "",
+            )
+        )
 
     def check(self, variant: Variant) -> None:
         """Raise :class:`UnsupportedVariant` (or :class:`PlayerUnavailable`) unless it can play ``variant`` here."""
         if self.unavailable:
-            raise PlayerUnavailable(f"{self.display_name} is not available: {self.unavailable}")
+            raise self._unavailable()
         if not self.supports(variant):
             raise UnsupportedVariant(
-                f"{self.display_name} cannot play {variant.display_name or variant.name}: it needs {self.requirements}"
+                _("{player} cannot play {rule_set}: it needs {requirements}").format(
+                    player=_(self.display_name) if self.display_name else self.name,
+                    rule_set=variant.local_name(),
+                    requirements=_(self.requirements) if self.requirements else "",
+                )
             )
 
 
@@ -305,12 +320,12 @@ def bot_action(
     something the rules do not allow (the player's defect; the engine never applies it)."""
     phase = state.phase
     if phase is Phase.OVER:
-        raise PlayerError("the match is over")
+        raise PlayerError(_("the match is over"))
     by = state.acting_member(side)
     if phase is Phase.OPENING:
         return OpeningRoll(by, dice())
     if state.turn != side:
-        raise PlayerError(f"it is not {state.setup.side_name(side)}'s turn to act")
+        raise PlayerError(_("it is not {side}'s turn to act").format(side=state.setup.side_name(side)))
     if phase is Phase.ROLL:
         if state.may_double(side) is None and player.should_double(state, time_cap):
             return Double(by)
@@ -594,7 +609,7 @@ class HeuristicPlayer:
     candidates: int = 3
     #: The time cap used when a call gives none, in seconds.
     default_time_cap: float = 1.0
-    equity_label: str = "heuristic estimate (2 x win chance - 1), not an equity"
+    equity_label: str = N_("heuristic estimate (2 x win chance - 1), not an equity")
     _evaluators: dict[Variant, HeuristicEvaluator] = field(default_factory=dict, repr=False)
 
     def evaluator(self, variant: Variant) -> HeuristicEvaluator:
@@ -619,22 +634,22 @@ class HeuristicPlayer:
         ev = self.evaluator(state.variant)
         static = sorted(((ev.after_play(p.position), i, p) for i, p in enumerate(plays)), key=lambda x: (-x[0], x[1]))
         if len(static) == 1 or self.candidates <= 0:
-            return [RankedPlay(p, 2 * v - 1) for v, _, p in static]
+            return [RankedPlay(p, 2 * v - 1) for v, _i, p in static]
         assert state.roller is not None
         opponent_first = not state.moved[1 - state.roller]
         deep: list[tuple[float, int, Play]] = []
         chosen = static[: self.candidates]
-        if played is not None and all(p != played for _, _, p in chosen):
+        if played is not None and all(p != played for _v, _i, p in chosen):
             chosen += [x for x in static if x[2] == played]
-        for _, i, p in chosen:
+        for _v, i, p in chosen:
             value = ev.look_ahead(p.position, opponent_first, deadline)
             if value is None:
                 break
             deep.append((value, i, p))
         deep.sort(key=lambda x: (-x[0], x[1]))
-        seen = {i for _, i, _ in deep}
+        seen = {i for _v, i, _p in deep}
         rest = [x for x in static if x[1] not in seen]
-        return [RankedPlay(p, 2 * v - 1) for v, _, p in (*deep, *rest)]
+        return [RankedPlay(p, 2 * v - 1) for v, _i, p in (*deep, *rest)]
 
     def choose_play(self, state: MatchState, time_cap: float | None = None) -> Play:
         """The best-ranked play."""
@@ -743,21 +758,21 @@ def _heuristic_player(seed: int | None) -> Player:
 
 RANDOM = PlayerSpec(
     name="random",
-    display_name="Random",
-    strength="random: no skill",
+    display_name=N_("Random"),
+    strength=N_("random: no skill"),
     factory=_random_player,
-    requirements="any rule set",
-    description="Picks any legal play at random; doubles, takes and passes at random. For testing.",
+    requirements=N_("any rule set"),
+    description=N_("Picks any legal play at random; doubles, takes and passes at random. For testing."),
     rank=0,
 )
 
 HEURISTIC = PlayerSpec(
     name="heuristic",
-    display_name="Heuristic bot",
-    strength="weak: heuristic",
+    display_name=N_("Heuristic bot"),
+    strength=N_("weak: heuristic"),
     factory=_heuristic_player,
-    requirements="any rule set",
-    description=(
+    requirements=N_("any rule set"),
+    description=N_(
         "Plays on pip counts, points made, primes and blots, looking one roll ahead. Plays every rule set, "
         "but clearly weaker than a neural network."
     ),

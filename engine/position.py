@@ -35,6 +35,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .i18n import _
+
 __all__ = [
     "POINTS",
     "BAR",
@@ -122,7 +124,9 @@ class Position:
                 if pin:
                     if v * pin >= 0:
                         raise PositionError(
-                            f"a checker pinned on point {i + 1} needs the other side's checkers on top of it"
+                            _("a checker pinned on point {point} needs the other side's checkers on top of it").format(
+                                point=i + 1
+                            )
                         )
                     pins |= 1 << (i + 1)
         raw = (int(off[0]), *(int(v) for v in board), int(bar[0]), int(bar[1]), int(off[1]))
@@ -202,7 +206,7 @@ class Position:
         for point, n in (theirs or {}).items():
             _check_point(point)
             if board[point - 1] and n:
-                raise PositionError(f"point {point} holds checkers of both players")
+                raise PositionError(_("point {point} holds checkers of both players").format(point=point))
             board[point - 1] -= n
         return cls(board, bar, off)
 
@@ -215,7 +219,9 @@ class Position:
         for token in text.replace(",", " ").split():
             m = _TOKEN.match(token.strip().lower())
             if not m:
-                raise PositionError(f"cannot read {token!r}: expected POINT:COUNT, bar:M/T, off:M/T or in:M/T")
+                raise PositionError(
+                    _("cannot read {text}: expected POINT:COUNT, bar:M/T, off:M/T or in:M/T").format(text=repr(token))
+                )
             if m.group(1):
                 point = int(m.group(1))
                 _check_point(point)
@@ -310,4 +316,4 @@ _set = object.__setattr__
 
 def _check_point(point: int) -> None:
     if not 1 <= point <= POINTS:
-        raise PositionError(f"point {point} is off the board (points are 1..{POINTS})")
+        raise PositionError(_("point {point} is off the board (points are 1..{last})").format(point=point, last=POINTS))

@@ -34,6 +34,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .position import POINTS, Position, PositionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,14 +88,14 @@ def encode_position_id(variant: Variant, pos: Position) -> str:
             bits |= ((1 << count) - 1) << n
             n += count + 1
     if n > 80:
-        raise PositionError("too many checkers for a Position ID (at most 30 on the board)")
+        raise PositionError(_("too many checkers for a Position ID (at most 30 on the board)"))
     key = base64.b64encode(bits.to_bytes(10, "little")).decode("ascii").rstrip("=")
     if pos.pins:
         key += _pin_suffix(variant, pos)
     mine, theirs = pos.reserve
     if mine or theirs:
         if max(mine, theirs) >= len(_B64):
-            raise PositionError("too many checkers waiting to enter for a Position ID (at most 63 a side)")
+            raise PositionError(_("too many checkers waiting to enter for a Position ID (at most 63 a side)"))
         key += f"_{_B64[mine]}{_B64[theirs]}"
     return key
 
@@ -103,9 +104,11 @@ def _b64(text: str, size: int, what: str) -> int:
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError):
-        raise PositionError(f"{what} is not a Position ID: it must use only A-Z, a-z, 0-9, + and /") from None
+        raise PositionError(
+            _("{text} is not a Position ID: it must use only A-Z, a-z, 0-9, + and /").format(text=what)
+        ) from None
     if len(raw) != size:
-        raise PositionError(f"{what} is not a Position ID")
+        raise PositionError(_("{text} is not a Position ID").format(text=what))
     return int.from_bytes(raw, "little")
 
 
@@ -117,19 +120,27 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
     if underscore:
         if len(waiting) != 2 or any(c not in _B64 for c in waiting):
             raise PositionError(
-                f"a Position ID's checkers waiting to enter are 2 characters after the '_', {waiting!r} is not"
+                _("a Position ID's checkers waiting to enter are 2 characters after the '_', {text} is not").format(
+                    text=repr(waiting)
+                )
             )
         reserve = (_B64.index(waiting[0]), _B64.index(waiting[1]))
     key, colon, suffix = text_key.partition(":")
     if len(key) != 14:
-        raise PositionError(f"a Position ID has 14 characters, {key!r} has {len(key)}")
+        raise PositionError(
+            _("a Position ID has 14 characters, {text} has {count}").format(text=repr(key), count=len(key))
+        )
     if colon and len(suffix) != 8:
-        raise PositionError(f"a Position ID's pins are 8 characters after the colon, {suffix!r} has {len(suffix)}")
+        raise PositionError(
+            _("a Position ID's pins are 8 characters after the colon, {text} has {count}").format(
+                text=repr(suffix), count=len(suffix)
+            )
+        )
     bits = _b64(key, 10, repr(text))
     pin_bits = _b64(suffix, 6, repr(text)) if colon else 0
     sides: list[list[int]] = []
     n = 0
-    for _ in range(2):
+    for _side in range(2):
         counts = []
         for _slot in range(POINTS + 1):
             c = 0
@@ -137,18 +148,29 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
                 c += 1
                 n += 1
             if n >= 80:
-                raise PositionError(f"{text!r} is not a Position ID: its bits run out before both sides are read")
+                raise PositionError(
+                    _("{text} is not a Position ID: its bits run out before both sides are read").format(
+                        text=repr(text)
+                    )
+                )
             n += 1  # the separating 0
             counts.append(c)
         sides.append(counts)
     if bits >> n:
-        raise PositionError(f"{text!r} is not a Position ID: it has checkers after both sides are complete")
+        raise PositionError(
+            _("{text} is not a Position ID: it has checkers after both sides are complete").format(text=repr(text))
+        )
     other, roller = sides
     limit = variant.checkers
-    for name, side, held in (("the player not on roll", other, reserve[1]), ("the player on roll", roller, reserve[0])):
+    for on_roll, side, held in ((False, other, reserve[1]), (True, roller, reserve[0])):
         total = sum(side) + held
         if total > limit:
-            raise PositionError(f"{name} has {total} checkers; {variant.display_name} uses {limit}")
+            text = (
+                _("the player on roll has {total} checkers; {rule_set} uses {count}")
+                if on_roll
+                else _("the player not on roll has {total} checkers; {rule_set} uses {count}")
+            )
+            raise PositionError(text.format(total=total, rule_set=variant.local_name(), count=limit))
     board = [0] * POINTS
     pinned = [0] * POINTS
     geo = variant.geometry
@@ -158,15 +180,17 @@ def decode_position_id(variant: Variant, pid: str) -> Position:
         mine_pinned = bool(pin_bits >> (p - 1) & 1)
         theirs_pinned = bool(pin_bits >> (POINTS + geo.their_point(p) - 1) & 1)
         if mine_pinned and theirs_pinned:
-            raise PositionError(f"point {p} cannot hold a pinned checker of each player")
+            raise PositionError(_("point {point} cannot hold a pinned checker of each player").format(point=p))
         if mine_pinned or theirs_pinned:
             under, over = (mine, theirs) if mine_pinned else (theirs, mine)
             if under != 1 or over < 1:
-                raise PositionError(f"a pinned checker on point {p} lies alone under the other player's checkers")
+                raise PositionError(
+                    _("a pinned checker on point {point} lies alone under the other player's checkers").format(point=p)
+                )
             board[p - 1] = -theirs if mine_pinned else mine
             pinned[p - 1] = 1 if mine_pinned else -1
         elif mine and theirs:
-            raise PositionError(f"point {p} would hold checkers of both players")
+            raise PositionError(_("point {point} would hold checkers of both players").format(point=p))
         else:
             board[p - 1] = mine - theirs
     bar = (roller[POINTS], other[POINTS])

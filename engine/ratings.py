@@ -21,6 +21,8 @@ from typing import Protocol
 
 import pluggy
 
+from .i18n import N_
+
 hookimpl = pluggy.HookimplMarker("gammonbot")
 
 __all__ = ["Rating", "RatingSystem", "FibsRatings", "START_RATING"]
@@ -59,7 +61,7 @@ class FibsRatings:
     """The FIBS rating formula (see the module docstring)."""
 
     name = "fibs"
-    display_name = "FIBS ratings"
+    display_name = N_("FIBS ratings")
 
     def initial(self) -> Rating:
         return Rating()

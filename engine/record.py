@@ -66,6 +66,7 @@ from enum import StrEnum
 from typing import Any
 
 from . import match as m
+from .i18n import _
 from .movegen import Submove
 from .plugins import get_variant
 from .position import BAR, OFF, RESERVE, Position
@@ -130,7 +131,7 @@ def action_from_data(data: Mapping[str, Any]) -> m.Action:
     kind = data.get("type")
     cls = _ACTIONS.get(str(kind))
     if cls is None:
-        raise RecordError(f"unknown action type {kind!r}")
+        raise RecordError(_("unknown action type {kind}").format(kind=repr(kind)))
     kwargs: dict[str, Any] = {}
     try:
         for f in dataclasses.fields(cls):
@@ -144,7 +145,9 @@ def action_from_data(data: Mapping[str, Any]) -> m.Action:
             kwargs[f.name] = value
         action: m.Action = cls(**kwargs)
     except (TypeError, ValueError, IndexError) as exc:
-        raise RecordError(f"bad {kind} action {dict(data)!r}: {exc}") from None
+        raise RecordError(
+            _("bad {kind} action {data}: {error}").format(kind=kind, data=repr(dict(data)), error=exc)
+        ) from None
     return action
 
 
@@ -177,7 +180,7 @@ def setup_from_data(data: Mapping[str, Any]) -> m.MatchSetup:
             None if names is None else (str(names[0]), str(names[1])),
         )
     except (KeyError, TypeError, IndexError) as exc:
-        raise RecordError(f"not a match setup: {exc}") from None
+        raise RecordError(_("not a match setup: {error}").format(error=exc)) from None
 
 
 def actions_from_data(items: Iterable[Mapping[str, Any]]) -> list[m.Action]:

@@ -16,7 +16,9 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from . import i18n
 from .dice import DiceSource, RandomDice
+from .i18n import _, ngettext
 from .match import (
     AcceptResignation,
     Action,
@@ -213,14 +215,28 @@ class DuelResult:
     def summary(self) -> str:
         """One line: who won how many, the share and its 95% confidence interval, and the points."""
         lo, hi = self.interval
-        tie = f", {self.ties} tied" if self.ties else ""
-        return (
-            f"{self.names[0]} v {self.names[1]}, {self.matches} match{'es' if self.matches != 1 else ''}: "
-            f"{self.names[0]} won {self.wins[0]}, "
-            f"{self.names[1]} won {self.wins[1]}{tie} ({100 * self.share:.1f}% for {self.names[0]}, "
-            f"95% CI {100 * lo:.1f}% to {100 * hi:.1f}%); points {self.points[0]}-{self.points[1]} "
-            f"in {self.games} games"
+        first, second = self.names
+        head = ngettext(
+            "{first} v {second}, {count} match", "{first} v {second}, {count} matches", self.matches
+        ).format(first=first, second=second, count=self.matches)
+        # Translators: appended to "Bob won 3" in a duel's summary when some matches were tied.
+        ties = _(", {count} tied").format(count=self.ties) if self.ties else ""
+        body = _(
+            "{first} won {first_wins}, {second} won {second_wins}{ties} ({share} for {first}, 95% CI {low} to "
+            "{high}); points {points} in {games} games"
+        ).format(
+            first=first,
+            second=second,
+            first_wins=self.wins[0],
+            second_wins=self.wins[1],
+            ties=ties,
+            share=i18n.percent(self.share, 1),
+            low=i18n.percent(lo, 1),
+            high=i18n.percent(hi, 1),
+            points=f"{self.points[0]}-{self.points[1]}",
+            games=self.games,
         )
+        return f"{head}: {body}"
 
 
 def duel(

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .i18n import N_, _, ngettext, pgettext
 from .match import MatchOptionError, MatchOptions, OpeningRule, TimeoutPolicy
 from .options import (
     MAX_TEXT,
@@ -36,95 +37,142 @@ _SAID = frozenset(
     }
 )  # fmt: skip
 _OPENINGS = {
-    OpeningRule.IBF: "each side throws one die and the higher plays both numbers (ties throw again)",
-    OpeningRule.REROLL: "one die each decides who starts, and the starter rolls both dice afresh",
-    OpeningRule.PREVIOUS_WINNER: "the winner of the previous game starts by rolling both dice",
-    OpeningRule.WINNER_REROLL: (
+    OpeningRule.IBF: N_("each side throws one die and the higher plays both numbers (ties throw again)"),
+    OpeningRule.REROLL: N_("one die each decides who starts, and the starter rolls both dice afresh"),
+    OpeningRule.PREVIOUS_WINNER: N_("the winner of the previous game starts by rolling both dice"),
+    OpeningRule.WINNER_REROLL: N_(
         "in the first game one die each decides who starts, and the starter rolls both dice afresh; every later game "
         "is started by the winner of the game before, rolling both dice (after a draw, as in the first game)"
     ),
 }
 _TIMEOUTS = {
-    TimeoutPolicy.IBF: "the side whose time runs out loses the match (in money play, the game at the cube value)",
-    TimeoutPolicy.GAME: "the side whose time runs out loses the game at the cube value, and play goes on",
+    TimeoutPolicy.IBF: N_("the side whose time runs out loses the match (in money play, the game at the cube value)"),
+    TimeoutPolicy.GAME: N_("the side whose time runs out loses the game at the cube value, and play goes on"),
 }
-
-
-def _on(flag: bool) -> str:
-    return "on" if flag else "off"
 
 
 def describe(variant: Variant, opts: MatchOptions, game: int | None = None) -> list[str]:
     """The terms of a match or money session in words, one line each: length, cube rules, how games start and end,
     and the rule set's options. ``game``: the number of the game under way (a match that plays its games by other
     rule sets, Tavli, says which one it is)."""
-    name = variant.display_name or variant.name
+    name = variant.local_name()
     if opts.money:
-        games = f"a session of {opts.games} games" if opts.games else "no set number of games"
         hours = getattr(opts, "session_hours", 0)
-        ends = f", ending between games once {hours} hours have passed" if hours else ""
-        lines = [f"{name} for money, {games}{ends}"]
-    else:
-        lines = [f"{name}, a {opts.length}-point match"]
-    cycle = variant.games_cycle()
-    if len(cycle) > 1:
-        names = ", then ".join(v.display_name or v.name for v in cycle)
-        now = f"; game {game} is {variant.for_game(game - 1).display_name}" if game else ""
-        lines.append(f"Games: {names}, and round again{now}")
-    cube = variant.uses_cube and opts.cube and opts.max_cube >= 2
-    lines.append(f"Doubling cube: in use, up to {opts.max_cube}" if cube else "Doubling cube: not used")
-    if cube and not opts.money:
-        lines.append(f"Crawford rule: {_on(opts.crawford)} (no doubling in the game after a side reaches match point "
-                     "minus one)" if opts.crawford else "Crawford rule: off")  # fmt: skip
-        if not getattr(opts, "dead_cube", True):
-            lines.append("Dead cube: doubles are allowed even where they cannot gain")
-        elif hasattr(opts, "dead_cube"):
-            lines.append("Dead cube: no double where it cannot gain (winning the game already wins the match)")
-        if opts.holland:
-            counts = [
-                *(["the opening roll counts"] if opts.holland_counts_opening else ["the opening roll does not count"]),
-                *(["a roll with no play counts"] if opts.holland_counts_dances else ["a roll with no play does not"]),
-            ]
-            lines.append(
-                f"Holland rule: on (after the Crawford game the trailer may not double until both sides have rolled "
-                f"{opts.holland_rolls} times; {', '.join(counts)})"
+        if opts.games:
+            # Translators: the first line of a money session's terms; {ending} is empty or the next message.
+            head = ngettext(
+                "{rule_set} for money, a session of {count} game{ending}",
+                "{rule_set} for money, a session of {count} games{ending}",
+                opts.games,
             )
         else:
-            lines.append("Holland rule: off")
+            # Translators: the first line of a money session's terms; {ending} is empty or the next message.
+            head = _("{rule_set} for money, no set number of games{ending}")
+        ending = (
+            ngettext(
+                ", ending between games once {hours} hour has passed",
+                ", ending between games once {hours} hours have passed",
+                hours,
+            ).format(hours=hours)
+            if hours
+            else ""
+        )
+        lines = [head.format(rule_set=name, count=opts.games, ending=ending)]
+    else:
+        lines = [_("{rule_set}, a {length}-point match").format(rule_set=name, length=opts.length)]
+    cycle = variant.games_cycle()
+    if len(cycle) > 1:
+        # Translators: joins the rule sets a match plays in turn: "Portes, then Plakoto, then Fevga".
+        names = pgettext("list of games", ", then ").join(v.local_name() for v in cycle)
+        if game:
+            lines.append(
+                _("Games: {names}, and round again; game {game} is {rule_set}").format(
+                    names=names, game=game, rule_set=variant.for_game(game - 1).local_name()
+                )
+            )
+        else:
+            lines.append(_("Games: {names}, and round again").format(names=names))
+    cube = variant.uses_cube and opts.cube and opts.max_cube >= 2
+    lines.append(
+        _("Doubling cube: in use, up to {limit}").format(limit=opts.max_cube) if cube else _("Doubling cube: not used")
+    )
+    if cube and not opts.money:
+        lines.append(
+            _("Crawford rule: on (no doubling in the game after a side reaches match point minus one)")
+            if opts.crawford
+            else _("Crawford rule: off")
+        )
+        if not getattr(opts, "dead_cube", True):
+            lines.append(_("Dead cube: doubles are allowed even where they cannot gain"))
+        elif hasattr(opts, "dead_cube"):
+            lines.append(_("Dead cube: no double where it cannot gain (winning the game already wins the match)"))
+        if opts.holland:
+            opening = (
+                _("the opening roll counts") if opts.holland_counts_opening else _("the opening roll does not count")
+            )
+            dances = (
+                _("a roll with no play counts") if opts.holland_counts_dances else _("a roll with no play does not")
+            )
+            lines.append(
+                ngettext(
+                    "Holland rule: on (after the Crawford game the trailer may not double until both sides have rolled "
+                    "{count} time; {opening}, {dances})",
+                    "Holland rule: on (after the Crawford game the trailer may not double until both sides have rolled "
+                    "{count} times; {opening}, {dances})",
+                    opts.holland_rolls,
+                ).format(count=opts.holland_rolls, opening=opening, dances=dances)
+            )
+        else:
+            lines.append(_("Holland rule: off"))
     if cube and opts.money:
         lines.append(
-            "Jacoby rule: on (gammons and backgammons count single while the cube is centred)"
+            _("Jacoby rule: on (gammons and backgammons count single while the cube is centred)")
             if opts.jacoby
-            else "Jacoby rule: off"
+            else _("Jacoby rule: off")
         )
         if opts.beavers:
-            lines.append(f"Beavers: on (at most {opts.beaver_limit} beavers and raccoons after one double)")
+            lines.append(
+                ngettext(
+                    "Beavers: on (at most {count} beavers and raccoons after one double)",
+                    "Beavers: on (at most {count} beavers and raccoons after one double)",
+                    opts.beaver_limit,
+                ).format(count=opts.beaver_limit)
+            )
         else:
-            lines.append("Beavers: off")
+            lines.append(_("Beavers: off"))
         if opts.auto_doubles:
-            lines.append(f"Automatic doubles: each opening tie doubles the cube, at most {opts.auto_doubles} a game")
-    lines.append(f"Opening: {_OPENINGS.get(opts.opening, str(opts.opening))}")
-    lines.append(f"Timeouts: {_TIMEOUTS.get(opts.timeout_policy, str(opts.timeout_policy))}")
+            lines.append(
+                _("Automatic doubles: each opening tie doubles the cube, at most {count} a game").format(
+                    count=opts.auto_doubles
+                )
+            )
+    opening_rule = _OPENINGS.get(opts.opening)
+    lines.append(_("Opening: {rule}").format(rule=_(opening_rule) if opening_rule else str(opts.opening)))
+    timeouts = _TIMEOUTS.get(opts.timeout_policy)
+    lines.append(_("Timeouts: {rule}").format(rule=_(timeouts) if timeouts else str(opts.timeout_policy)))
     lines.append(
-        "Resignations: accepted at once when they concede the most that could be won"
+        _("Resignations: accepted at once when they concede the most that could be won")
         if opts.auto_accept_resign
-        else "Resignations: always wait for the opponent's answer"
+        else _("Resignations: always wait for the opponent's answer")
     )
     if variant.team_size > 1:
         lines.append(
-            "Acting member: each team chooses before every game"
+            _("Acting member: each team chooses before every game")
             if opts.team_choice
-            else "Acting member: changes from game to game"
+            else _("Acting member: changes from game to game")
         )
     for opt in _match_specs():
         if opt.name in _SAID or opt.scope == ("match" if opts.money else "money"):
             continue
         value = getattr(opts, opt.name, opt.default)
-        lines.append(f"{opt.help[0].upper()}{opt.help[1:]}: {format_value(opt, value)}")
+        words = opt.words()
+        lines.append(
+            _("{option}: {value}").format(option=f"{words[:1].upper()}{words[1:]}", value=format_value(opt, value))
+        )
     specs = rule_set_option_specs(type(variant))
     if specs:
         said = [f"{o.name.replace('_', ' ')} {format_value(o, variant.options.get(o.name))}" for o in specs]
-        lines.append(f"{name} options: {'; '.join(said)}")
+        lines.append(_("{rule_set} options: {options}").format(rule_set=name, options="; ".join(said)))
     return lines
 
 
@@ -207,8 +255,8 @@ def suggest(
 
     def add(opt: Option, token: str) -> None:
         value = prefix + token
-        if len(value) <= width and len(out) < limit and value not in (v for _, v in out):
-            out.append((f"{token} — {opt.help}"[:width], value))
+        if len(value) <= width and len(out) < limit and value not in (v for _label, v in out):
+            out.append((f"{token} — {opt.words()}"[:width], value))
 
     name_part, sep, value_part = re.split(r"([=:])", last, maxsplit=1) if re.search("[=:]", last) else (last, "", "")
     if sep:

@@ -32,6 +32,9 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from . import i18n
+from .i18n import _, ngettext, pgettext
+
 __all__ = ["Bonus", "Kind", "TimeControl", "TimeControlError"]
 
 
@@ -90,23 +93,41 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower() or " " in self.name:
-            raise TimeControlError(f"a time control needs a lower-case name without spaces, not {self.name!r}")
+            raise TimeControlError(
+                _("a time control needs a lower-case name without spaces, not {name}").format(name=repr(self.name))
+            )
         object.__setattr__(self, "kind", Kind(self.kind))
         object.__setattr__(self, "bonus", Bonus(self.bonus))
         for field in ("per_move", "reserve", "reserve_per_point", "reserve_less_per_point_scored"):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-                raise TimeControlError(f"time control {self.name!r}: {field} must be a number of seconds >= 0")
+                raise TimeControlError(
+                    _("time control {name}: {field} must be a number of seconds >= 0").format(
+                        name=repr(self.name), field=field
+                    )
+                )
         if self.bonus is not Bonus.NONE and self.per_move <= 0:
-            raise TimeControlError(f"time control {self.name!r}: a {self.bonus} needs a per-move time above zero")
+            raise TimeControlError(
+                _("time control {name}: a {bonus} needs a per-move time above zero").format(
+                    name=repr(self.name), bonus=self.bonus.value
+                )
+            )
         if self.bonus is Bonus.NONE and self.per_move:
-            raise TimeControlError(f"time control {self.name!r}: per_move is set but the bonus kind is 'none'")
+            raise TimeControlError(
+                _("time control {name}: per_move is set but the bonus kind is 'none'").format(name=repr(self.name))
+            )
         if self.kind is Kind.CORRESPONDENCE and self.per_move <= 0:
-            raise TimeControlError(f"time control {self.name!r}: correspondence play needs a per-move allowance")
+            raise TimeControlError(
+                _("time control {name}: correspondence play needs a per-move allowance").format(name=repr(self.name))
+            )
         if self.match_length is not None and (isinstance(self.match_length, bool) or self.match_length < 1):
-            raise TimeControlError(f"time control {self.name!r}: match_length must be at least 1 point")
+            raise TimeControlError(
+                _("time control {name}: match_length must be at least 1 point").format(name=repr(self.name))
+            )
         if self.reserve == 0 and self.reserve_per_point == 0 and self.bonus in (Bonus.NONE, Bonus.BRONSTEIN):
-            raise TimeControlError(f"time control {self.name!r}: no reserve, so every move would lose on time")
+            raise TimeControlError(
+                _("time control {name}: no reserve, so every move would lose on time").format(name=repr(self.name))
+            )
         object.__setattr__(self, "variants", tuple(self.variants))
         object.__setattr__(self, "aliases", tuple(a.lower() for a in self.aliases))
 
@@ -119,10 +140,14 @@ class TimeControl:
         length = self.match_length if match_length is None else match_length
         if length is None:
             if self.reserve_per_point:
-                raise TimeControlError(f"{self.display_name} sets its reserve per match point: give the match length")
+                raise TimeControlError(
+                    _("{clock} sets its reserve per match point: give the match length").format(
+                        clock=_(self.display_name) if self.display_name else self.name
+                    )
+                )
             length = 0
         if length < 0 or min(score) < 0:
-            raise TimeControlError("match length and score cannot be negative")
+            raise TimeControlError(_("match length and score cannot be negative"))
         total = self.reserve + self.reserve_per_point * length - self.reserve_less_per_point_scored * sum(score)
         return max(0.0, float(total))
 
@@ -139,7 +164,7 @@ class TimeControl:
     def remaining(self, reserve: float, taken: float) -> float:
         """The reserve after a move that took ``taken`` seconds (not checked for expiry: see :meth:`expired`)."""
         if taken < 0:
-            raise TimeControlError("a move cannot take a negative time")
+            raise TimeControlError(_("a move cannot take a negative time"))
         if self.bonus in (Bonus.DELAY, Bonus.BRONSTEIN):
             return reserve - max(0.0, taken - self.per_move)
         if self.bonus is Bonus.INCREMENT:
@@ -151,33 +176,59 @@ class TimeControl:
         return dataclasses.replace(self, bonus=Bonus(bonus))
 
     def describe(self) -> str:
-        """The control in a few words, for players: ``2 min per point (less 1 min per point scored) + 12 s delay``."""
+        """The control in a few words, for players (in the active language): ``2 min per point (less 1 min per point
+        scored) + 12 s delay``."""
         parts = []
         if self.reserve:
             parts.append(_duration(self.reserve))
         if self.reserve_per_point:
-            per = f"{_duration(self.reserve_per_point)} per point"
             if self.reserve_less_per_point_scored:
-                per += f" (less {_duration(self.reserve_less_per_point_scored)} per point scored)"
-            parts.append(per)
-        reserve = " + ".join(parts) or "no reserve"
+                parts.append(
+                    _("{time} per point (less {less} per point scored)").format(
+                        time=_duration(self.reserve_per_point), less=_duration(self.reserve_less_per_point_scored)
+                    )
+                )
+            else:
+                parts.append(_("{time} per point").format(time=_duration(self.reserve_per_point)))
+        reserve = " + ".join(parts) or _("no reserve")
+        per_move = _duration(self.per_move)
         if self.kind is Kind.CORRESPONDENCE:
-            text = f"{_duration(self.per_move)} per move, then a bank of {reserve}"
+            text = _("{time} per move, then a bank of {reserve}").format(time=per_move, reserve=reserve)
         elif self.bonus is Bonus.NONE:
-            text = f"{reserve}, no delay"
+            text = _("{reserve}, no delay").format(reserve=reserve)
+        elif self.bonus is Bonus.BRONSTEIN:
+            text = _("{reserve} + {time} Bronstein delay").format(reserve=reserve, time=per_move)
+        elif self.bonus is Bonus.INCREMENT:
+            text = _("{reserve} + {time} increment").format(reserve=reserve, time=per_move)
         else:
-            word = {Bonus.DELAY: "delay", Bonus.BRONSTEIN: "Bronstein delay", Bonus.INCREMENT: "increment"}
-            text = f"{reserve} + {_duration(self.per_move)} {word[self.bonus]}"
+            text = _("{reserve} + {time} delay").format(reserve=reserve, time=per_move)
         if self.match_length:
-            text += f", {self.match_length}-point matches"
+            text = _("{clock}, {length}-point matches").format(clock=text, length=self.match_length)
         return text
 
 
+def _amount(n: float) -> str:
+    """A number of time units as the active language writes it (``1.5``; Russian ``1,5``)."""
+    digits = len(f"{n:g}".partition(".")[2])
+    if "e" in f"{n:g}":
+        return f"{n:g}"
+    return i18n.decimal(n, digits)
+
+
 def _duration(seconds: float) -> str:
-    """``90`` -> ``1.5 min``, ``86400`` -> ``1 day``, ``12`` -> ``12 s``."""
+    """``90`` -> ``1.5 min``, ``86400`` -> ``1 day``, ``12`` -> ``12 s`` (in the active language)."""
     for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
         if seconds >= size and (seconds / size * 4).is_integer():
             n = seconds / size
-            text = f"{n:g}"
-            return f"{text} {unit}{'s' if unit == 'day' and n != 1 else ''}"
-    return f"{seconds:g} s"
+            if unit == "day":
+                if n.is_integer():
+                    return ngettext("{count} day", "{count} days", int(n)).format(count=_amount(n))
+                # Translators: a fraction of days, "1.5 days".
+                return pgettext("fraction", "{count} days").format(count=_amount(n))
+            if unit == "h":
+                # Translators: hours, abbreviated.
+                return _("{count} h").format(count=_amount(n))
+            # Translators: minutes, abbreviated.
+            return _("{count} min").format(count=_amount(n))
+    # Translators: seconds, abbreviated.
+    return _("{count} s").format(count=_amount(seconds))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .movegen import HIT, PlaySet, Submove, TurnRules, board_list
 from .notation import format_play, point_name
 from .position import BAR, OFF, POINTS, RESERVE, Position, pip_point
@@ -52,7 +53,7 @@ def _step(
     """Make one submove on ``b`` with the rule set's make step if legal: (error, undo token). On error ``b`` is
     unchanged; otherwise ``variant.unmake_submove`` with the token takes it back."""
     if not (src in (BAR, RESERVE) or 1 <= src <= POINTS):
-        return f"there is no point {src}", 0
+        return _("there is no point {point}").format(point=src), 0
     error = variant.submove_error(b, src, die, rules)
     if error:
         return error, 0
@@ -60,7 +61,9 @@ def _step(
     if rules is not None and not rules.after(b):
         variant.unmake_submove(b, src, dst, token)
         text = f"{point_name(src)}/{point_name(dst)}"
-        return f"{text} leaves a position the rules of {variant.display_name} forbid", 0
+        return _("{move} leaves a position the rules of {rule_set} forbid").format(
+            move=text, rule_set=variant.local_name()
+        ), 0
     return None, token
 
 
@@ -99,17 +102,23 @@ def check_moves(
         text = f"{point_name(src)}/{point_name(dst)}"
         if not remaining:
             if i > best_error[0][0]:
-                best_error[0] = (i, f"{text}: no dice left for it (you rolled {dice[0]}-{dice[1]})")
+                best_error[0] = (
+                    i,
+                    _("{move}: no dice left for it (you rolled {dice})").format(move=text, dice=f"{dice[0]}-{dice[1]}"),
+                )
             return
         candidates = _candidate_dice(remaining, src, dst)
         if not candidates and i > best_error[0][0]:
             left = ", ".join(map(str, remaining))
-            best_error[0] = (i, f"{text} cannot be made with one of the dice left ({left})")
+            best_error[0] = (
+                i,
+                _("{move} cannot be made with one of the dice left ({dice})").format(move=text, dice=left),
+            )
         for die in candidates:
             error, token = _step(variant, rules, b, src, dst, die)
             if error:
                 if i > best_error[0][0]:
-                    best_error[0] = (i, f"{text} with a {die}: {error}")
+                    best_error[0] = (i, _("{move} with a {die}: {error}").format(move=text, die=die, error=error))
                 continue
             rest = list(remaining)
             rest.remove(die)
@@ -121,21 +130,31 @@ def check_moves(
     dfs(0, dice_pool(dice), [], 0)
     if found:
         return found[0]
-    example = plays[0].notation or "no move"
+    example = plays[0].notation or _("no move")
     if short:
         used, pips = max(short)
         if plays.no_move:
-            raise TurnError(f"no legal play with {dice[0]}-{dice[1]}: the turn passes")
+            raise TurnError(_("no legal play with {dice}: the turn passes").format(dice=f"{dice[0]}-{dice[1]}"))
         if used < plays.max_dice:
             if dice[0] == dice[1]:
-                raise TurnError(f"you must play {plays.max_dice} of your four {dice[0]}s (for example {example})")
-            raise TurnError(f"you must use both dice when you can (for example {example})")
+                raise TurnError(
+                    _("you must play {count} of your four {die}s (for example {example})").format(
+                        count=plays.max_dice, die=dice[0], example=example
+                    )
+                )
+            raise TurnError(_("you must use both dice when you can (for example {example})").format(example=example))
         if pips < plays.max_pips:
             raise TurnError(
-                f"when only one die can be played it must be the higher one, the {max(dice)} (for example {example})"
+                _(
+                    "when only one die can be played it must be the higher one, the {die} (for example {example})"
+                ).format(die=max(dice), example=example)
             )
-        raise TurnError(f"that play breaks a rule of {variant.display_name}; legal plays include {example}")
-    raise TurnError(best_error[0][1] or "that play cannot be made with these dice")
+        raise TurnError(
+            _("that play breaks a rule of {rule_set}; legal plays include {example}").format(
+                rule_set=variant.local_name(), example=example
+            )
+        )
+    raise TurnError(best_error[0][1] or _("that play cannot be made with these dice"))
 
 
 @dataclass(frozen=True)
@@ -244,18 +263,22 @@ class TurnDraft:
         text = f"{point_name(src)}/{point_name(dst)}"
         rem = list(self.remaining)
         if not rem or len(self.moves) >= self.plays.max_dice:
-            raise TurnError(f"{text}: the roll {self.dice[0]}-{self.dice[1]} is used up; confirm or undo")
+            raise TurnError(
+                _("{move}: the roll {dice} is used up; confirm or undo").format(
+                    move=text, dice=f"{self.dice[0]}-{self.dice[1]}"
+                )
+            )
         candidates = _candidate_dice(rem, src, dst)
         if not candidates:
             left = ", ".join(map(str, rem))
-            raise TurnError(f"{text} cannot be made with one of the dice left ({left})")
+            raise TurnError(_("{move} cannot be made with one of the dice left ({dice})").format(move=text, dice=left))
         b = self._board()
         rules = self.variant.turn_rules(self.start, self.dice, self.first_move)
         reason = ""
         for die in candidates:
             error, token = _step(self.variant, rules, b, src, dst, die)
             if error:
-                reason = reason or f"{text} with a {die}: {error}"
+                reason = reason or _("{move} with a {die}: {error}").format(move=text, die=die, error=error)
                 continue
             rest = list(rem)
             rest.remove(die)
@@ -271,16 +294,15 @@ class TurnDraft:
                     (*self.dice_used, die),
                     self._plays,
                 )
-            reason = reason or (
-                f"{text} is legal by itself but no legal play continues from it "
-                f"(legal plays include {self.plays[0].notation or 'no move'})"
-            )
+            reason = reason or _(
+                "{move} is legal by itself but no legal play continues from it (legal plays include {example})"
+            ).format(move=text, example=self.plays[0].notation or _("no move"))
         raise TurnError(reason)
 
     def undo(self) -> TurnDraft:
         """The draft without its last submove; :class:`TurnError` if there is nothing to undo."""
         if not self.moves:
-            raise TurnError("nothing to undo: no checker has been moved this turn")
+            raise TurnError(_("nothing to undo: no checker has been moved this turn"))
         return TurnDraft(
             self.variant, self.start, self.dice, self.first_move, self.moves[:-1], self.dice_used[:-1], self._plays
         )

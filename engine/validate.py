@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import i18n
+from .i18n import _, ngettext
 from .movegen import HIT, Play, PlaySet, Submove, board_list
 from .notation import NotationError, Segment, format_play, parse_play, point_name
 from .position import BAR, OFF, RESERVE, Position, pip_point
@@ -80,7 +82,9 @@ def check_play(
     if isinstance(text, str):
         if len(text) > MAX_PLAY_CHARS:
             raise IllegalPlay(
-                f"that play is {len(text):,} characters long; a play is at most {MAX_PLAY_CHARS} characters"
+                _("that play is {length} characters long; a play is at most {limit} characters").format(
+                    length=i18n.number(len(text)), limit=MAX_PLAY_CHARS
+                )
             )
         try:
             segments = parse_play(text)
@@ -95,18 +99,26 @@ def check_play(
         if plays.no_move:
             return plays[0]
         example = plays[0].notation
-        raise IllegalPlay(f"you have a legal play with {_dice_text(dice)} (for example {example}); you must move")
+        raise IllegalPlay(
+            _("you have a legal play with {dice} (for example {example}); you must move").format(
+                dice=_dice_text(dice), example=example
+            )
+        )
 
     if not variant.geometry.has_bar and any(BAR in s.points for s in segments):
-        raise IllegalPlay(f"{variant.display_name} has no bar")
+        raise IllegalPlay(_("{rule_set} has no bar").format(rule_set=variant.local_name()))
 
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     n_hops = written_hops(segments)
     if n_hops > len(pool):
-        raise IllegalPlay(f"a roll of {_dice_text(dice)} makes at most {len(pool)} moves, one per die, not {n_hops:,}")
+        raise IllegalPlay(
+            _("a roll of {dice} makes at most {count} moves, one per die, not {written}").format(
+                dice=_dice_text(dice), count=len(pool), written=i18n.number(n_hops)
+            )
+        )
 
     hops: list[_Hop] = []
-    for chain_no, seg in enumerate(s for s in segments if len(s.points) > 1 for _ in range(s.count)):
+    for chain_no, seg in enumerate(s for s in segments if len(s.points) > 1 for _k in range(s.count)):
         for k in range(len(seg.points) - 1):
             hops.append(_Hop(seg.points[k], seg.points[k + 1], chain_no, k, seg.hits[k + 1]))
 
@@ -115,8 +127,9 @@ def check_play(
         need = pip_point(hop.src) - hop.dst
         if (hop.dst != OFF and need not in sums) or (hop.dst == OFF and max(sums) < need and need not in sums):
             raise IllegalPlay(
-                f"{point_name(hop.src)}/{point_name(hop.dst)} is {_pips(need)}, which your dice "
-                f"{_dice_text(dice)} cannot make"
+                _("{move} is {pips}, which your dice {dice} cannot make").format(
+                    move=_written(hop), pips=_pips(need), dice=_dice_text(dice)
+                )
             )
 
     if plays is None:
@@ -130,10 +143,14 @@ def check_play(
         return same
     reason = search.reason()
     if plays.no_move:
-        raise IllegalPlay(f"no legal play with {_dice_text(dice)}: {reason or 'nothing can move'}; the turn passes")
+        raise IllegalPlay(
+            _("no legal play with {dice}: {reason}; the turn passes").format(
+                dice=_dice_text(dice), reason=reason or _("nothing can move")
+            )
+        )
     if search.complete:
         raise IllegalPlay(_maximal_usage_reason(plays, dice, search.complete))
-    raise IllegalPlay(reason or "that play cannot be made with these dice")
+    raise IllegalPlay(reason or _("that play cannot be made with these dice"))
 
 
 def _same_position(variant: Variant, pos: Position, hops: list[_Hop], plays: PlaySet) -> Play | None:
@@ -175,24 +192,28 @@ def _subset_sums(pool: list[int]) -> set[int]:
 
 
 def _maximal_usage_reason(plays: PlaySet, dice: tuple[int, int], made: list[tuple[int, int]]) -> str:
-    example = plays[0].notation or "no move"
+    example = plays[0].notation or _("no move")
     used, pips = max(made)
     hi, lo = max(dice), min(dice)
     if used < plays.max_dice:
         if hi == lo:
-            return f"you must play {plays.max_dice} of your four {hi}s when you can (for example {example})"
-        return f"you must use both dice when you can (for example {example})"
+            return _("you must play {count} of your four {die}s when you can (for example {example})").format(
+                count=plays.max_dice, die=hi, example=example
+            )
+        return _("you must use both dice when you can (for example {example})").format(example=example)
     if pips < plays.max_pips:
-        return f"when only one die can be played it must be the higher one, the {hi} (for example {example})"
-    return f"that play breaks a rule of the game; legal plays include {example}"
+        return _("when only one die can be played it must be the higher one, the {die} (for example {example})").format(
+            die=hi, example=example
+        )
+    return _("that play breaks a rule of the game; legal plays include {example}").format(example=example)
 
 
 def _no_dice_left(hop: _Hop, dice: tuple[int, int]) -> str:
-    return f"{point_name(hop.src)}/{point_name(hop.dst)}: no dice left for it (you rolled {_dice_text(dice)})"
+    return _("{move}: no dice left for it (you rolled {dice})").format(move=_written(hop), dice=_dice_text(dice))
 
 
 def _pips(n: int) -> str:
-    return f"{n} pip" if n == 1 else f"{n} pips"
+    return ngettext("{count} pip", "{count} pips", n).format(count=n)
 
 
 def _written(hop: _Hop) -> str:
@@ -202,19 +223,22 @@ def _written(hop: _Hop) -> str:
 def _broken_rule(hop: _Hop, at: int, to: int, die: int, error: str) -> str:
     """The move as the player wrote it; a step of it they did not write is told as a part of it."""
     if at != hop.src:
-        return f"{_written(hop)} by way of point {point_name(at)} (then a {die}): {error}"
+        return _("{move} by way of point {point} (then a {die}): {error}").format(
+            move=_written(hop), point=point_name(at), die=die, error=error
+        )
     if max(to, OFF) != hop.dst:
-        return f"{_written(hop)}, starting with a {die}: {error}"
-    return f"{_written(hop)} with a {die}: {error}"
+        return _("{move}, starting with a {die}: {error}").format(move=_written(hop), die=die, error=error)
+    return _("{move} with a {die}: {error}").format(move=_written(hop), die=die, error=error)
 
 
 def _short_of_pips(hop: _Hop, at: int, remaining: list[int]) -> str:
     dice_left = ", ".join(map(str, remaining))
     if at == hop.src:
-        return f"{_written(hop)} is {_pips(pip_point(at) - hop.dst)}, which the dice left ({dice_left}) cannot make"
-    return (
-        f"{_written(hop)}: the last {_pips(at - hop.dst)}, from point {point_name(at)}, cannot be made "
-        f"with the dice left ({dice_left})"
+        return _("{move} is {pips}, which the dice left ({dice}) cannot make").format(
+            move=_written(hop), pips=_pips(pip_point(at) - hop.dst), dice=dice_left
+        )
+    return _("{move}: the last {pips}, from point {point}, cannot be made with the dice left ({dice})").format(
+        move=_written(hop), pips=_pips(at - hop.dst), point=point_name(at), dice=dice_left
     )
 
 
@@ -316,7 +340,7 @@ class _Search:
             self.complete.append((made, pips))
             return
         marks = {h.dst for h in self.hops if h.hit_marked}
-        hit_points = {t for _, t, h in self.path if h}
+        hit_points = {t for _s, t, h in self.path if h}
         self.accepted.append((len(marks ^ hit_points), play))
 
 

@@ -44,6 +44,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from .geometry import Geometry
+from .i18n import N_, _
 from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate
 from .position import (
     BAR,
@@ -144,9 +145,10 @@ class Variant:
     team_size: ClassVar[int] = 1
     #: Options this rule set accepts, with their defaults.
     option_defaults: ClassVar[Mapping[str, Any]] = {}
-    #: The results a game can end with, by level (the points multiplier: level x cube), in the rule set's words.
-    #: A rule set whose options change them overrides :attr:`results`.
-    result_names: ClassVar[Mapping[int, str]] = {1: "single game", 2: "gammon", 3: "backgammon"}
+    #: The results a game can end with, by level (the points multiplier: level x cube), in the rule set's words:
+    #: English, marked ``N_`` for the catalog (:meth:`result_name` says them in the active language). A rule set
+    #: whose options change them overrides :attr:`results`.
+    result_names: ClassVar[Mapping[int, str]] = {1: N_("single game"), 2: N_("gammon"), 3: N_("backgammon")}
     #: The match length a challenge gets when the players name none (None: the server's default length).
     default_length: ClassVar[int | None] = None
     #: Set for each subclass: whether it keeps the standard make step and submove test (:data:`MOVE_HOOKS`).
@@ -166,8 +168,17 @@ class Variant:
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.option_defaults))
         if unknown:
-            have = ", ".join(sorted(self.option_defaults)) or "none"
-            raise VariantOptionError(f"{self.display_name or self.name} has no option {unknown[0]!r} (options: {have})")
+            if not self.option_defaults:
+                raise VariantOptionError(
+                    _("{rule_set} has no option {option} (options: none)").format(
+                        rule_set=self.local_name(), option=repr(unknown[0])
+                    )
+                )
+            raise VariantOptionError(
+                _("{rule_set} has no option {option} (options: {options})").format(
+                    rule_set=self.local_name(), option=repr(unknown[0]), options=", ".join(sorted(self.option_defaults))
+                )
+            )
         self.options: dict[str, Any] = {**self.option_defaults, **options}
         # Landing on my point t is allowed when b[t] >= this; a lone opposing checker there is then hit.
         self._land_min = -(self.point_blocked_by - 1) if self.hitting else 0
@@ -182,6 +193,11 @@ class Variant:
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(self.options.items()))))
+
+    def local_name(self) -> str:
+        """The name shown to players in the active language (:attr:`display_name` through the catalog; the
+        registered :attr:`name` when there is no display name)."""
+        return _(self.display_name) if self.display_name else self.name
 
     # --- positions ------------------------------------------------------------------------------
     def start_position(self) -> Position:
@@ -233,23 +249,38 @@ class Variant:
 
     def validate_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` if the position cannot occur in this rule set."""
-        for side, total in zip(("the player on roll", "the opponent"), pos.totals()):
-            if total != self.checkers:
-                raise PositionError(f"{side} has {total} checkers; {self.display_name} uses {self.checkers}")
+        name = self.local_name()
+        mine, theirs = pos.totals()
+        if mine != self.checkers:
+            raise PositionError(
+                _("the player on roll has {total} checkers; {rule_set} uses {count}").format(
+                    total=mine, rule_set=name, count=self.checkers
+                )
+            )
+        if theirs != self.checkers:
+            raise PositionError(
+                _("the opponent has {total} checkers; {rule_set} uses {count}").format(
+                    total=theirs, rule_set=name, count=self.checkers
+                )
+            )
         if not self.geometry.has_bar and any(pos.bar):
-            raise PositionError(f"{self.display_name} has no bar")
+            raise PositionError(_("{rule_set} has no bar").format(rule_set=name))
         if not self.hitting and any(pos.bar):
-            raise PositionError(f"nothing is ever hit in {self.display_name}, so no checker can be on the bar")
+            raise PositionError(
+                _("nothing is ever hit in {rule_set}, so no checker can be on the bar").format(rule_set=name)
+            )
         if pos.pins and not self.pinning:
-            raise PositionError(f"nothing is ever pinned in {self.display_name}")
+            raise PositionError(_("nothing is ever pinned in {rule_set}").format(rule_set=name))
         if any(pos.reserve) and sum(self.start.values()) >= self.checkers:
-            raise PositionError(f"every checker starts on the board in {self.display_name}: none can wait to enter")
+            raise PositionError(
+                _("every checker starts on the board in {rule_set}: none can wait to enter").format(rule_set=name)
+            )
         if all(pos.bar):
             k = self.point_blocked_by
             i_am_shut_out = all(-pos.board[BAR - d - 1] >= k for d in range(1, 7))
             they_are_shut_out = all(pos.board[self.geometry.my_point(BAR - d) - 1] >= k for d in range(1, 7))
             if i_am_shut_out and they_are_shut_out:
-                raise PositionError("both players are on the bar against closed boards")
+                raise PositionError(_("both players are on the bar against closed boards"))
 
     # --- one submove: the make step -------------------------------------------------------------
     def submove_sources(self, b: list[int], occupied: list[int]) -> Sequence[int]:
@@ -313,42 +344,47 @@ class Variant:
         """
         b = board_list(pos)
         make = self.make_submove
-        for s, t, _ in moves:
+        for s, t, _hit in moves:
             make(b, s, t)
         return Position.trusted(tuple(b))
 
     def blocked_reason(self, point: int) -> str:
         if self.point_blocked_by == 1:
-            return f"point {point} is blocked: a single opposing checker holds a point"
-        return f"point {point} is blocked: {self.point_blocked_by} or more opposing checkers hold it"
+            return _("point {point} is blocked: a single opposing checker holds a point").format(point=point)
+        return _("point {point} is blocked: {count} or more opposing checkers hold it").format(
+            point=point, count=self.point_blocked_by
+        )
 
     def submove_error(self, b: list[int], src: int, die: int, rules: TurnRules | None) -> str | None:
         """Why moving a checker from ``src`` by ``die`` on working board ``b`` is illegal, or None (turn rules too)."""
         if src == RESERVE:
-            return "you have no checker waiting to enter"
+            return _("you have no checker waiting to enter")
         if src == BAR:
             if b[BAR] <= 0:
-                return "you have no checker on the bar"
+                return _("you have no checker on the bar")
         elif b[BAR] > 0:
-            return "checkers on the bar must enter first"
+            return _("checkers on the bar must enter first")
         elif not 1 <= src <= POINTS or b[src] <= 0:
-            return f"you have no checker on point {src}"
+            return _("you have no checker on point {point}").format(point=src)
         dst = src - die
         if dst > 0:
             if b[dst] < self._land_min:
                 return self.blocked_reason(dst)
         else:
             outside = [p for p in range(POINTS, HOME, -1) if b[p] > 0]
-            if b[BAR] > 0 or outside:
-                where = f"point {outside[0]}" if outside else "the bar"
-                return f"you cannot bear off while a checker is outside your home board (on {where})"
+            if outside:
+                return _("you cannot bear off while a checker is outside your home board (on point {point})").format(
+                    point=outside[0]
+                )
+            if b[BAR] > 0:
+                return _("you cannot bear off while a checker is outside your home board (on the bar)")
             if dst < 0:
                 higher = [p for p in range(HOME, src, -1) if b[p] > 0]
                 if higher:
-                    return (
-                        f"a {die} bears off from point {src} only when no checker stands higher, "
-                        f"but point {higher[0]} is occupied"
-                    )
+                    return _(
+                        "a {die} bears off from point {point} only when no checker stands higher, "
+                        "but point {higher} is occupied"
+                    ).format(die=die, point=src, higher=higher[0])
             dst = OFF
         if rules is not None:
             return rules.reason(b, src, dst)
@@ -424,7 +460,9 @@ class Variant:
         forbidden = dict(self.forbidden_options)
         if not self.uses_cube:
             for name in CUBE_OPTIONS:
-                forbidden.setdefault(name, f"{self.display_name} is played without the doubling cube")
+                forbidden.setdefault(
+                    name, _("{rule_set} is played without the doubling cube").format(rule_set=self.local_name())
+                )
         return forbidden
 
     def allowed_options(self, options: _Options) -> _Options:
@@ -446,7 +484,9 @@ class Variant:
                 continue
             value = getattr(options, f.name)
             if value != self.match_defaults.get(f.name, f.default):
-                return f"{self.display_name} does not allow the option {f.name}={_shown(value)}: {why}"
+                return _("{rule_set} does not allow the option {option}: {why}").format(
+                    rule_set=self.local_name(), option=f"{f.name}={_shown(value)}", why=_(why) if why else why
+                )
         return None
 
     # --- end of game ----------------------------------------------------------------------------
@@ -472,15 +512,31 @@ class Variant:
         return max(self.results)
 
     def result_name(self, level: int) -> str:
-        """The name of a result level ("gammon", "mars"); levels the rule set does not have are called by number."""
-        return self.results.get(level, f"result of level {level}")
+        """The name of a result level ("gammon", "mars") in the active language; levels the rule set does not have
+        are called by number. (:attr:`results` keeps the names as the rule set wrote them, in English.)"""
+        name = self.results.get(level)
+        if name:
+            return _(name)
+        return _("result of level {level}").format(level=level)
 
     def results_text(self, conjunction: str = "or") -> str:
-        """The results listed with their levels: "a single game (1), a gammon (2) or a backgammon (3)"."""
-        items = [f"a {name} ({level})" for level, name in sorted(self.results.items())]
+        """The results listed with their levels: "a single game (1), a gammon (2) or a backgammon (3)" (in the
+        active language; ``conjunction`` is "or" or "and")."""
+        # Translators: one result of a game and its level, in a list: "a gammon (2)".
+        items = [
+            _("a {result} ({level})").format(result=_(name), level=level)
+            for level, name in sorted(self.results.items())
+        ]
         if len(items) == 1:
             return items[0]
-        return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+        head, last = ", ".join(items[:-1]), items[-1]
+        if conjunction == "and":
+            # Translators: the end of a list: "A, B and C" ({items} is "A, B").
+            return _("{items} and {last}").format(items=head, last=last)
+        if conjunction == "or":
+            # Translators: the end of a list of choices: "A, B or C" ({items} is "A, B").
+            return _("{items} or {last}").format(items=head, last=last)
+        return f"{head} {conjunction} {last}"
 
     def most_at_stake(self, pos: Position) -> int:
         """The highest result level the player on roll of ``pos`` could still lose this game.
@@ -505,7 +561,7 @@ class Variant:
 
 def check_dice(dice: Sequence[int]) -> None:
     if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        raise ValueError(f"dice must be two numbers from 1 to 6, got {list(dice)}")
+        raise ValueError(_("dice must be two numbers from 1 to 6, got {dice}").format(dice=list(dice)))
 
 
 def _shown(value: Any) -> str:

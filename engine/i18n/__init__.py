@@ -236,8 +236,9 @@ def reload() -> None:
 
 
 def gettext(message: str) -> str:
-    """``message`` in the active language (English when the catalog has no translation for it)."""
-    return translation().gettext(message)
+    """``message`` in the active language (English when the catalog has no translation for it; the empty string
+    stays empty, where gettext would return the catalog's header)."""
+    return translation().gettext(message) if message else message
 
 
 _ = gettext
@@ -254,7 +255,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def pgettext(context: str, message: str) -> str:
-    return translation().pgettext(context, message)
+    return translation().pgettext(context, message) if message else message
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:

@@ -85,3 +85,10 @@ def test_numbers_and_dates_follow_the_language() -> None:
         assert i18n.number(12345) == "12.345"
     with i18n.use("el"):
         assert "Δεκ" in i18n.when(datetime(2026, 12, 1, 21, 30), "medium")
+
+
+def test_the_empty_string_stays_empty_in_every_language() -> None:
+    for lang in (*i18n.LANGUAGES, i18n.PSEUDO):
+        with i18n.use(lang):
+            assert _("") == ""
+            assert i18n.pgettext("action", "") == ""
