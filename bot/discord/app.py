@@ -1,9 +1,11 @@
 """The Discord bot: ``GammonBot`` and ``run_bot`` (what ``gammonbot run`` starts).
 
 All asynchronous start-up happens in :meth:`GammonBot.setup_hook`: open the storage, build the game service,
-load the cogs, register the game components (so buttons sent before a restart keep working) and sync the
-slash commands, to the test server named in ``config.toml`` or globally. When a shard is ready (once per process
-and shard), the live games of the servers it serves get their latest message brought up to date (:mod:`.reconcile`).
+load the cogs, register the game components (so buttons sent before a restart keep working) — all of that is
+:meth:`GammonBot.prepare`, which needs no Discord — then install the command translator (descriptions in the players'
+languages, :mod:`.translator`) and sync the slash commands, to the test server named in ``config.toml`` or globally.
+When a shard is ready (once per process and shard), the live games of the servers it serves get their latest message
+brought up to date (:mod:`.reconcile`).
 Network trouble, at start or later, is one line and a retry with backoff (:mod:`.network`).
 """
 
@@ -31,6 +33,7 @@ from .reconcile import Reconciler
 from .table import Table
 from .text import NO_PINGS
 from .threads import Threads
+from .translator import CommandTranslator
 from .tree import GammonTree
 
 __all__ = ["GammonBot", "ShardedGammonBot", "build_bot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
@@ -121,8 +124,26 @@ class GammonBot(commands.Bot):
         self.connected_once = False
 
     async def setup_hook(self) -> None:
-        """Open storage, build the service, the threads and the table, load the cogs, register components, sync
-        commands."""
+        """Open storage, build the service, the threads and the table, load the cogs, register components
+        (:meth:`prepare`); install the command translator and sync the commands."""
+        await self.prepare()
+        await self.tree.set_translator(CommandTranslator())
+        if self.settings.guild_id:
+            guild = discord.Object(int(self.settings.guild_id))
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(synced), self.settings.guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+        if self.run_scheduler:
+            self.timer_loop.start()
+        if self.tune_after_setup:
+            tune_for_serving()  # shorter collector pauses, and the GIL back to the event loop sooner
+
+    async def prepare(self) -> None:
+        """Everything of the start-up that needs no Discord: open storage, build the service, the threads and the
+        table, load the cogs (the command tree is then complete), register the game components."""
         url = self.storage_url if "://" in self.storage_url else f"sqlite:///{self.storage_url}"
         try:
             self.store = await Store.open(
@@ -149,18 +170,6 @@ class GammonBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.guild_id:
-            guild = discord.Object(int(self.settings.guild_id))
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), self.settings.guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally (they may take a while to appear)", len(synced))
-        if self.run_scheduler:
-            self.timer_loop.start()
-        if self.tune_after_setup:
-            tune_for_serving()  # shorter collector pauses, and the GIL back to the event loop sooner
 
     @tasks.loop(seconds=SCHEDULER_INTERVAL)
     async def timer_loop(self) -> None:

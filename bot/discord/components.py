@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from engine.i18n import N_, _, ngettext
+
 from ..service import GameView
 from .context import GamesPage, games_page
 from .errors import SORRY, answer_first, refuse
+from .language import speak
 from .text import lines_within, safe, sides_text
 
 if TYPE_CHECKING:
@@ -44,25 +47,31 @@ __all__ = [
     "board_pointer",
 ]
 
-#: Buttons of a game: custom id ``bg:<action>:<game>``. Labels are what players see.
+#: Buttons of a game: custom id ``bg:<action>:<game>``. Labels are what players see (translated when drawn).
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.danger),
-    "roll": ("Roll", discord.ButtonStyle.primary),
-    "double": ("Double", discord.ButtonStyle.secondary),
-    "take": ("Take", discord.ButtonStyle.success),
-    "pass": ("Pass", discord.ButtonStyle.danger),
-    "beaver": ("Beaver", discord.ButtonStyle.secondary),
-    "raccoon": ("Raccoon", discord.ButtonStyle.secondary),
-    "resign": ("Resign…", discord.ButtonStyle.secondary),
-    "resign-accept": ("Accept resignation", discord.ButtonStyle.success),
-    "resign-reject": ("Reject resignation", discord.ButtonStyle.danger),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "confirm": ("Confirm", discord.ButtonStyle.success),
-    "end-session": ("End session", discord.ButtonStyle.secondary),
+    "accept": (N_("Accept"), discord.ButtonStyle.success),
+    "decline": (N_("Decline"), discord.ButtonStyle.danger),
+    "roll": (N_("Roll"), discord.ButtonStyle.primary),
+    "double": (N_("Double"), discord.ButtonStyle.secondary),
+    "take": (N_("Take"), discord.ButtonStyle.success),
+    "pass": (N_("Pass"), discord.ButtonStyle.danger),
+    "beaver": (N_("Beaver"), discord.ButtonStyle.secondary),
+    "raccoon": (N_("Raccoon"), discord.ButtonStyle.secondary),
+    "resign": (N_("Resign…"), discord.ButtonStyle.secondary),
+    "resign-accept": (N_("Accept resignation"), discord.ButtonStyle.success),
+    "resign-reject": (N_("Reject resignation"), discord.ButtonStyle.danger),
+    "undo": (N_("Undo"), discord.ButtonStyle.secondary),
+    "confirm": (N_("Confirm"), discord.ButtonStyle.success),
+    "end-session": (N_("End session"), discord.ButtonStyle.secondary),
 }
 #: Labels of the resignation offers when the rule set's name of a level is not given (standard backgammon's words).
-RESIGN_LABELS = {1: "Resign a single game", 2: "Resign a gammon", 3: "Resign a backgammon"}
+RESIGN_LABELS = {1: N_("Resign a single game"), 2: N_("Resign a gammon"), 3: N_("Resign a backgammon")}
+#: The refusals (the engine's and the service's, in their own catalogs) of a press on a board whose dice were rolled
+#: since it was drawn.
+ROLLED_ALREADY = (
+    "you have already rolled: play your move (or resign)",
+    "you have already rolled: a double must come before the roll",
+)
 MAX_ID = 100
 
 
@@ -92,12 +101,12 @@ def game_of_custom_id(custom_id: str) -> int | None:
 def board_pointer(refusal: str) -> str:
     """A refusal to a pressed button, pointing to ``/bg board`` when the press came from a board that is behind (the
     dice were already rolled): the buttons for the turn are on the newest board, which ``/bg board`` shows again."""
-    if "already rolled" not in refusal:
+    if "already rolled" not in refusal and not any(_(text) in refusal for text in ROLLED_ALREADY):
         return refusal
-    return (
-        f"{refusal.rstrip('.')}. This message is behind the game: use the newest board in the game's thread, or "
-        "`/bg board`, which shows it with your buttons."
-    )
+    return _(
+        "{refusal}. This message is behind the game: use the newest board in the game's thread, or `/bg board`, "
+        "which shows it with your buttons."
+    ).format(refusal=refusal.rstrip("."))
 
 
 def may_press(view: GameView, user_id: str, action: str) -> str | None:
@@ -112,35 +121,41 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
         team = len(view.sides[0]) > 1
         if action == "accept":
             if user_id == view.challenger or (own and not team):
-                return "You cannot accept your own challenge; wait for your opponent (or Decline to withdraw it)."
+                return _("You cannot accept your own challenge; wait for your opponent (or Decline to withdraw it).")
             if team and user_id not in view.awaiting:
                 if user_id in view.sides[0] or user_id in view.sides[1]:
                     waiting = ", ".join(safe(view.name(i)) for i in view.awaiting)
-                    return f"You have accepted already; the match starts once {waiting} accept."
+                    return _("You have accepted already; the match starts once {players} accept.").format(
+                        players=waiting
+                    )
                 names = ", ".join(safe(view.name(i)) for i in (*view.sides[0][1:], *view.sides[1]))
-                return f"This challenge is for {names}. Start your own with `/bg play`."
+                return _("This challenge is for {players}. Start your own with `/bg play`.").format(players=names)
             if not team and view.invited and user_id not in view.invited:
                 names = ", ".join(safe(view.name(i)) for i in view.invited)
-                return f"This challenge is for {names}. Start your own with `/bg play`."
+                return _("This challenge is for {players}. Start your own with `/bg play`.").format(players=names)
             return None
         if action == "decline":
             if own or user_id in view.invited:
                 return None
             if not view.invited:
-                return "Only the challenger can withdraw an open challenge; just leave it if you do not want to play."
-            return "Only the challenged players (or the challenger) can decline this challenge."
-        return f"Game #{view.id} has not started: it is waiting for the challenge to be accepted."
-    if view.status in ("declined", "expired", "archived"):
-        what = {"declined": "was declined", "expired": "expired unanswered", "archived": "was archived"}[view.status]
-        return f"Game #{view.id} {what}; start a new one with `/bg play`."
+                return _(
+                    "Only the challenger can withdraw an open challenge; just leave it if you do not want to play."
+                )
+            return _("Only the challenged players (or the challenger) can decline this challenge.")
+        return _("Game #{game} has not started: it is waiting for the challenge to be accepted.").format(game=view.id)
+    if view.status == "declined":
+        return _("Game #{game} was declined; start a new one with `/bg play`.").format(game=view.id)
+    if view.status == "expired":
+        return _("Game #{game} expired unanswered; start a new one with `/bg play`.").format(game=view.id)
+    if view.status == "archived":
+        return _("Game #{game} was archived; start a new one with `/bg play`.").format(game=view.id)
     if view.side_of(user_id) is None:
-        players = sides_text(view)
-        return (
-            f"You are not playing in game #{view.id} ({players}): only its players can use these buttons. "
+        return _(
+            "You are not playing in game #{game} ({players}): only its players can use these buttons. "
             "Start your own with `/bg play`."
-        )
+        ).format(game=view.id, players=sides_text(view))
     if view.status == "finished":
-        return f"Game #{view.id} is over."
+        return _("Game #{game} is over.").format(game=view.id)
     return None
 
 
@@ -159,17 +174,27 @@ async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None])
         await work
     except Exception:
         with contextlib.suppress(discord.HTTPException):
-            await refuse(interaction, SORRY)
+            await refuse(interaction, _(SORRY))
         raise
 
 
+class Localized:
+    """A component whose press speaks the presser's language (and the server's for what it posts publicly): the
+    check discord.py runs before the callback sets them (:func:`.language.speak`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await speak(interaction)
+        return True
+
+
 class _GameItem:
-    """Shared behaviour: the press check before any callback runs."""
+    """Shared behaviour: the languages, then the press check, before any callback runs."""
 
     game_id: int
     action: str
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await speak(interaction)
         return await _table(interaction).check_press(interaction, self.game_id, self.action)
 
 
@@ -186,7 +211,7 @@ class ActionButton(
         label, style = ACTIONS[action]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=custom_id(action, game_id), disabled=disabled, row=row
+                label=_(label), style=style, custom_id=custom_id(action, game_id), disabled=disabled, row=row
             )
         )
         self.action = action
@@ -215,7 +240,7 @@ class ResignButton(
     def __init__(self, game_id: int, level: int, name: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Resign a {name}" if name else RESIGN_LABELS[level],
+                label=_("Resign a {result}").format(result=_(name)) if name else _(RESIGN_LABELS[level]),
                 style=discord.ButtonStyle.danger,
                 custom_id=custom_id(f"resign{level}", game_id),
             )
@@ -244,7 +269,7 @@ class NameDoubleButton(
     def __init__(self, game_id: int, value: int, *, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Name double: {value}-{value}",
+                label=_("Name double: {dice}").format(dice=f"{value}-{value}"),
                 style=discord.ButtonStyle.primary,
                 custom_id=custom_id("name-double", game_id, value),
                 row=row,
@@ -310,8 +335,8 @@ class PlaySelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=custom_id("play", game_id, version),
-                placeholder="Pick your play",
-                options=options or [discord.SelectOption(label="no play", value="-")],
+                placeholder=_("Pick your play"),
+                options=options or [discord.SelectOption(label=_("no play"), value="-")],
                 row=0,
             )
         )
@@ -345,8 +370,8 @@ class SubmoveSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=custom_id("subs", game_id, version),
-                placeholder="Move a checker",
-                options=choices or [discord.SelectOption(label="no move", value="-")],
+                placeholder=_("Move a checker"),
+                options=choices or [discord.SelectOption(label=_("no move"), value="-")],
                 row=0,
             )
         )
@@ -362,9 +387,9 @@ class SubmoveSelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = _values(interaction)
-        src, _, dst = str(values[0] if values else "").partition("-")
+        src, _dash, dst = str(values[0] if values else "").partition("-")
         if not (src.isdigit() and dst.isdigit()):
-            await refuse(interaction, "Pick a checker move from the list.")
+            await refuse(interaction, _("Pick a checker move from the list."))
             return
         await _guarded(
             interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))
@@ -395,8 +420,8 @@ class ActingSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=custom_id("acting", game_id, side, number),
-                placeholder="Who acts for your team this game?",
-                options=options or [discord.SelectOption(label="nobody", value="-")],
+                placeholder=_("Who acts for your team this game?"),
+                options=options or [discord.SelectOption(label=_("nobody"), value="-")],
                 row=0,
             )
         )
@@ -420,6 +445,7 @@ class ActingSelect(
 
 
 class GamesPageButton(
+    Localized,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"bg:games:page:(?P<page>[0-9]+)",
 ):
@@ -430,7 +456,7 @@ class GamesPageButton(
     def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or f"Page {page}",
+                label=label or _("Page {page}").format(page=page),
                 style=discord.ButtonStyle.secondary,
                 custom_id=custom_id("games", "page", page),
                 disabled=disabled,
@@ -459,6 +485,7 @@ async def _show_games_page(interaction: discord.Interaction[Any], page: int) -> 
 
 
 class TourButton(
+    Localized,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"bg:tour:(?P<action>join|leave):(?P<tournament>[0-9]+)",
 ):
@@ -466,15 +493,15 @@ class TourButton(
     names the tournament, so the buttons work after a restart; the tournaments cog (cogs/tour.py) does the rest."""
 
     LABELS: dict[str, tuple[str, discord.ButtonStyle]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
     }
 
     def __init__(self, action: str, tournament_id: int, *, disabled: bool = False) -> None:
         label, style = self.LABELS[action]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=custom_id("tour", action, tournament_id), disabled=disabled
+                label=_(label), style=style, custom_id=custom_id("tour", action, tournament_id), disabled=disabled
             )
         )
         self.action = action
@@ -489,7 +516,7 @@ class TourButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog: Any = getattr(interaction.client, "get_cog", lambda _name: None)("Tournaments")
         if cog is None:
-            await refuse(interaction, "Tournaments are not available on this bot right now.")
+            await refuse(interaction, _("Tournaments are not available on this bot right now."))
             return
         await _guarded(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
@@ -509,18 +536,24 @@ MAX_DESCRIPTION = 4096
 def games_message(shown: GamesPage) -> tuple[str, discord.Embed, discord.ui.View | None]:
     """A page of ``/bg games`` as a message: a heading, the games (in an embed, which holds twenty long lines), and
     Previous / Next buttons when there is more than one page."""
-    content = f"Your games and challenges, those waiting for you first: {shown.total} in all. " + (
-        f"Page {shown.page} of {shown.pages} (`/bg games page:<number>` shows any page)."
-        if shown.pages > 1
-        else f"Page {shown.page} of {shown.pages}."
-    )
+    content = ngettext(
+        "Your games and challenges, those waiting for you first: {count} in all.",
+        "Your games and challenges, those waiting for you first: {count} in all.",
+        shown.total,
+    ).format(count=shown.total)
+    if shown.pages > 1:
+        page = _("Page {page} of {pages} (`/bg games page:<number>` shows any page).")
+    else:
+        page = _("Page {page} of {pages}.")
+    content += " " + page.format(page=shown.page, pages=shown.pages)
     embed = discord.Embed(description=lines_within(list(shown.lines), MAX_DESCRIPTION))
-    embed.set_footer(text=f"Page {shown.page} of {shown.pages} · {shown.total} games and challenges")
+    total = ngettext("{count} game or challenge", "{count} games and challenges", shown.total).format(count=shown.total)
+    embed.set_footer(text=_("Page {page} of {pages} · {total}").format(page=shown.page, pages=shown.pages, total=total))
     if shown.pages == 1:
         return content, embed, None
     ui = discord.ui.View(timeout=None)
-    ui.add_item(GamesPageButton(max(shown.page - 1, 0), "Previous", disabled=shown.page <= 1))
-    ui.add_item(GamesPageButton(shown.page + 1, "Next", disabled=shown.page >= shown.pages))
+    ui.add_item(GamesPageButton(max(shown.page - 1, 0), _("Previous"), disabled=shown.page <= 1))
+    ui.add_item(GamesPageButton(shown.page + 1, _("Next"), disabled=shown.page >= shown.pages))
     return content, embed, ui
 
 

@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
+from engine.i18n import _, ngettext
+
 from ..service import GameService, GameView, NotInstalled, PlayerRef, Refused, Request, may_wait_for
 from ..storage import GameRow
-from .text import callers, describe, safe
+from .text import callers, describe, safe, status_word, versus
 
 if TYPE_CHECKING:
     from .app import GammonBot
@@ -110,7 +112,9 @@ def require_server(interaction: discord.Interaction[Any]) -> str:
     """The server the command is used in; refused in a direct message (for commands about a server)."""
     if interaction.guild_id is None:
         raise Refused(
-            f"Use `/bg {command_name(interaction)}` in a server: it is about that server's players and matches."
+            _("Use `/bg {command}` in a server: it is about that server's players and matches.").format(
+                command=command_name(interaction)
+            )
         )
     return str(interaction.guild_id)
 
@@ -163,16 +167,20 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
     what = command_name(interaction)
     if game is not None:
         if game < 1:
-            raise Refused("Game numbers start at 1: `/bg games` and `/bg stats history` show them.")
+            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg stats history` show them."))
         return await service.view(game, asker)
     view = await thread_game(interaction, asker)
     if view is not None:
         return view
     if not mine:
-        raise Refused(f"Say which game with the `game` option, or use `/bg {what}` inside the match's thread.")
+        raise Refused(
+            _("Say which game with the `game` option, or use `/bg {command}` inside the match's thread.").format(
+                command=what
+            )
+        )
     running = [row for row in await game_rows(interaction, asker) if row.status == "active"]
     if not running:
-        raise Refused("You have no game running. Start one with `/bg play`, or give the game number.")
+        raise Refused(_("You have no game running. Start one with `/bg play`, or give the game number."))
     if len(running) == 1:
         return await service.view(running[0].id, asker)
     # Only a game whose turn is the asker's, or nobody's in particular (an opening roll), may be waiting for them.
@@ -182,8 +190,13 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
         return waiting[0]
     numbers = ", ".join(f"#{row.id}" for row in running[:10])
     raise Refused(
-        f"You have {len(running)} games running ({numbers}): say which with the `game` option, "
-        f"or use `/bg {what}` in the game's thread."
+        ngettext(
+            "You have {count} game running ({numbers}): say which with the `game` option, "
+            "or use `/bg {command}` in the game's thread.",
+            "You have {count} games running ({numbers}): say which with the `game` option, "
+            "or use `/bg {command}` in the game's thread.",
+            len(running),
+        ).format(count=len(running), numbers=numbers, command=what)
     )
 
 
@@ -192,7 +205,7 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
     command that must work on a game whose record no longer replays). The service still judges who may see it."""
     if game is not None:
         if game < 1:
-            raise Refused("Game numbers start at 1: `/bg games` and `/bg stats history` show them.")
+            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg stats history` show them."))
         return game
     try:
         view = await thread_game(interaction)
@@ -206,7 +219,9 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
         if found:
             return int(found[1])
     raise Refused(
-        f"Say which game with the `game` option, or use `/bg {command_name(interaction)}` inside the match's thread."
+        _("Say which game with the `game` option, or use `/bg {command}` inside the match's thread.").format(
+            command=command_name(interaction)
+        )
     )
 
 
@@ -257,11 +272,16 @@ async def games_page(interaction: discord.Interaction[Any], page: int) -> GamesP
     for row in shown:
         view = views.get(row.id)
         if view is None:
-            lines.append(f"#{row.id} ({row.status}; it cannot be shown now)")
+            lines.append(
+                _("#{game} ({status}; it cannot be shown now)").format(game=row.id, status=status_word(row.status))
+            )
             continue
-        waiting = " — **your turn**" if asker.id in callers(view) else ""
-        where = f" in <#{view.thread_id}>" if view.thread_id else ""
-        lines.append(f"{describe(view)}{where}{waiting}")
+        line = describe(view)
+        if view.thread_id:
+            line = _("{game} in {thread}").format(game=line, thread=f"<#{view.thread_id}>")
+        if asker.id in callers(view):
+            line = _("{game} — **your turn**").format(game=line)
+        lines.append(line)
     return GamesPage(tuple(lines), page, pages, len(rows))
 
 
@@ -287,8 +307,8 @@ async def game_choices(
                 out[view.id] = label
     if finished and len(out) < MAX_CHOICES:
         for line in await service.history(asker, player_id=asker.id, limit=MAX_CHOICES):
-            sides = " vs ".join(safe(str(s)) for s in line.get("sides") or [])
-            label = f"#{line['game_id']} {line['display_name']}: {sides}"
+            sides = versus([safe(str(s)) for s in line.get("sides") or []])
+            label = f"#{line['game_id']} {_(str(line['display_name']))}: {sides}"
             if not key or key in label.lower():
                 out.setdefault(int(line["game_id"]), label)
     return [app_commands.Choice(name=label[:100], value=gid) for gid, label in out.items()][:MAX_CHOICES]

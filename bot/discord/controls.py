@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import discord
 
 from engine.controls import Allowed, PlayStatus
+from engine.i18n import _, ngettext
 
 from ..service import GameView
 from .components import (
@@ -74,7 +75,7 @@ def turn_controls(
     who = " ".join(mention(p) for p in callers(view))
     resign = allowed.resign
     # Between games of a money session either side may end it (the score stands).
-    end = " Or end the session here: the score stands." if allowed.end_session else ""
+    end = " " + _("Or end the session here: the score stands.") if allowed.end_session else ""
     if view.phase == "opening":
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
@@ -82,15 +83,19 @@ def turn_controls(
             ui.add_item(ActionButton("end-session", gid))
         choose = ""
         if any(allowed.choose_acting):
-            choose = " Each team may choose who acts this game, in its private team thread, until it first moves."
-        return ui, f"{who}: roll the opening dice (either of you).{choose}{end}"
+            choose = " " + _(
+                "Each team may choose who acts this game, in its private team thread, until it first moves."
+            )
+        return ui, _("{players}: roll the opening dice (either of you).").format(players=who) + choose + end
     if view.phase == "name double":
         # After a 1-2 used in full: any doublet may be named (the engine's answer), five buttons a row.
         for k, value in enumerate(allowed.name_doubles):
             ui.add_item(NameDoubleButton(gid, value, row=k // 5))
         if resign:
             ui.add_item(ActionButton("resign", gid, row=2))
-        return ui, f"{who}: you used your 1-2: name a doublet to play (then, if you play all four, roll again)."
+        return ui, _(
+            "{player}: you used your 1-2: name a doublet to play (then, if you play all four, roll again)."
+        ).format(player=who)
     if view.phase == "roll":
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
@@ -100,14 +105,18 @@ def turn_controls(
             ui.add_item(ActionButton("resign", gid))
         if allowed.end_session:
             ui.add_item(ActionButton("end-session", gid))
-        return ui, f"{who}: your roll{' (or double)' if allowed.double else ''}.{end}"
+        if allowed.double:
+            return ui, _("{player}: your roll (or double).").format(player=who) + end
+        return ui, _("{player}: your roll.").format(player=who) + end
     if view.phase == "move" and allowed.play is not PlayStatus.NONE:
-        dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else "your roll"
+        dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else _("your roll")
         if len(view.plays) <= MAX_SELECT and not view.draft:
             ui.add_item(PlaySelect(gid, view.version, view.plays))
             if resign:
                 ui.add_item(ActionButton("resign", gid, row=1))
-            return ui, f"{who}: play {dice}: pick your play below, or type it with `/bg move`."
+            return ui, _("{player}: play {dice}: pick your play below, or type it with `/bg move`.").format(
+                player=who, dice=dice
+            )
         if len(submoves) <= MAX_SUBMOVE_BUTTONS:
             for k, (src, dst) in enumerate(submoves):
                 ui.add_item(SubmoveButton(gid, view.version, src, dst, row=k // 5))
@@ -118,13 +127,16 @@ def turn_controls(
         ui.add_item(ActionButton("confirm", gid, disabled=not complete, row=4))
         if resign:
             ui.add_item(ActionButton("resign", gid, row=4))
-        so_far = f" So far: {view.draft}." if view.draft else ""
+        so_far = " " + _("So far: {draft}.").format(draft=view.draft) if view.draft else ""
         left = ", ".join(map(str, view.draft_remaining))
-        todo = f"dice left: {left}" if left else "all dice used: Confirm, or Undo"
-        return ui, (
-            f"{who}: play {dice} checker by checker ({len(view.plays)} possible plays; {todo}).{so_far} "
-            "Or type the whole play with `/bg move`."
-        )
+        todo = _("dice left: {dice}").format(dice=left) if left else _("all dice used: Confirm, or Undo")
+        count = len(view.plays)
+        head = ngettext(
+            "{player}: play {dice} checker by checker ({count} possible play; {todo}).",
+            "{player}: play {dice} checker by checker ({count} possible plays; {todo}).",
+            count,
+        ).format(player=who, dice=dice, count=count, todo=todo)
+        return ui, head + so_far + " " + _("Or type the whole play with `/bg move`.")
     if view.phase == "doubled":
         for action, ok in (
             ("take", allowed.take),
@@ -134,13 +146,13 @@ def turn_controls(
         ):
             if ok:
                 ui.add_item(ActionButton(action, gid))
-        return ui, f"{who}: the cube is offered at {view.cube * 2}: take or pass?"
+        return ui, _("{player}: the cube is offered at {value}: take or pass?").format(player=who, value=view.cube * 2)
     if view.phase == "resigned":
         if allowed.accept_resignation:
             ui.add_item(ActionButton("resign-accept", gid))
         if allowed.reject_resignation:
             ui.add_item(ActionButton("resign-reject", gid))
-        return ui, f"{who}: accept or reject the resignation."
+        return ui, _("{player}: accept or reject the resignation.").format(player=who)
     return ui, ""
 
 
@@ -151,9 +163,16 @@ def acting_question(view: GameView, side: int, note: str = "") -> tuple[str, dis
     acting = view.acting[side] if view.acting is not None else None
     ui = discord.ui.View(timeout=None)
     ui.add_item(ActingSelect(view.id, side, view.game, tuple((p, view.name(p)) for p in members), acting))
-    text = (
-        f"{' '.join(mention(p) for p in members)}: **game {view.game}** of match #{view.id} — who acts for your team "
-        f"({team_name(view, side)})? The acting member rolls, moves and handles the cube; the other consults here. "
-        f"{note}**{safe(view.name(acting))}** acts now; you may change it below until your team first moves this game."
+    text = _(
+        "{members}: **game {number}** of match #{match} — who acts for your team ({team})? The acting member rolls, "
+        "moves and handles the cube; the other consults here. {note}**{acting}** acts now; you may change it below "
+        "until your team first moves this game."
+    ).format(
+        members=" ".join(mention(p) for p in members),
+        number=view.game,
+        match=view.id,
+        team=team_name(view, side),
+        note=note,
+        acting=safe(view.name(acting)),
     )
     return clip(text), ui

@@ -29,6 +29,8 @@ from typing import Any, TypeVar, overload
 import discord
 from discord import app_commands
 
+from engine.i18n import N_, _
+
 from ..service import Refused
 from .text import NO_PINGS, capital, clip
 
@@ -46,7 +48,8 @@ __all__ = [
 
 log = logging.getLogger("gammonbot.discord")
 
-SORRY = (
+#: The apology for an unexpected error (translated where it is shown: ``_(SORRY)``).
+SORRY = N_(
     "Something went wrong on our side while answering this. Your game is safe: `/bg board` shows where it "
     "stands, with your buttons when it is your turn."
 )
@@ -151,7 +154,7 @@ def defers(callback: Callable[..., Any]) -> bool:
 def refusal_of(error: BaseException) -> Refused | None:
     """The service's refusal behind a command error (discord.py wraps it), or None."""
     seen: BaseException | None = error
-    for _ in range(8):  # discord.py wraps at most a few levels deep
+    for _level in range(8):  # discord.py wraps at most a few levels deep
         if seen is None or isinstance(seen, Refused):
             return seen
         seen = getattr(seen, "original", None) or seen.__cause__
@@ -165,4 +168,4 @@ async def on_command_error(interaction: discord.Interaction[Any], error: app_com
         command = interaction.command.qualified_name if interaction.command else "?"
         log.error("command %s failed", command, exc_info=error)
     with contextlib.suppress(discord.HTTPException):
-        await refuse(interaction, str(refused) if refused is not None else SORRY)
+        await refuse(interaction, str(refused) if refused is not None else _(SORRY))

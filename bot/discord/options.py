@@ -12,6 +12,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from engine.i18n import LANGUAGE_NAMES, _, pgettext
+
 from ..service import GameService, Refused, Request
 from .context import MAX_CHOICES, bot_of
 
@@ -36,9 +38,10 @@ def variant_choices(service: GameService, current: str) -> list[app_commands.Cho
     key = current.strip().lower()
     out = []
     for cls in service.variants():
-        words = [cls.name, cls.display_name.lower(), *cls.aliases]
+        shown = _(cls.display_name)
+        words = [cls.name, cls.display_name.lower(), shown.lower(), *cls.aliases]
         if not key or any(key in w.lower() for w in words):
-            out.append(app_commands.Choice(name=cls.display_name[:100], value=cls.name))
+            out.append(app_commands.Choice(name=shown[:100], value=cls.name))
     return out[:MAX_CHOICES]
 
 
@@ -52,7 +55,12 @@ class RuleSet(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
         key = value.strip().lower()
         for cls in _service(interaction).variants():
-            if key in (cls.name, cls.display_name.lower(), *(a.lower() for a in cls.aliases)):
+            if key in (
+                cls.name,
+                cls.display_name.lower(),
+                _(cls.display_name).lower(),
+                *(a.lower() for a in cls.aliases),
+            ):
                 return cls.name
         return value.strip()
 
@@ -67,9 +75,11 @@ def clock_choices(service: GameService, current: str) -> list[app_commands.Choic
     key = current.strip().lower()
     out = []
     for tc in service.time_controls():
-        words = [tc.name, tc.display_name.lower(), *tc.aliases]
+        shown = _(tc.display_name)
+        words = [tc.name, tc.display_name.lower(), shown.lower(), *tc.aliases]
         if not key or any(key in w.lower() for w in words):
-            out.append(app_commands.Choice(name=f"{tc.display_name}: {tc.summary}"[:100], value=tc.name))
+            label = f"{shown}: {_(tc.summary)}" if tc.summary else shown
+            out.append(app_commands.Choice(name=label[:100], value=tc.name))
     return out[:MAX_CHOICES]
 
 
@@ -82,7 +92,9 @@ def clock_preset(service: GameService, name: str) -> str | None:
         if key in (tc.name, tc.display_name.lower(), *tc.aliases):
             return tc.name
     names = ", ".join(tc.name for tc in service.time_controls())
-    raise Refused(f"There is no time control {name!r}; presets: {names} (or none).")
+    raise Refused(
+        _("There is no time control {name}; presets: {presets} (or none).").format(name=repr(name), presets=names)
+    )
 
 
 async def option_choices(
@@ -123,18 +135,22 @@ def match_plays(plays: tuple[str, ...], typed: str, limit: int = MAX_CHOICES) ->
     return (starts + contains)[:limit]
 
 
-#: How a setting's None reads, by setting.
+#: Settings whose None reads "all" rather than "none".
 SETTING_WORDS = {"allowed_variants": "all"}
 
 
 def show(value: Any, key: str = "") -> str:
-    """A setting's value for players: on/off, lists, or ``none``."""
+    """A setting's value for players: on/off, lists, or ``none`` (in the reader's language; the server's language by
+    its own name)."""
+    none = pgettext("setting value", "none")
+    if key == "language":
+        return LANGUAGE_NAMES.get(str(value), pgettext("setting value", "auto (the server's language in Discord)"))
     if value is None:
-        return SETTING_WORDS.get(key, "none")
+        return pgettext("setting value", "all") if SETTING_WORDS.get(key) == "all" else none
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return pgettext("setting value", "on") if value else pgettext("setting value", "off")
     if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value)) or "none"
+        return ", ".join(map(str, value)) or none
     if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items()) or "none"
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or none
     return str(value)

@@ -27,9 +27,12 @@ from typing import Any
 
 import discord
 
+from engine import i18n
+
 from ..service import SYSTEM, GameService, GameView, Refused
 from ..storage import LiveGame, Prompt
 from .components import game_of_custom_id
+from .language import server_language
 from .network import unreachable
 from .table import Table, _told
 from .text import callers
@@ -151,6 +154,11 @@ class Reconciler:
             log.warning("game %s: not brought up to date (%s)", game_id, exc)
             self.counts["skipped"] += 1
             return False
+        # No one asked: everything this posts or edits is in the server's language.
+        with i18n.use(await server_language(self.service, view.guild_id)):
+            return await self._bring_up_to_date(game_id, view, prompt)
+
+    async def _bring_up_to_date(self, game_id: int, view: GameView, prompt: Prompt | None) -> bool:
         if view.status != "active":
             if prompt is None:
                 return False

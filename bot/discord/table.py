@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from engine import i18n
 from engine.controls import Allowed, PlayStatus, allowed_actions
+from engine.i18n import _
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
@@ -33,6 +35,7 @@ from .components import board_pointer, may_press
 from .context import requester
 from .controls import MAX_SELECT, acting_question, challenge_controls, resign_chooser, turn_controls
 from .errors import answer_first, refuse, reply
+from .language import public, server_language
 from .text import NO_PINGS, callers, clip, describe, mention, pings, safe, team_name, texts
 from .threads import MAX_LOCKS, Threads, is_team_game
 
@@ -144,7 +147,7 @@ class Table:
             return
         chooser = resign_chooser(game_id, levels, names)
         await interaction.response.send_message(
-            "Offer to resign this game at which level? Your opponent may accept or reject.",
+            _("Offer to resign this game at which level? Your opponent may accept or reject."),
             view=chooser,
             ephemeral=True,
         )
@@ -191,19 +194,24 @@ class Table:
                 view = await self.service.view(game_id, me)
                 if view.side_of(me.id) != side:
                     raise Refused(
-                        f"Only {team_name(view, side)} choose who acts for their team in game #{game_id}; "
-                        "a team makes its own choice in its private thread."
+                        _(
+                            "Only {team} choose who acts for their team in game #{game}; a team makes its own choice "
+                            "in its private thread."
+                        ).format(team=team_name(view, side), game=game_id)
                     )
                 if view.game != number:
                     raise Refused(
-                        f"This question was about game {number}; match #{game_id} is in game {view.game} now "
-                        "(the newest question in your team's thread is about it)."
+                        _(
+                            "This question was about game {number}; match #{game} is in game {current} now (the "
+                            "newest question in your team's thread is about it)."
+                        ).format(number=number, game=game_id, current=view.game)
                     )
                 out = await self.service.choose_acting(game_id, me, member)
             except Refused as exc:
                 await refuse(interaction, str(exc))
                 return
-            content, ui = acting_question(out.game, side, f"{safe(me.name)} chose. ")
+            with i18n.shared():  # the team's room: both members read it
+                content, ui = acting_question(out.game, side, _("{name} chose.").format(name=safe(me.name)) + " ")
             try:
                 # If the question is gone (a deleted DM, say), the choice stands all the same.
                 await self._edit_pressed(interaction, content=content, view=ui, allowed_mentions=NO_PINGS)
@@ -234,8 +242,10 @@ class Table:
             try:
                 if version is not None and (await self.service.view(game_id, me)).version != version:
                     raise Refused(
-                        "This board is out of date: the game has moved on since it was drawn. "
-                        "Use the newest board in the game's thread (or `/bg board`)."
+                        _(
+                            "This board is out of date: the game has moved on since it was drawn. "
+                            "Use the newest board in the game's thread (or `/bg board`)."
+                        )
                     )
                 out = await call()
             except Refused as exc:
@@ -256,10 +266,12 @@ class Table:
             old = message.content if message is not None else ""
             if out.game.status == "challenge":
                 # A team challenge some of whose players have still to accept: its buttons stay for them.
+                with i18n.shared():  # the challenge is public
+                    buttons = challenge_controls(out.game)
                 await self._edit_pressed(
                     interaction,
                     content=clip(f"{old}\n{texts(out.events)}"),
-                    view=challenge_controls(out.game),
+                    view=buttons,
                     allowed_mentions=NO_PINGS,
                 )
                 return
@@ -278,6 +290,7 @@ class Table:
         thread = await self.threads.open_match_thread(view, challenge, None if challenge else interaction.channel)
         await self._begin(game_id, thread)
 
+    @public
     async def _begin(self, game_id: int, thread: discord.Thread | None) -> None:
         view = await self.service.view(game_id, SYSTEM)
         await self._post_turn(thread or await self.threads.channel_of(view), view, ())
@@ -307,6 +320,10 @@ class Table:
     # --- showing outcomes ----------------------------------------------------------------------------
     async def notify(self, out: Outcome) -> None:
         """Show what the scheduler did (reminders, timeouts, automatic opening rolls, expiries, archiving)."""
+        with i18n.use(await server_language(self.service, out.game.guild_id)):  # no asker: the server's language
+            await self._notify(out)
+
+    async def _notify(self, out: Outcome) -> None:
         kinds = {e.kind for e in out.events}
         view = out.game
         async with self._lock(view.id):
@@ -426,14 +443,15 @@ class Table:
         if component and message is not None:
             assert interaction is not None
             if ephemeral_source:
-                await self._edit_pressed(interaction, content=clip(texts(out.events) or "Done."), view=None)
+                await self._edit_pressed(interaction, content=clip(texts(out.events) or _("Done.")), view=None)
             else:
                 await self._edit_pressed(interaction, view=None)
         elif interaction is not None:
             # A slash command: the asker is told what happened, and where the game goes on.
             here = interaction.channel_id == getattr(target, "id", None)  # noqa: B009
-            where = "" if here else f"\nThe game goes on in {getattr(target, 'mention', 'the game’s thread')}."
-            await self._tell_asker(interaction, clip(f"{texts(out.events) or 'Done.'}{where}"))
+            place = getattr(target, "mention", None) or _("the game’s thread")
+            where = "" if here else "\n" + _("The game goes on in {place}.").format(place=place)
+            await self._tell_asker(interaction, clip((texts(out.events) or _("Done.")) + where))
         if previous is not None and (message is None or previous[1] != message.id):
             await self._retire(view.id, previous)
 
@@ -477,7 +495,9 @@ class Table:
         if game_id not in self.turn_messages:  # no newer prompt replaced it in storage: the game's buttons are gone
             await self.threads.forget_prompt(game_id, where[1])
 
+    @public
     async def _post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
+        view = await self.threads.titled(view)
         content, file, ui, allowed = await self._turn(view, events)
         try:
             sent = await target.send(content=content, file=file, view=ui, allowed_mentions=allowed)
@@ -487,14 +507,16 @@ class Table:
         await self.threads.remember_prompt(view, sent.channel.id, sent.id)
         link = f" {sent.jump_url}"
         for player in callers(view):
-            await self.direct(player, f"Your turn in game #{view.id} ({view.display_name}).{link}")
+            text = _("Your turn in game #{game} ({rule_set}).").format(game=view.id, rule_set=_(view.display_name))
+            await self.direct(player, text + link)
 
+    @public
     async def _post_end(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
+        view = await self.threads.titled(view)
         rendered = await self.service.board(view.id, SYSTEM)
         mat = await self.service.export(view.id, SYSTEM)
-        content = clip(
-            f"**{describe(view)}**\n{texts(events)}\nThe final board and the match file (.mat) are attached."
-        )
+        attached = _("The final board and the match file (.mat) are attached.")
+        content = clip(f"**{describe(view)}**\n{texts(events)}\n{attached}")
         files = [
             discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}-final.png", description=rendered.alt_text),
             discord.File(io.BytesIO(mat.encode()), filename=f"game{view.id}.mat"),
@@ -505,6 +527,7 @@ class Table:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    @public
     async def _post_analysis(self, target: discord.abc.Messageable, game_id: int) -> None:
         await self.threads.post_match_card(target, game_id)  # the match card first, with the analysis it shows
         try:
@@ -514,6 +537,7 @@ class Table:
         except Exception:  # an analysis that fails must not disturb the match that just ended
             log.exception("game %s: post-match analysis failed", game_id)
 
+    @public
     async def _turn(
         self, view: GameView, events: Sequence[Event], earlier: Sequence[str] = ()
     ) -> tuple[str, discord.File, discord.ui.View, discord.AllowedMentions]:
@@ -523,6 +547,7 @@ class Table:
         still tells every play). Drafts are not told: the prompt shows the checkers moved so far.
         """
         state = await self.service.state(view.id, SYSTEM)
+        view = dataclasses.replace(view, display_name=state.title)  # the title in the server's language
         viewer = view.to_act or (view.acting[0] if view.acting else None)
         rendered = await self.service.board(view.id, SYSTEM, viewer=viewer)
         file = discord.File(
@@ -536,7 +561,7 @@ class Table:
         lines.append(prompt)
         watchers = await self.service.watchers(view.id)
         if watchers:  # spectators who asked for turn updates (/bg watch)
-            lines.append("Watching: " + " ".join(mention(p) for p in watchers))
+            lines.append(_("Watching: {players}").format(players=" ".join(mention(p) for p in watchers)))
         return clip("\n".join(lines)), file, ui, pings(callers(view), watchers)
 
 

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 
 import discord
 
+from engine import i18n
+from engine.i18n import _, ngettext, pgettext
+
 from ..service import Event, GameView
 from ..service.helpers import bot_label
 
@@ -30,6 +33,10 @@ __all__ = [
     "describe",
     "texts",
     "lines_within",
+    "status_word",
+    "rating",
+    "versus",
+    "match_kind",
 ]
 
 #: Discord's limit on a message's content.
@@ -88,26 +95,68 @@ def team_name(view: GameView, side: int) -> str:
     return " & ".join(safe(view.name(p)) for p in view.sides[side])
 
 
+def versus(names: list[str]) -> str:
+    """``alice vs bob`` from the sides' names (already safe to post)."""
+    if len(names) == 2:
+        return _("{first} vs {second}").format(first=names[0], second=names[1])
+    return " – ".join(names)
+
+
 def sides_text(view: GameView) -> str:
     """``alice vs bob`` (safe to post)."""
-    return " vs ".join(team_name(view, k) for k in range(len(view.sides)))
+    return versus([team_name(view, k) for k in range(len(view.sides))])
+
+
+def match_kind(length: int) -> str:
+    """``5-point match`` or ``money play``."""
+    if length:
+        return ngettext("{length}-point match", "{length}-point match", length).format(length=length)
+    return _("money play")
 
 
 def describe(view: GameView) -> str:
     """One line about a game: its number, rule set, players, score and cube (safe to post)."""
-    kind = f"{view.length}-point match" if view.length else "money play"
+    kind = match_kind(view.length)
+    name = _(view.display_name)
     sides = [team_name(view, k) for k in range(len(view.sides))]
     if view.status == "challenge":
-        who = ", ".join(safe(view.name(i)) for i in view.invited) or "anyone"
-        tail = f" · {view.unavailable}" if view.unavailable else f" to {who}"
-        return f"#{view.id} {view.display_name} {kind}: challenge from {safe(view.name(view.challenger))}{tail}"
+        challenger = safe(view.name(view.challenger))
+        if view.unavailable:
+            return _("#{game} {rule_set} {kind}: challenge from {challenger} · {unavailable}").format(
+                game=view.id, rule_set=name, kind=kind, challenger=challenger, unavailable=view.unavailable
+            )
+        invited = ", ".join(safe(view.name(i)) for i in view.invited)
+        if not invited:
+            return _("#{game} {rule_set} {kind}: challenge from {challenger} to anyone").format(
+                game=view.id, rule_set=name, kind=kind, challenger=challenger
+            )
+        return _("#{game} {rule_set} {kind}: challenge from {challenger} to {invited}").format(
+            game=view.id, rule_set=name, kind=kind, challenger=challenger, invited=invited
+        )
     score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
+    head = f"#{view.id} {name} {kind} · {score}"
     if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, listed as stored
-        return f"#{view.id} {view.display_name} {kind} · {score} · {view.unavailable}"
+        return f"{head} · {view.unavailable}"
     if not view.uses_cube:
-        return f"#{view.id} {view.display_name} {kind} · {score}"
-    cube = f"cube {view.cube}" + (f" ({sides[view.cube_owner]})" if view.cube_owner is not None else "")
-    return f"#{view.id} {view.display_name} {kind} · {score} · {cube}"
+        return head
+    if view.cube_owner is not None:
+        cube = _("cube {value} ({owner})").format(value=view.cube, owner=sides[view.cube_owner])
+    else:
+        cube = _("cube {value}").format(value=view.cube)
+    return f"{head} · {cube}"
+
+
+def status_word(status: str) -> str:
+    """A game's status (``active``…) as players read it, in their language."""
+    words = {
+        "challenge": pgettext("game status", "challenge"),
+        "active": pgettext("game status", "active"),
+        "finished": pgettext("game status", "finished"),
+        "declined": pgettext("game status", "declined"),
+        "expired": pgettext("game status", "expired"),
+        "archived": pgettext("game status", "archived"),
+    }
+    return words.get(status, status)
 
 
 def texts(events: Iterable[Event]) -> str:
@@ -120,10 +169,23 @@ def lines_within(lines: list[str], limit: int) -> str:
     out: list[str] = []
     used = 0
     for k, line in enumerate(lines):
-        more = f"…and {len(lines) - k} more."
+        left = len(lines) - k
+        more = ngettext("…and {count} more.", "…and {count} more.", left).format(count=left)
         if used + len(line) + 1 > limit - len(more) - 1:
             out.append(more)
             break
         out.append(line)
         used += len(line) + 1
     return "\n".join(out)
+
+
+def rating(value: float, *, sign: bool = False) -> str:
+    """A rating (or, with ``sign``, a rating change) with two decimals in the reader's decimal sign and, as ratings are
+    written everywhere, no thousands separator: ``1523.45``, Russian ``1523,45``; ``+7.20``."""
+    from babel.numbers import format_decimal
+
+    lang = i18n.language()
+    text = format_decimal(
+        abs(value) if sign else value, format="0.00", locale=i18n.DEFAULT if lang == i18n.PSEUDO else lang
+    )
+    return (("+" if value >= 0 else "-") + text) if sign else text

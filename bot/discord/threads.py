@@ -13,6 +13,7 @@ members get a direct message instead, unless the server's ``team_thread_fallback
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import io
 import logging
@@ -21,9 +22,13 @@ from typing import Any, Final, Literal
 
 import discord
 
+from engine import i18n
+from engine.i18n import _
+
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, Refused
 from .controls import acting_question
+from .language import public
 from .text import callers, clip, mention, pings, safe, sides_text, team_name, texts
 
 __all__ = [
@@ -47,13 +52,14 @@ ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 
 
 def match_thread_name(view: GameView) -> str:
-    """``#7 Backgammon: alice vs bob`` (names unable to mention anyone, as everywhere)."""
-    return f"#{view.id} {view.display_name}: {sides_text(view)}"[:100]
+    """``#7 Backgammon: alice vs bob`` (names unable to mention anyone, as everywhere; the number first, always: a
+    command used in the thread finds its game by it)."""
+    return f"#{view.id} {_(view.display_name)}: {sides_text(view)}"[:100]
 
 
 def team_thread_name(view: GameView, side: int) -> str:
-    """``#7 team alice & carol``: the name of a team's private thread."""
-    return f"#{view.id} team {team_name(view, side)}"[:100]
+    """``#7 team alice & carol``: the name of a team's private thread (the number first, as in match threads)."""
+    return f"#{view.id} " + _("team {players}").format(players=team_name(view, side))[:95]
 
 
 def _old_team_thread_name(view: GameView, side: int) -> str:
@@ -102,7 +108,7 @@ class Threads:
             channel = await self._channel(raw)
             if isinstance(channel, discord.abc.Messageable):
                 return channel
-        raise Refused(f"game #{view.id} has no channel I can reach any more")
+        raise Refused(_("game #{game} has no channel I can reach any more").format(game=view.id))
 
     async def parent(self, view: GameView) -> discord.TextChannel | None:
         """The text channel of the match thread (or the challenge's channel when the match has no thread)."""
@@ -113,6 +119,21 @@ class Threads:
             if isinstance(channel, discord.TextChannel):
                 return channel
         return None
+
+    async def titled(self, view: GameView) -> GameView:
+        """The view with its title (the rule set, or which game of a Tavli match) in the active language.
+
+        The service words a view in the language active when it was made: a view made while answering a player (an
+        outcome's) carries their language, so what is posted for everyone takes its title afresh, in the server's
+        language (called inside ``i18n.shared()``). A challenge's view names its rule set in English, which
+        :func:`.text.describe` translates where shown."""
+        if view.phase is None:
+            return view
+        try:
+            state = await self.service.state(view.id, SYSTEM)
+        except Refused:
+            return view
+        return dataclasses.replace(view, display_name=state.title)
 
     def game_of_team_thread(self, thread_id: int) -> int | None:
         """The game of a team room this process remembers (None if it remembers none by that id)."""
@@ -126,7 +147,8 @@ class Threads:
         await self.tell_in(view.id, view.thread_id, text)
 
     async def tell_in(self, game_id: int, thread_id: str | None, text: str) -> None:
-        """:meth:`tell`, knowing only the game's number and thread (no need to load the game)."""
+        """:meth:`tell`, knowing only the game's number and thread (no need to load the game). The caller builds
+        ``text`` in the server's language (``with i18n.shared():``)."""
         try:
             channel = await self._channel(thread_id)
             if isinstance(channel, discord.abc.Messageable):
@@ -160,6 +182,7 @@ class Threads:
             log.warning("game %s: could not forget its prompt %s (%s)", game_id, message_id, exc)
 
     # --- the end of a game ------------------------------------------------------------------------------
+    @public
     async def post_game_ends(self, target: discord.abc.Messageable, out: Outcome) -> bool:
         """Post the final position of each game ``out`` ended while its match goes on, the result drawn on it (the
         end of a match is posted with its match file instead); True if one was posted. Best effort: a board that
@@ -176,13 +199,15 @@ class Threads:
                     filename=f"game{view.id}-{event.data.get('game', view.game - 1)}-final.png",
                     description=rendered.alt_text[:1024],
                 )
-                await target.send(content=clip(f"**#{view.id} game over.** {safe(event.text)}"), file=file)
+                head = _("**#{game} game over.**").format(game=view.id)
+                await target.send(content=clip(f"{head} {safe(event.text)}"), file=file)
                 posted = True
             except (discord.HTTPException, Refused) as exc:
                 log.warning("game %s: could not post the end of a game (%s)", view.id, exc)
         return posted
 
     # --- the end of a match: its card -------------------------------------------------------------------
+    @public
     async def post_match_card(self, target: discord.abc.Messageable, game_id: int) -> None:
         """Post the match card (the score game by game, the dice, the cube and, for players who asked for analyses,
         the error rates and equity graph) in a finished match's thread. Best effort: a failure is logged."""
@@ -191,13 +216,14 @@ class Threads:
             file = discord.File(
                 io.BytesIO(card.png), filename=f"game{game_id}-card.png", description=card.alt_text[:1024]
             )
-            await target.send(content=f"**#{game_id} match card**", file=file)
+            await target.send(content=_("**#{game} match card**").format(game=game_id), file=file)
         except (discord.HTTPException, Refused) as exc:
             log.warning("game %s: could not post its match card (%s)", game_id, exc)
         except Exception:  # a card that fails must not disturb the match that just ended
             log.exception("game %s: its match card failed", game_id)
 
     # --- match threads ----------------------------------------------------------------------------------
+    @public
     async def open_match_thread(
         self, view: GameView, message: discord.Message | None, channel: Any
     ) -> discord.Thread | None:
@@ -205,7 +231,7 @@ class Threads:
         game; None if Discord refuses (the match is then played in the channel)."""
         if isinstance(channel, discord.Thread):
             return channel
-        name = match_thread_name(view)
+        name = match_thread_name(await self.titled(view))
         thread: discord.Thread | None = None
         try:
             if message is not None:
@@ -261,9 +287,10 @@ class Threads:
             self.team_threads.pop(key, None)
         parent = await self.parent(view)
         if parent is None:
-            return None, "This game has no server channel where I could open a private team thread"
+            return None, _("This game has no server channel where I could open a private team thread")
         me = self.bot.user.id if self.bot.user is not None else None
-        names = {team_thread_name(view, side), _old_team_thread_name(view, side)}
+        with i18n.shared():  # named in the server's language
+            names = {team_thread_name(view, side), _old_team_thread_name(view, side)}
         for thread in parent.threads:
             if str(thread.id) == theirs:
                 continue  # the other team's room, whatever its name (two teams may bear the same names)
@@ -271,41 +298,47 @@ class Threads:
                 await self._store(view, side, thread)
                 return thread, ""
         if not create:
-            return None, "Your team has no private thread yet"
+            return None, _("Your team has no private thread yet")
         return await self._open(parent, view, side)
 
     async def _open(self, parent: discord.TextChannel, view: GameView, side: int) -> tuple[discord.Thread | None, str]:
         members = [p for p in view.sides[side] if p.isdigit()]
+        with i18n.shared():  # what both members (and the server) read
+            name = team_thread_name(view, side)
+            match = (
+                " " + _("The game itself is in {thread}.").format(thread=f"<#{view.thread_id}>")
+                if view.thread_id
+                else ""
+            )
+            welcome = _(
+                "{members}: your team's private thread for game #{game}. Talk over your plays and cube decisions here, "
+                "where the opponents cannot see them (`/bg team` has the commands for it).{match} Only your acting "
+                "member rolls, moves and handles the cube."
+            ).format(members=" ".join(mention(p) for p in members), game=view.id, match=match)
         try:
             thread = await parent.create_thread(
-                name=team_thread_name(view, side),
+                name=name,
                 type=discord.ChannelType.private_thread,
                 invitable=False,
                 auto_archive_duration=ARCHIVE_MINUTES,
             )
         except discord.Forbidden:
-            return None, (
-                f"I may not create private threads in {parent.mention} (the bot needs the Create Private Threads "
-                "permission there)"
-            )
+            return None, _(
+                "I may not create private threads in {channel} (the bot needs the Create Private Threads permission "
+                "there)"
+            ).format(channel=parent.mention)
         except discord.HTTPException as exc:
             log.warning("game %s: could not open a team thread (%s)", view.id, exc)
-            return None, "Discord did not let me open your team's private thread"
-        match = f" The game itself is in <#{view.thread_id}>." if view.thread_id else ""
+            return None, _("Discord did not let me open your team's private thread")
         try:
             for pid in members:
                 await thread.add_user(discord.Object(int(pid)))
-            await thread.send(
-                f"{' '.join(mention(p) for p in members)}: your team's private thread for game #{view.id}. Talk over "
-                "your plays and cube decisions here, where the opponents cannot see them (`/bg team` has the "
-                f"commands for it).{match} Only your acting member rolls, moves and handles the cube.",
-                allowed_mentions=pings(members),
-            )
+            await thread.send(welcome, allowed_mentions=pings(members))
         except discord.HTTPException as exc:
             log.warning("game %s: could not set up team thread %s (%s)", view.id, thread.id, exc)
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
-            return None, "I could not add you both to a private team thread"
+            return None, _("I could not add you both to a private team thread")
         await self._store(view, side, thread)
         return thread, ""
 
@@ -335,7 +368,8 @@ class Threads:
             if components is None:
                 await target.send(clip(prefix + text), allowed_mentions=pings(ping))
                 return
-            content, ui = components()
+            with i18n.shared():
+                content, ui = components()
             try:
                 await target.send(clip(prefix + content), view=ui, allowed_mentions=pings(ping))
             finally:
@@ -345,15 +379,17 @@ class Threads:
         if thread is not None:
             try:
                 await send(thread)
-                return f"It is in your team's private thread {thread.mention}."
+                return _("It is in your team's private thread {thread}.").format(thread=thread.mention)
             except discord.HTTPException as exc:
                 log.warning("game %s: could not post in team thread %s (%s)", view.id, thread.id, exc)
                 self.team_threads.pop((view.id, side), None)
-                why = "I could not post in your team's private thread"
+                why = _("I could not post in your team's private thread")
         if (await self.service.server_settings(view.guild_id))["team_thread_fallback"] == "refuse":
             raise Refused(
-                f"{why}, and this server keeps team talk out of direct messages: an admin can give the bot the "
-                "Create Private Threads permission (or set the team thread fallback to direct messages)."
+                _(
+                    "{reason}, and this server keeps team talk out of direct messages: an admin can give the bot the "
+                    "Create Private Threads permission (or set the team thread fallback to direct messages)."
+                ).format(reason=why)
             )
         missed = []
         for pid in view.sides[side]:
@@ -361,13 +397,17 @@ class Threads:
                 continue  # a bot player
             try:
                 user = self.bot.get_user(int(pid)) or await self.bot.fetch_user(int(pid))
-                await send(user, f"Game #{view.id}, your team: ")
+                with i18n.shared():
+                    prefix = _("Game #{game}, your team:").format(game=view.id) + " "
+                await send(user, prefix)
             except discord.HTTPException as exc:
                 log.info("game %s: could not DM team member %s (%s)", view.id, pid, exc)
                 missed.append(view.name(pid))
-        sent = f"{why}, so I sent it to you both by direct message."
+        sent = _("{reason}, so I sent it to you both by direct message.").format(reason=why)
         if missed:
-            sent += f" {', '.join(missed)} could not be reached (direct messages closed?)."
+            sent += " " + _("{players} could not be reached (direct messages closed?).").format(
+                players=", ".join(safe(n) for n in missed)
+            )
         return sent
 
     async def tell_teams(self, out: Outcome) -> str:
@@ -380,7 +420,8 @@ class Threads:
                 by_side.setdefault(side, []).append(event)
         told: list[str] = []
         for side, events in by_side.items():
-            text, ping = _team_text(view, side, events)
+            with i18n.shared():  # posted where both members read it
+                text, ping = _team_text(view, side, events)
             told.append(await self.team_post(view, side, text, ping=ping))
         return " ".join(told)
 
@@ -396,6 +437,7 @@ class Threads:
         await self.tell_teams(out)
         return self.split_private(out)[0]
 
+    @public
     async def ping_team(self, view: GameView) -> None:
         """A new turn in a team match: the acting member's room hears it, mentioning the teammate."""
         actor = view.to_act
@@ -408,12 +450,12 @@ class Threads:
         thread, _why = await self.team_thread(view, side, create=False)
         if thread is None:
             return  # no room: the acting member is already pinged in the match thread
-        text = (
-            f"{mention(actor)}: your team's turn in game #{view.id}. "
-            f"{' '.join(mention(p) for p in mates)}: talk it over here before the acting member plays."
-        )
+        text = _(
+            "{player}: your team's turn in game #{game}. {mates}: talk it over here before the acting member plays."
+        ).format(player=mention(actor), game=view.id, mates=" ".join(mention(p) for p in mates))
         await thread.send(clip(text), allowed_mentions=pings([actor], mates))
 
+    @public
     async def ask_acting(self, view: GameView, choosing: tuple[bool, bool]) -> None:
         """Team choice: ask each team (of people) that may still choose, in its room, who acts for it in this game."""
         for side, members in enumerate(view.sides):
@@ -436,11 +478,15 @@ def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tup
     if proposals and acting is not None:
         lines[0] = f"{mention(acting)} {lines[0]}"
         ping.append(acting)
-        lines.append(f"Play it with `/bg team adopt proposal:{proposals[-1]}`; `/bg team proposals` lists them all.")
+        lines.append(
+            _("Play it with `/bg team adopt proposal:{number}`; `/bg team proposals` lists them all.").format(
+                number=proposals[-1]
+            )
+        )
     if any(e.kind == "held" for e in events):
         mates = [p for p in view.sides[side] if p != acting]
         if mates:
             lines[0] = f"{mention(mates[0])} {lines[0]}"
             ping.append(mates[0])
-        lines.append("Agree with `/bg team approve`, or send it back with `/bg team approve agree:False`.")
+        lines.append(_("Agree with `/bg team approve`, or send it back with `/bg team approve agree:False`."))
     return clip("\n".join(lines)), tuple(ping)

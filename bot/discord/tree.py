@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .errors import answers_refusals, on_command_error
+from .language import speak
 
 if TYPE_CHECKING:
     from .app import GammonBot
@@ -28,7 +29,14 @@ MAX_CHILDREN = 25
 
 
 class GammonTree(app_commands.CommandTree["GammonBot"]):
-    """The command tree: every refusal and unexpected error of a command ends in :func:`on_command_error`."""
+    """The command tree: every refusal and unexpected error of a command ends in :func:`on_command_error`.
+
+    Before any command or suggestion runs, :meth:`interaction_check` sets the languages it speaks (the asker's, and
+    the server's for what it posts publicly: :func:`.language.speak`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await speak(interaction)
+        return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         await on_command_error(interaction, error)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from engine.i18n import LANGUAGE_NAMES, LANGUAGES, _, ngettext
+
 from ...service import Refused
 from ..context import requester, require_server
 from ..errors import refusals, reply
@@ -22,7 +24,14 @@ from .stats import FORMER_PLAYER
 if TYPE_CHECKING:
     from ..app import GammonBot
 
-__all__ = ["Admin", "setup"]
+__all__ = ["Admin", "setup", "LANGUAGE_CHOICES"]
+
+#: The choices of ``/bg admin config language``: ``auto`` (the server's preferred locale in Discord, English for a
+#: locale the bot does not speak) or a shipped language, each by its own name.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="auto", value="auto"),
+    *(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES),
+]
 
 
 class Admin(BgCog):
@@ -42,7 +51,9 @@ class Admin(BgCog):
         archive_after_days="Days without a move before a match without a clock is archived",
         team_thread_fallback="Doubles without private threads: direct messages to both members (dm) or refuse",
         options="Default rules of challenges here, like: jacoby beavers holland koks=on ('none' clears them)",
+        language="Language of the bot's messages in game threads and channels (auto: the server's language)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @refusals
     async def config(
         self,
@@ -56,11 +67,12 @@ class Admin(BgCog):
         archive_after_days: app_commands.Range[int, 1, 3650] | None = None,
         team_thread_fallback: Literal["dm", "refuse"] | None = None,
         options: str | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         """Server settings for backgammon (needs the Manage Server permission)."""
         asker = requester(interaction)
         if not asker.admin:
-            raise Refused("Only members with the Manage Server permission can see or change the server's settings.")
+            raise Refused(_("Only members with the Manage Server permission can see or change the server's settings."))
         changes: dict[str, Any] = {}
         if default_variant is not None:
             changes["default_variant"] = default_variant
@@ -80,22 +92,27 @@ class Admin(BgCog):
                 changes[key] = value
         if options is not None:
             changes["default_options"] = options
+        if language is not None:
+            changes["language"] = language.value
         current = await self.service.guild_settings(asker, **changes)
-        head = "Saved. " if changes else ""
         shown = {**current, "default_options": self.service.options_text(current["default_options"])}
         text = ", ".join(f"{k} = {show(v, k)}" for k, v in shown.items())
-        note = (
-            " Default options apply where they can: those for money play (jacoby, beavers…) in money challenges, "
-            "those for matches (holland…) in matches, a rule set's (koks…) in that rule set; a challenge's own "
-            "options come first."
-        )
-        await reply(interaction, f"{head}Server settings: {text}.{note if 'default_options' in changes else ''}")
+        answer = _("Server settings: {settings}.").format(settings=text)
+        if changes:
+            answer = _("Saved.") + " " + answer
+        if "default_options" in changes:
+            answer += " " + _(
+                "Default options apply where they can: those for money play (jacoby, beavers…) in money challenges, "
+                "those for matches (holland…) in matches, a rule set's (koks…) in that rule set; a challenge's own "
+                "options come first."
+            )
+        await reply(interaction, answer)
 
     @config.autocomplete("default_clock")
     async def _config_clock(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name="No clock", value="none"), *clock_choices(self.service, current)][:25]
+        return [app_commands.Choice(name=_("No clock"), value="none"), *clock_choices(self.service, current)][:25]
 
     @config.autocomplete("options")
     async def _config_options(
@@ -117,12 +134,17 @@ class Admin(BgCog):
         require_server(interaction)
         asker = requester(interaction)
         if not asker.admin:
-            raise Refused("Only members with the Manage Server permission can remove a player's data.")
+            raise Refused(_("Only members with the Manage Server permission can remove a player's data."))
         changed = await self.service.forget(asker, str(player.id))
         await reply(
             interaction,
-            f"Removed the personal data of <@{player.id}> in this server ({changed} records changed). "
-            f"Their finished matches stay in their opponents' records, shown as “{FORMER_PLAYER}”.",
+            ngettext(
+                "Removed the personal data of {player} in this server ({count} records changed). Their finished "
+                "matches stay in their opponents' records, shown as “{former}”.",
+                "Removed the personal data of {player} in this server ({count} records changed). Their finished "
+                "matches stay in their opponents' records, shown as “{former}”.",
+                changed,
+            ).format(player=f"<@{player.id}>", count=changed, former=_(FORMER_PLAYER)),
             allowed_mentions=NO_PINGS,
         )
 

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from engine import i18n
+from engine.i18n import _, ngettext
+
 from ...service import Refused
 from ..context import game_choices, game_number, requester
 from ..errors import refusals, reply
@@ -28,10 +31,12 @@ __all__ = ["Dice", "dice_table", "setup"]
 
 def dice_table(stats: Any) -> str:
     """A player's dice statistics (engine.fairdice.DiceStats) as a small fixed-width table in a code block."""
-    e = stats.expected_face
-    head = f"{'Number':<9}" + "".join(f"{k:>6}" for k in range(1, 7))
-    seen = f"{'Seen':<9}" + "".join(f"{n:>6}" for n in stats.faces)
-    expected = f"{'Expected':<9}" + "".join(f"{e:>6.1f}" for _ in range(6))
+    e = i18n.decimal(stats.expected_face, 1)
+    titles = (_("Number"), _("Seen"), _("Expected"))
+    width = max(9, *(len(t) + 1 for t in titles))
+    head = f"{titles[0]:<{width}}" + "".join(f"{k:>6}" for k in range(1, 7))
+    seen = f"{titles[1]:<{width}}" + "".join(f"{n:>6}" for n in stats.faces)
+    expected = f"{titles[2]:<{width}}" + "".join(f"{e:>6}" for _face in range(6))
     return "```\n" + "\n".join((head, seen, expected)) + "\n```"
 
 
@@ -47,14 +52,14 @@ class Dice(BgCog):
         """Check a match's dice against the commitment the bot published before the first roll."""
         asker = requester(interaction)
         game_id = await game_number(interaction, game)
-        title = f"#{game_id} (checked on its record as stored)"
+        title = _("#{game} (checked on its record as stored)").format(game=game_id)
         try:
             view = await self.service.view(game_id, asker)
         except Refused:
             view = None  # no such game here (the service says so below), or a record that no longer replays
         if view is not None:
             if view.status in ("challenge", "declined", "expired"):
-                raise Refused(f"Game #{view.id} never started, so it has no dice to check.")
+                raise Refused(_("Game #{game} never started, so it has no dice to check.").format(game=view.id))
             title = describe(view)
         try:
             report = await self.service.verify(game_id, asker)
@@ -62,16 +67,17 @@ class Dice(BgCog):
         except ValueError as exc:
             if isinstance(exc, Refused):
                 raise
-            raise Refused(f"The stored record of game #{game_id} cannot be checked: {exc}") from None
-        text = f"**{title}** — dice {capital(report.message)}"
+            raise Refused(
+                _("The stored record of game #{game} cannot be checked: {reason}").format(game=game_id, reason=exc)
+            ) from None
+        text = _("**{game}** — dice {verdict}").format(game=title, verdict=capital(report.message))
         if record is None:
             await reply(interaction, clip(text))
             return
         filename = f"game{game_id}-record.json"
-        text += (
-            f"\nThe match record is attached: anyone can check it with `gammonbot verify {filename}` "
-            f"(commitment `{record['dice']['commitment']}`)."
-        )
+        text += "\n" + _(
+            "The match record is attached: anyone can check it with {command} (commitment {commitment})."
+        ).format(command=f"`gammonbot verify {filename}`", commitment=f"`{record['dice']['commitment']}`")
         data = json.dumps(record, indent=1, sort_keys=True).encode()
         await reply(interaction, clip(text), file=discord.File(io.BytesIO(data), filename=filename))
 
@@ -87,27 +93,53 @@ class Dice(BgCog):
         who = player or interaction.user
         if interaction.guild_id is None and who.id != interaction.user.id:
             raise Refused(
-                "In direct messages you see your own dice only: use `/bg dice stats` in a server for others'."
+                _("In direct messages you see your own dice only: use `/bg dice stats` in a server for others'.")
             )
-        where = "this server's matches" if interaction.guild_id is not None else "all your matches"
+        here = interaction.guild_id is not None
         stats = await self.service.dice_stats(requester(interaction), str(who.id))
         name = safe(who.display_name)
         if not stats.rolls:
-            await reply(
-                interaction, f"{name} has no rolls in {where} yet (opening throws, one die each, are not counted)."
-            )
+            if here:
+                empty = _(
+                    "{name} has no rolls in this server's matches yet (opening throws, one die each, are not counted)."
+                )
+            else:
+                empty = _(
+                    "{name} has no rolls in all your matches yet (opening throws, one die each, are not counted)."
+                )
+            await reply(interaction, empty.format(name=name))
             return
         verdict = (
-            "unusual for fair dice (they give a p-value this low one time in a hundred)"
+            _("unusual for fair dice (they give a p-value this low one time in a hundred)")
             if stats.face_p_value < 0.01
-            else "in line with fair dice"
+            else _("in line with fair dice")
         )
+        if here:
+            head = ngettext(
+                "**{name}'s dice** in this server's matches: {count} roll (opening throws, one die each, not counted).",
+                "**{name}'s dice** in this server's matches: {count} rolls (opening throws, one die each, not "
+                "counted).",
+                stats.rolls,
+            )
+        else:
+            head = ngettext(
+                "**{name}'s dice** in all your matches: {count} roll (opening throws, one die each, not counted).",
+                "**{name}'s dice** in all your matches: {count} rolls (opening throws, one die each, not counted).",
+                stats.rolls,
+            )
         text = (
-            f"**{name}'s dice** in {where}: {stats.rolls} rolls (opening throws, one die each, not counted).\n"
-            f"{dice_table(stats)}"
-            f"Doublets: **{stats.doublets}** (expected {stats.expected_doublets:.1f}).\n"
-            f"Chi-square of the numbers {stats.face_chi_square:.2f} with 5 degrees of freedom, "
-            f"p = {stats.face_p_value:.2f}: {verdict}."
+            head.format(name=name, count=i18n.number(stats.rolls))
+            + "\n"
+            + dice_table(stats)
+            + _("Doublets: **{count}** (expected {expected}).").format(
+                count=i18n.number(stats.doublets), expected=i18n.decimal(stats.expected_doublets, 1)
+            )
+            + "\n"
+            + _("Chi-square of the numbers {chi_square} with 5 degrees of freedom, p = {p_value}: {verdict}.").format(
+                chi_square=i18n.decimal(stats.face_chi_square, 2),
+                p_value=i18n.decimal(stats.face_p_value, 2),
+                verdict=verdict,
+            )
         )
         await reply(interaction, clip(text))
 

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from engine.i18n import _
+
 from ...service import Refused
 from ..context import bot_of, find_game, game_choices, requester
 from ..errors import refusals, refuse, reply
+from ..language import speak
 from ..text import NO_PINGS, sides_text
 from ..tree import BgCog
 
@@ -41,10 +44,12 @@ class ConfirmForfeit(discord.ui.View):
         super().__init__(timeout=CONFIRM_SECONDS)
         self.user_id = user_id
         self.game_id = game_id
+        self.confirm.label = _("Forfeit the match")
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await speak(interaction)
         if interaction.user.id != self.user_id:
-            await refuse(interaction, "Only the player who asked can confirm their forfeit.")
+            await refuse(interaction, _("Only the player who asked can confirm their forfeit."))
             return False
         return True
 
@@ -75,16 +80,19 @@ class Forfeits(BgCog):
             await forfeit(interaction, view.id)
             return
         if view.length:
-            cost = "Your opponent wins the whole match, not just this game"
+            question = _(
+                "Forfeit game #{game} ({players})? Your opponent wins the whole match, not just this game (to give up "
+                "one game, use **Resign…** or `/bg resign`). It cannot be undone."
+            )
         else:
-            cost = (
-                "This ends the money session: a game under way is lost at the cube's value, between games nothing is "
-                "charged, and the score stands"
+            question = _(
+                "Forfeit game #{game} ({players})? This ends the money session: a game under way is lost at the "
+                "cube's value, between games nothing is charged, and the score stands (to give up one game, use "
+                "**Resign…** or `/bg resign`). It cannot be undone."
             )
         await reply(
             interaction,
-            f"Forfeit game #{view.id} ({sides_text(view)})? {cost} (to give up one game, use **Resign…** or "
-            "`/bg resign`). It cannot be undone.",
+            question.format(game=view.id, players=sides_text(view)),
             view=ConfirmForfeit(interaction.user.id, view.id),
             allowed_mentions=NO_PINGS,
         )

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from engine import i18n
+from engine.i18n import _, ngettext
 from engine.plugins import UnknownVariant, registry
 
 from ...service import Refused
@@ -78,12 +80,16 @@ class Games(BgCog):
         """Challenge someone (or anyone, or the bot) to a backgammon match or a money game."""
         require_server(interaction)
         if isinstance(interaction.channel, discord.Thread):
-            raise Refused("Challenge from a text channel, not inside a thread: each match gets a thread of its own.")
+            raise Refused(_("Challenge from a text channel, not inside a thread: each match gets a thread of its own."))
         for person in (opponent, teammate, partner):
             if person is not None and person.bot:
-                raise Refused(f"{person.display_name} is a Discord bot; to play the computer, pick a `bot` strength.")
+                raise Refused(
+                    _("{name} is a Discord bot; to play the computer, pick a `bot` strength.").format(
+                        name=person.display_name
+                    )
+                )
         if bot is not None and (opponent is not None or partner is not None):
-            raise Refused("Choose either an opponent or the bot, not both.")
+            raise Refused(_("Choose either an opponent or the bot, not both."))
         # The on/off options and the options string are read as one options string (one given twice is refused).
         words = [options or ""] + [
             f"{k}={'on' if v else 'off'}"
@@ -100,8 +106,10 @@ class Games(BgCog):
                 raise Refused(str(exc)) from None
             if acting == "choose" and cls.team_size < 2:
                 raise Refused(
-                    f"`acting: choose` is for team rule sets (Backgammon Doubles): in {cls.display_name} "
-                    "each side is one player."
+                    _(
+                        "`acting: choose` is for team rule sets (Backgammon Doubles): in {rule_set} each side is one "
+                        "player."
+                    ).format(rule_set=_(cls.display_name))
                 )
             if cls.team_size > 1:
                 team_choice = acting == "choose"
@@ -126,14 +134,19 @@ class Games(BgCog):
             sent = await self._post_challenge(interaction, content=clip(texts(out.events)))
             await self.table.start_match(interaction, view.id, sent)
             return
-        ui = challenge_controls(view)
-        said = texts(out.events)
-        if team_choice:
-            said += "\nBefore each game, each team chooses its acting member (in its private team thread)."
-        asked = view.awaiting or view.invited  # a team challenge asks each player it names (the teammate too)
-        who = " ".join(mention(p) for p in asked)
-        each = " (each of you)" if len(view.sides[0]) > 1 and len(asked) > 1 else ""
-        call = f"{who}: Accept{each} or Decline below." if who else "Anyone may Accept below."
+        with i18n.shared():  # the challenge is posted for everyone in the channel
+            ui = challenge_controls(view)
+            said = texts(out.events)
+            if team_choice:
+                said += "\n" + _("Before each game, each team chooses its acting member (in its private team thread).")
+            asked = view.awaiting or view.invited  # a team challenge asks each player it names (the teammate too)
+            who = " ".join(mention(p) for p in asked)
+            if not who:
+                call = _("Anyone may Accept below.")
+            elif len(view.sides[0]) > 1 and len(asked) > 1:
+                call = _("{players}: Accept (each of you) or Decline below.").format(players=who)
+            else:
+                call = _("{players}: Accept or Decline below.").format(players=who)
         try:
             sent = await self._post_challenge(
                 interaction, content=clip(f"{said}\n{call}"), view=ui, allowed_mentions=pings(asked)
@@ -169,9 +182,9 @@ class Games(BgCog):
             specs = self.service.bots_for("backgammon")
         key = current.strip().lower()
         return [
-            app_commands.Choice(name=f"{s.display_name} ({s.strength})"[:100], value=s.name)
+            app_commands.Choice(name=f"{_(s.display_name)} ({_(s.strength)})"[:100], value=s.name)
             for s in specs
-            if not key or key in s.name or key in s.display_name.lower()
+            if not key or key in s.name or key in s.display_name.lower() or key in _(s.display_name).lower()
         ][:MAX_CHOICES]
 
     @play.autocomplete("clock")
@@ -241,9 +254,9 @@ class Games(BgCog):
             return []
         key = current.strip().lower()
         return [
-            app_commands.Choice(name=f"{name} ({level} × the cube)", value=name)
+            app_commands.Choice(name=_("{result} ({level} × the cube)").format(result=_(name), level=level), value=name)
             for level, name in sorted(state.variant.results.items())
-            if key in name.lower()
+            if key in name.lower() or key in _(name).lower()
         ][:MAX_CHOICES]
 
     @app_commands.command(name="hint")
@@ -254,12 +267,14 @@ class Games(BgCog):
         view = await find_game(interaction, game)
         advice = await self.service.hint(view.id, requester(interaction), 3)
         if advice.kind == "play":
-            dice = f" {view.dice[0]}-{view.dice[1]}" if view.dice else ""
-            head = f"Best plays for your{dice}"
+            if view.dice:
+                head = _("Best plays for your {dice}").format(dice=f"{view.dice[0]}-{view.dice[1]}")
+            else:
+                head = _("Best plays for your roll")
         elif advice.kind == "double":
-            head = "Your cube decision"
+            head = _("Your cube decision")
         else:
-            head = "Take or pass"
+            head = _("Take or pass")
         body = "\n".join(advice.lines())
         await reply(interaction, clip(f"**{describe(view)}**\n{head}:\n```\n{body}\n```"))
 
@@ -271,16 +286,29 @@ class Games(BgCog):
         """Show a game's board (only to you), from your side of the table."""
         view = await find_game(interaction, game)
         if view.status == "challenge":
-            raise Refused(f"Game #{view.id} has not started: it is waiting for the challenge to be accepted.")
-        if view.status in ("declined", "expired"):
-            raise Refused(f"Game #{view.id} was {view.status}, so it has no board. Start a new one with `/bg play`.")
+            raise Refused(
+                _("Game #{game} has not started: it is waiting for the challenge to be accepted.").format(game=view.id)
+            )
+        if view.status == "declined":
+            raise Refused(
+                _("Game #{game} was declined, so it has no board. Start a new one with `/bg play`.").format(
+                    game=view.id
+                )
+            )
+        if view.status == "expired":
+            raise Refused(
+                _("Game #{game} was expired, so it has no board. Start a new one with `/bg play`.").format(game=view.id)
+            )
         me = str(interaction.user.id)
         rendered = await self.service.board(view.id, requester(interaction))
         file = discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text)
         plays = ""
         if view.phase == "move" and view.to_act == me:
             shown = ", ".join(view.plays[:10])
-            plays = f"\nLegal plays: {shown}" + (f" … ({len(view.plays)} in all)" if len(view.plays) > 10 else "")
+            if len(view.plays) > 10:
+                plays = "\n" + _("Legal plays: {plays} … ({count} in all)").format(plays=shown, count=len(view.plays))
+            else:
+                plays = "\n" + _("Legal plays: {plays}").format(plays=shown)
         if view.status == "active" and me in callers(view):
             # Your turn: your buttons come with your board (also a way back if a turn message went missing).
             ui, prompt = await self.table.controls(view)
@@ -298,7 +326,7 @@ class Games(BgCog):
         """List your challenges and games, those waiting for you first (20 a page)."""
         shown = await games_page(interaction, page)
         if not shown.total:
-            await reply(interaction, "You have no games. Start one with `/bg play`.")
+            await reply(interaction, _("You have no games. Start one with `/bg play`."))
             return
         content, embed, ui = games_message(shown)
         try:
@@ -316,15 +344,16 @@ class Games(BgCog):
         view = await find_game(interaction, game, mine=False)
         me = requester(interaction)
         if not off and view.side_of(me.id) is not None:
-            raise Refused(f"You are playing in game #{view.id}: you are told of its turns already.")
+            raise Refused(_("You are playing in game #{game}: you are told of its turns already.").format(game=view.id))
         if off and view.status not in ("active", "challenge"):
-            raise Refused(f"Game #{view.id} is over: its turn updates have stopped for everyone.")
+            raise Refused(_("Game #{game} is over: its turn updates have stopped for everyone.").format(game=view.id))
         view = await self.service.watch(view.id, me, on=not off)
-        where = f" Its thread: <#{view.thread_id}>." if view.thread_id else ""
         if off:
-            text = f"You no longer follow **{describe(view)}**."
+            text = _("You no longer follow **{game}**.").format(game=describe(view))
         else:
-            text = f"You follow **{describe(view)}**: its turn updates will mention you.{where}"
+            text = _("You follow **{game}**: its turn updates will mention you.").format(game=describe(view))
+            if view.thread_id:
+                text += " " + _("Its thread: {thread}.").format(thread=f"<#{view.thread_id}>")
         await reply(interaction, text)
 
     # --- records ----------------------------------------------------------------------------------------------
@@ -353,14 +382,18 @@ class Games(BgCog):
         """GNU Backgammon Position ID and Match ID of a position, to paste into GNU Backgammon or XG."""
         view = await find_game(interaction, game, mine=False)
         if view.status in ("challenge", "declined", "expired"):
-            raise Refused(f"Game #{view.id} never started, so it has no positions.")
+            raise Refused(_("Game #{game} never started, so it has no positions.").format(game=view.id))
         position_id, match_id = await self.service.ids_at(view.id, requester(interaction), after)
-        when = "now" if after is None else f"after {after} actions"
-        await reply(
-            interaction,
-            f"**{describe(view)}**, {when}:\n`{position_id}:{match_id}`\n"
-            f"Position ID `{position_id}` · Match ID `{match_id}`",
+        if after is None:
+            head = _("**{game}**, now:").format(game=describe(view))
+        else:
+            head = ngettext("**{game}**, after {count} action:", "**{game}**, after {count} actions:", after).format(
+                game=describe(view), count=after
+            )
+        ids = _("Position ID {position_id} · Match ID {match_id}").format(
+            position_id=f"`{position_id}`", match_id=f"`{match_id}`"
         )
+        await reply(interaction, f"{head}\n`{position_id}:{match_id}`\n{ids}")
 
     # --- game suggestions ---------------------------------------------------------------------------------------
     @move.autocomplete("game")

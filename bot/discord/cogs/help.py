@@ -17,9 +17,10 @@ import discord
 from discord import app_commands
 
 from engine import match as m
+from engine.i18n import N_, _
 from engine.plugins import get_variant
 
-from ..components import _guarded
+from ..components import Localized, _guarded
 from ..context import bot_of, requester
 from ..errors import answer_first, refusals, reply
 from ..tree import BgCog
@@ -34,7 +35,8 @@ YOU, FRIEND = "you", "friend"
 
 @dataclass(frozen=True)
 class HelpPage:
-    """One page of ``/bg help``: a title, the text, and the example position drawn under it (None: no picture)."""
+    """One page of ``/bg help``: a title, the text (both marked for the catalog, translated where shown), and the
+    example position drawn under it (None: no picture)."""
 
     title: str
     text: str
@@ -43,7 +45,7 @@ class HelpPage:
 
 def _start(length: int = 5) -> m.MatchState:
     return m.new_match(
-        get_variant("backgammon"), [[YOU], [FRIEND]], m.MatchOptions(length=length), names=("You", "Your friend")
+        get_variant("backgammon"), [[YOU], [FRIEND]], m.MatchOptions(length=length), names=(_("You"), _("Your friend"))
     )
 
 
@@ -79,65 +81,85 @@ def _cube_taken() -> m.MatchState:
 
 PAGES: tuple[HelpPage, ...] = (
     HelpPage(
-        "1. Start a game",
-        "Type **`/bg play`** and pick your **opponent** (or leave it empty: anyone may accept). You can also choose "
-        "the rule set (`variant`), the match `length` (first to that many points; 0 plays for money), a `clock`, "
-        "more rules in `options`, or `bot` to play the computer.\n\n"
-        "Your opponent presses **Accept**. The bot opens a thread for the match: everything happens there, and each "
-        "of you is told when it is your turn. Both players throw one die to start; the higher die moves first and "
-        "plays both dice. Below: you threw 3 against your friend's 1, so you play 3-1.",
+        N_("1. Start a game"),
+        N_(
+            "Type **`/bg play`** and pick your **opponent** (or leave it empty: anyone may accept). You can also "
+            "choose the rule set (`variant`), the match `length` (first to that many points; 0 plays for money), a "
+            "`clock`, more rules in `options`, or `bot` to play the computer.\n"
+            "\n"
+            "Your opponent presses **Accept**. The bot opens a thread for the match: everything happens there, and "
+            "each of you is told when it is your turn. Both players throw one die to start; the higher die moves "
+            "first and plays both dice. Below: you threw 3 against your friend's 1, so you play 3-1."
+        ),
         _opening,
     ),
     HelpPage(
-        "2. Moving with buttons",
-        "On your turn, press **Roll** (or **Double** first, see page 4). Then pick your checkers with the buttons: "
-        "each button moves one checker by one die, like `8/5`. **Undo** takes back a checker, **Confirm** ends your "
-        "turn. When there is only one way to play, the bot plays it for you.\n\n"
-        "Checkers move from your 24 point towards your 1 point, then off the board. You may land on an empty point, "
-        "your own checkers, or a single enemy checker (a *blot*: you hit it and it goes to the bar). Two or more "
-        "enemy checkers block a point. Below: 8/5 6/5 made your 5 point.",
+        N_("2. Moving with buttons"),
+        N_(
+            "On your turn, press **Roll** (or **Double** first, see page 4). Then pick your checkers with the "
+            "buttons: each button moves one checker by one die, like `8/5`. **Undo** takes back a checker, "
+            "**Confirm** ends your turn. When there is only one way to play, the bot plays it for you.\n"
+            "\n"
+            "Checkers move from your 24 point towards your 1 point, then off the board. You may land on an empty "
+            "point, your own checkers, or a single enemy checker (a *blot*: you hit it and it goes to the bar). Two "
+            "or more enemy checkers block a point. Below: 8/5 6/5 made your 5 point."
+        ),
         _after_first_play,
     ),
     HelpPage(
-        "3. Typing a play",
-        "Prefer typing? **`/bg move play:24/13`** plays a whole turn; the bot suggests legal plays as you type. The "
-        "notation counts points from your own side:\n"
-        "- `13/7 8/7`: one checker from 13 to 7, another from 8 to 7.\n"
-        "- `24/13`: one checker using both dice (here 6 and 5).\n"
-        "- `bar/22`: enter a hit checker from the bar; checkers on the bar must enter first.\n"
-        "- `6/off`: bear off, once all your checkers are in your home board (points 1 to 6).\n"
-        "- `8/2(2)`: the same move twice (doubles play four times). A `*` marks a hit; you may leave it out.\n"
-        "You must use both dice if you can (with doubles, all four); if only one can be played, the larger. A play "
-        "that breaks a rule is refused with the rule it breaks. Below: you rolled 6-5.",
+        N_("3. Typing a play"),
+        N_(
+            "Prefer typing? **`/bg move play:24/13`** plays a whole turn; the bot suggests legal plays as you type. "
+            "The notation counts points from your own side:\n"
+            "- `13/7 8/7`: one checker from 13 to 7, another from 8 to 7.\n"
+            "- `24/13`: one checker using both dice (here 6 and 5).\n"
+            "- `bar/22`: enter a hit checker from the bar; checkers on the bar must enter first.\n"
+            "- `6/off`: bear off, once all your checkers are in your home board (points 1 to 6).\n"
+            "- `8/2(2)`: the same move twice (doubles play four times). A `*` marks a hit; you may leave it out.\n"
+            "You must use both dice if you can (with doubles, all four); if only one can be played, the larger. A "
+            "play that breaks a rule is refused with the rule it breaks. Below: you rolled 6-5."
+        ),
         _your_second_roll,
     ),
     HelpPage(
-        "4. The doubling cube and the Crawford rule",
-        "Before rolling, you may press **Double**: the game is then worth twice as much. Your opponent **Takes** "
-        "(plays on for the higher stake and owns the cube: only they may double next) or **Passes** (gives up the "
-        "game at the old value). Below: you doubled and your friend took, so the cube shows 2 on their side.\n\n"
-        "In a match, when a player is one point from winning, the next game is the **Crawford game**: nobody may "
-        "double in it. A double that cannot gain anything (say, when winning the game already wins the match) is "
-        "refused, and the bot says why. In money play, `beavers` let the doubled player take and redouble at once.",
+        N_("4. The doubling cube and the Crawford rule"),
+        N_(
+            "Before rolling, you may press **Double**: the game is then worth twice as much. Your opponent **Takes** "
+            "(plays on for the higher stake and owns the cube: only they may double next) or **Passes** (gives up "
+            "the game at the old value). Below: you doubled and your friend took, so the cube shows 2 on their "
+            "side.\n"
+            "\n"
+            "In a match, when a player is one point from winning, the next game is the **Crawford game**: nobody may "
+            "double in it. A double that cannot gain anything (say, when winning the game already wins the match) is "
+            "refused, and the bot says why. In money play, `beavers` let the doubled player take and redouble at "
+            "once."
+        ),
         _cube_taken,
     ),
     HelpPage(
-        "5. Gammons, resigning and forfeits",
-        "Bear off all your checkers first to win. A win is worth the cube's value, twice that (a **gammon**) if the "
-        "loser has borne off no checker, three times (a **backgammon**) if the loser also still has a checker on the "
-        "bar or in the winner's home board. Other rule sets name their own results: Longgammon has single and mars.\n\n"
-        "A lost game can be ended early: **Resign…** (or `/bg resign level:gammon`) offers the game at a level you "
-        "choose; your opponent accepts or rejects. A resignation is always for one game. To give up the **whole "
-        "match**, use `/bg forfeit`: your opponent wins the match.",
+        N_("5. Gammons, resigning and forfeits"),
+        N_(
+            "Bear off all your checkers first to win. A win is worth the cube's value, twice that (a **gammon**) if "
+            "the loser has borne off no checker, three times (a **backgammon**) if the loser also still has a "
+            "checker on the bar or in the winner's home board. Other rule sets name their own results: Longgammon "
+            "has single and mars.\n"
+            "\n"
+            "A lost game can be ended early: **Resign…** (or `/bg resign level:gammon`) offers the game at a level "
+            "you choose; your opponent accepts or rejects. A resignation is always for one game. To give up the "
+            "**whole match**, use `/bg forfeit`: your opponent wins the match."
+        ),
     ),
     HelpPage(
-        "6. Clocks, vacations and finding your games",
-        "Games are asynchronous: take your time within the match's clock (see **`/bg info clocks`**). The bot "
-        "reminds you before your time runs out; if it runs out, the match's timeout rule applies. Going away? "
-        "**`/bg me vacation days:7`** stops your clocks in this server while you are gone.\n\n"
-        "Lost a game? **`/bg games`** lists yours (those waiting for you first); **`/bg board`** shows a board again, "
-        "with its buttons; **`/bg hint`** suggests a play in unrated games; **`/bg info rules`** shows a game's terms. "
-        "Your board colours and side: **`/bg me settings`**. Have fun!",
+        N_("6. Clocks, vacations and finding your games"),
+        N_(
+            "Games are asynchronous: take your time within the match's clock (see **`/bg info clocks`**). The bot "
+            "reminds you before your time runs out; if it runs out, the match's timeout rule applies. Going away? "
+            "**`/bg me vacation days:7`** stops your clocks in this server while you are gone.\n"
+            "\n"
+            "Lost a game? **`/bg games`** lists yours (those waiting for you first); **`/bg board`** shows a board "
+            "again, with its buttons; **`/bg hint`** suggests a play in unrated games; **`/bg info rules`** shows a "
+            "game's terms. Your board colours and side: **`/bg me settings`**. Have fun!"
+        ),
     ),
 )
 
@@ -148,18 +170,23 @@ def page_state(number: int) -> m.MatchState | None:
     return picture() if picture is not None else None
 
 
+#: The help's page buttons, by the word their custom id carries; labels are translated when drawn.
+TURNS = {"previous": N_("Previous"), "next": N_("Next")}
+
+
 class HelpPageButton(
+    Localized,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"bg:help:(?P<page>[0-9]+):(?P<label>previous|next)",
 ):
     """Previous / Next under ``/bg help`` (persistent: they work in help messages posted before a restart)."""
 
-    def __init__(self, page: int, label: str, *, disabled: bool = False) -> None:
+    def __init__(self, page: int, turn: str, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=_(TURNS[turn]),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"bg:help:{page}:{label.lower()}",
+                custom_id=f"bg:help:{page}:{turn}",
                 disabled=disabled,
             )
         )
@@ -169,7 +196,7 @@ class HelpPageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HelpPageButton:
-        return cls(int(match["page"]), match["label"].capitalize())
+        return cls(int(match["page"]), match["label"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(interaction, _show_page(interaction, self.page))
@@ -182,8 +209,12 @@ async def help_message(
     settings) and the Previous / Next buttons."""
     number = min(max(number, 1), len(PAGES))
     page = PAGES[number - 1]
-    embed = discord.Embed(title=page.title, description=page.text, colour=discord.Colour.dark_green())
-    embed.set_footer(text=f"Page {number} of {len(PAGES)} · /bg help page:{number}")
+    embed = discord.Embed(title=_(page.title), description=_(page.text), colour=discord.Colour.dark_green())
+    embed.set_footer(
+        text=_("Page {page} of {pages} · {command}").format(
+            page=number, pages=len(PAGES), command=f"/bg help page:{number}"
+        )
+    )
     file = None
     state = page_state(number)
     if state is not None:
@@ -195,8 +226,8 @@ async def help_message(
         file = discord.File(io.BytesIO(rendered.png), filename=name, description=rendered.alt_text[:1000])
         embed.set_image(url=f"attachment://{name}")
     ui = discord.ui.View(timeout=None)
-    ui.add_item(HelpPageButton(number - 1, "Previous", disabled=number == 1))
-    ui.add_item(HelpPageButton(number + 1, "Next", disabled=number == len(PAGES)))
+    ui.add_item(HelpPageButton(number - 1, "previous", disabled=number == 1))
+    ui.add_item(HelpPageButton(number + 1, "next", disabled=number == len(PAGES)))
     return embed, file, ui
 
 

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from engine.i18n import _
+
 from ..context import find_game, game_choices, requester, thread_game
 from ..errors import refusals, reply
 from ..options import variant_choices
-from ..text import clip, lines_within, sides_text
+from ..text import clip, lines_within, sides_text, status_word
 from ..tree import BgCog
 
 if TYPE_CHECKING:
@@ -30,9 +32,12 @@ class Info(BgCog):
         """List the rule sets you can play."""
         lines = []
         for cls in self.service.variants():
-            aliases = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
-            team = " — teams of two" if cls.team_size > 1 else ""
-            lines.append(f"**{cls.display_name}** `{cls.name}`{aliases}{team}")
+            line = f"**{_(cls.display_name)}** `{cls.name}`"
+            if cls.aliases:
+                line += " " + _("(also: {aliases})").format(aliases=", ".join(cls.aliases))
+            if cls.team_size > 1:
+                line += " " + _("— teams of two")
+            lines.append(line)
         await reply(interaction, "\n".join(lines))
 
     @info.command(name="rules")
@@ -52,7 +57,9 @@ class Info(BgCog):
             await reply(interaction, clip(self.service.rules(variant or "backgammon")))
             return
         terms = await self.service.match_terms(view.id, requester(interaction))
-        head = f"**Game #{view.id}**: {sides_text(view)} ({view.status})"
+        head = _("**Game #{game}**: {players} ({status})").format(
+            game=view.id, players=sides_text(view), status=status_word(view.status)
+        )
         summary = self.service.rules(view.variant)
         await reply(interaction, clip("\n".join([head, *(f"- {line}" for line in terms), "", summary])))
 
@@ -75,14 +82,14 @@ class Info(BgCog):
             default = (await self.service.guild_settings(requester(interaction)))["default_time_control"]
         lines = []
         for tc in self.service.time_controls():
-            mark = " — **this server's default**" if tc.name == default else ""
-            summary = f"\n  {tc.summary}" if tc.summary else ""
-            lines.append(f"**{tc.display_name}** `{tc.name}`: {tc.describe()}{mark}{summary}")
+            mark = " " + _("— **this server's default**") if tc.name == default else ""
+            summary = f"\n  {_(tc.summary)}" if tc.summary else ""
+            lines.append(f"**{_(tc.display_name)}** `{tc.name}`: {tc.describe()}{mark}{summary}")
         if not lines:
-            await reply(interaction, "No time controls are registered.")
+            await reply(interaction, _("No time controls are registered."))
             return
         if default is None:
-            lines.append("Matches here have no clock unless the challenge names one.")
+            lines.append(_("Matches here have no clock unless the challenge names one."))
         await reply(interaction, lines_within(lines, 2000))
 
 

@@ -12,9 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from engine import i18n
+from engine.i18n import _, ngettext
+
 from ...service import Refused
 from ..context import bot_of, game_rows, requester, require_server
 from ..errors import answer_first, refusals, refuse, reply
+from ..language import speak
 from ..options import show
 from ..text import NO_PINGS, clip, safe
 from ..tree import BgCog
@@ -34,10 +38,13 @@ async def forget_me(interaction: discord.Interaction[Any]) -> None:
     """Erase the user's own data everywhere and say so (only to them). Answered first: it touches many records."""
     await answer_first(interaction)
     changed = await bot_of(interaction).service.forget_me(requester(interaction))
-    text = (
-        f"Done: your personal data is gone from every server ({changed} records changed). Your finished matches stay "
-        f"in your opponents' records, shown as “{FORMER_PLAYER}”."
-    )
+    text = ngettext(
+        "Done: your personal data is gone from every server ({count} records changed). Your finished matches stay in "
+        "your opponents' records, shown as “{former}”.",
+        "Done: your personal data is gone from every server ({count} records changed). Your finished matches stay in "
+        "your opponents' records, shown as “{former}”.",
+        changed,
+    ).format(count=changed, former=_(FORMER_PLAYER))
     await reply(interaction, text)
 
 
@@ -47,10 +54,12 @@ class ForgetMe(discord.ui.View):
     def __init__(self, user_id: int) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.user_id = user_id
+        self.confirm.label = _("Erase my data everywhere")
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await speak(interaction)
         if interaction.user.id != self.user_id:
-            await refuse(interaction, "Only the player who asked can confirm erasing their own data.")
+            await refuse(interaction, _("Only the player who asked can confirm erasing their own data."))
             return False
         return True
 
@@ -92,7 +101,7 @@ class Me(BgCog):
     ) -> None:
         """See or change your own settings (forced moves, bear-offs, board side, reminders)."""
         if quiet_hours is not None and quiet_hours.strip() and not QUIET_HOURS.fullmatch(quiet_hours.strip()):
-            raise Refused("Write quiet hours as two UTC hours, like 22-7 (from 22:00 to 07:00), or leave it empty.")
+            raise Refused(_("Write quiet hours as two UTC hours, like 22-7 (from 22:00 to 07:00), or leave it empty."))
         given = {
             "autoplay": autoplay,
             "auto_bearoff": auto_bearoff,
@@ -104,9 +113,9 @@ class Me(BgCog):
         }
         changes = {k: v for k, v in given.items() if v is not None}
         current = await self.service.player_settings(requester(interaction), **changes)
-        head = "Saved. " if changes else ""
         text = ", ".join(f"{k} = {show(v, k)}" for k, v in current.items())
-        await reply(interaction, f"{head}Your settings: {text}.")
+        answer = _("Your settings: {settings}.").format(settings=text)
+        await reply(interaction, _("Saved.") + " " + answer if changes else answer)
 
     @me.command(name="vacation")
     @app_commands.describe(days="How many days you will be away (part days allowed, like 1.5)")
@@ -119,21 +128,21 @@ class Me(BgCog):
         me = requester(interaction)
         ends = int(await self.service.vacation(me, days))
         running = [row for row in await game_rows(interaction, me) if row.status == "active" and row.thread_id]
-        told = f" Your opponents are told in {', '.join(f'<#{r.thread_id}>' for r in running)}." if running else ""
-        await reply(
-            interaction,
-            clip(
-                f"Enjoy your break. Your vacation ends <t:{ends}:F> (<t:{ends}:R>); "
-                f"your clocks stand still until then.{told}"
-            ),
+        text = _("Enjoy your break. Your vacation ends {end} ({relative}); your clocks stand still until then.").format(
+            end=f"<t:{ends}:F>", relative=f"<t:{ends}:R>"
         )
-        # Opponents see it: a line in each running match's thread (no ping).
-        for row in running:
-            await self.threads.tell_in(
-                row.id,
-                row.thread_id,
-                f"{safe(me.name)} is on vacation until <t:{ends}:F>: their clock stands still until then.",
+        if running:
+            text += " " + _("Your opponents are told in {threads}.").format(
+                threads=", ".join(f"<#{r.thread_id}>" for r in running)
             )
+        await reply(interaction, clip(text))
+        # Opponents see it: a line in each running match's thread (no ping), in the server's language.
+        with i18n.shared():
+            away = _("{name} is on vacation until {end}: their clock stands still until then.").format(
+                name=safe(me.name), end=f"<t:{ends}:F>"
+            )
+        for row in running:
+            await self.threads.tell_in(row.id, row.thread_id, away)
 
     @me.command(name="forget")
     @app_commands.describe(confirm="True to erase at once, without the confirmation button")
@@ -145,8 +154,10 @@ class Me(BgCog):
             return
         await reply(
             interaction,
-            "This erases your name, settings, vacations, watching and ratings in every server where you played. "
-            f"Your finished matches stay in your opponents' records, shown as “{FORMER_PLAYER}”. It cannot be undone.",
+            _(
+                "This erases your name, settings, vacations, watching and ratings in every server where you played. "
+                "Your finished matches stay in your opponents' records, shown as “{former}”. It cannot be undone."
+            ).format(former=_(FORMER_PLAYER)),
             view=ForgetMe(interaction.user.id),
             allowed_mentions=NO_PINGS,
         )

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from engine.i18n import _, ngettext
+
 from ...service import Refused
 from ..context import find_game, game_choices, requester
 from ..errors import refusals, reply
@@ -43,11 +45,15 @@ class Replay(BgCog):
         """Watch a game of a match again: an animated picture, one frame per play."""
         view = await find_game(interaction, game, mine=False)
         if view.status in ("challenge", "declined", "expired"):
-            raise Refused(f"Game #{view.id} never started, so there is nothing to replay.")
+            raise Refused(_("Game #{game} never started, so there is nothing to replay.").format(game=view.id))
         which = number or view.game
         movie = await self.service.replay(view.id, requester(interaction), which)
         plays = movie.frames - 1
-        text = f"**{describe(view)}** · game {which}: {plays} play{'s' if plays != 1 else ''}, one picture each."
+        text = ngettext(
+            "**{match}** · game {number}: {count} play, one picture each.",
+            "**{match}** · game {number}: {count} plays, one picture each.",
+            plays,
+        ).format(match=describe(view), number=which, count=plays)
         file = discord.File(
             io.BytesIO(movie.gif), filename=f"game{view.id}-{which}-replay.gif", description=movie.alt_text[:1024]
         )

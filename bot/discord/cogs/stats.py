@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from ...service import not_installed
+from engine import i18n
+from engine.i18n import _, ngettext
+
+from ...service import FORGOTTEN, not_installed
 from ..context import requester, require_server
 from ..errors import refusals, reply
 from ..options import RuleSet
-from ..text import lines_within, safe
+from ..text import lines_within, match_kind, rating, safe
 from ..tree import BgCog
 
 if TYPE_CHECKING:
@@ -23,8 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Stats", "setup", "leaderboard_table", "result_line", "streak_text", "FORMER_PLAYER"]
 
-#: How the service names a player whose data was removed.
-FORMER_PLAYER = "a former player"
+#: How the service names a player whose data was removed (stored in English, shown in the reader's language).
+FORMER_PLAYER = FORGOTTEN
 MAX_EMBED = 4096
 
 
@@ -32,10 +35,18 @@ def streak_text(streak: int, *, short: bool = False) -> str:
     """A streak for players: ``won 3 in a row`` (``W3``), ``lost 1`` (``L1``), or a dash."""
     if streak == 0:
         return "–"
+    count = abs(streak)
     if short:
-        return f"{'W' if streak > 0 else 'L'}{abs(streak)}"
-    verb = "won" if streak > 0 else "lost"
-    return f"{verb} {abs(streak)} in a row" if abs(streak) > 1 else f"{verb} the last one"
+        # Translators: a short winning streak in a table column, like W3 (won 3 in a row).
+        won = _("W{count}")
+        # Translators: a short losing streak in a table column, like L2 (lost 2 in a row).
+        lost = _("L{count}")
+        return (won if streak > 0 else lost).format(count=count)
+    if count == 1:
+        return _("won the last one") if streak > 0 else _("lost the last one")
+    if streak > 0:
+        return ngettext("won {count} in a row", "won {count} in a row", count).format(count=count)
+    return ngettext("lost {count} in a row", "lost {count} in a row", count).format(count=count)
 
 
 def _plain(name: str, width: int) -> str:
@@ -46,31 +57,39 @@ def _plain(name: str, width: int) -> str:
 
 def leaderboard_table(rows: list[dict[str, Any]]) -> str:
     """The leaderboard rows of the service as a fixed-width table (inside a code block)."""
-    width = max([6, *(len(_plain(str(r["name"]), 20)) for r in rows)])
-    head = f"{'#':>3}  {'Player':<{width}}  {'Rating':>8}  {'Won':>4}  {'Lost':>4}  Streak"
+    player, rated, won, lost, streak = _("Player"), _("Rating"), _("Won"), _("Lost"), _("Streak")
+    width = max([6, len(player), *(len(_plain(str(r["name"]), 20)) for r in rows)])
+    wide = max(8, len(rated))
+    w_won, w_lost = max(4, len(won)), max(4, len(lost))
+    head = f"{'#':>3}  {player:<{width}}  {rated:>{wide}}  {won:>{w_won}}  {lost:>{w_lost}}  {streak}"
     lines = [head]
     for r in rows:
         lines.append(
-            f"{r['rank']:>3}  {_plain(str(r['name']), 20):<{width}}  {r['rating']:>8.2f}  "
-            f"{r['wins']:>4}  {r['losses']:>4}  {streak_text(int(r['streak']), short=True)}"
+            f"{r['rank']:>3}  {_plain(str(r['name']), 20):<{width}}  {rating(r['rating']):>{wide}}  "
+            f"{r['wins']:>{w_won}}  {r['losses']:>{w_lost}}  {streak_text(int(r['streak']), short=True)}"
         )
     return "```\n" + "\n".join(lines) + "\n```"
 
 
+def _name(name: str) -> str:
+    """A stored player name as shown: an erased player's neutral name in the reader's language."""
+    return _(FORMER_PLAYER) if name == FORMER_PLAYER else name
+
+
 def result_line(line: dict[str, Any]) -> str:
     """One finished match for players: number, rule set, length, score, winner, rating change, thread, date."""
-    kind = f"{line['length']}-point match" if line["length"] else "money session"
-    sides = [safe(str(s)) for s in line.get("sides") or ["?", "?"]]
+    kind = match_kind(int(line["length"])) if line["length"] else _("money session")
+    sides = [safe(_name(str(s))) for s in line.get("sides") or ["?", "?"]]
     score = line.get("score") or [0, 0]
-    text = f"#{line['game_id']} {line['display_name']} {kind}: {sides[0]} {score[0]} – {score[1]} {sides[1]}"
+    text = f"#{line['game_id']} {_(str(line['display_name']))} {kind}: {sides[0]} {score[0]} – {score[1]} {sides[1]}"
     if line.get("winner") is not None:
-        text += f", won by {safe(str(line['winner']))}"
+        text += _(", won by {player}").format(player=safe(_name(str(line["winner"]))))
     if "won" in line:
-        text += " — **won**" if line["won"] else " — lost"
+        text += " " + (_("— **won**") if line["won"] else _("— lost"))
         if line.get("rating_change") is not None:
-            text += f" ({line['rating_change']:+.2f})"
+            text += f" ({rating(float(line['rating_change']), sign=True)})"
     if not line.get("rated"):
-        text += " · unrated"
+        text += " · " + _("unrated")
     if line.get("unavailable"):  # "rule set X is not installed": the match is kept
         text += f" · {line['unavailable']}"
     if line.get("thread_id"):
@@ -103,19 +122,30 @@ class Stats(BgCog):
         if variant is None:
             variant = str((await self.service.guild_settings(asker))["default_variant"])
         rows = await self.service.leaderboard(asker, variant, min_matches=min_matches)
-        shown = next((cls.display_name for cls in self.service.variants() if cls.name == variant), variant)
+        shown = next((_(cls.display_name) for cls in self.service.variants() if cls.name == variant), variant)
         if not rows:
-            least = f" with at least {min_matches} rated matches" if min_matches > 1 else ""
-            await reply(
-                interaction,
-                f"No {shown} players here{least} yet: a finished match (not money play) puts both players on it.",
-            )
+            if min_matches > 1:
+                empty = ngettext(
+                    "No {rule_set} players here with at least {count} rated match yet: a finished match (not money "
+                    "play) puts both players on it.",
+                    "No {rule_set} players here with at least {count} rated matches yet: a finished match (not money "
+                    "play) puts both players on it.",
+                    min_matches,
+                )
+            else:
+                empty = _("No {rule_set} players here yet: a finished match (not money play) puts both players on it.")
+            await reply(interaction, empty.format(rule_set=shown, count=min_matches))
             return
-        embed = discord.Embed(title=f"{shown} leaderboard", description=leaderboard_table(rows)[:MAX_EMBED])
+        title = _("{rule_set} leaderboard").format(rule_set=shown)
+        embed = discord.Embed(title=title, description=leaderboard_table(rows)[:MAX_EMBED])
         if not_installed(variant):  # its ratings are kept while its plugin is away
-            embed.title = f"{shown} leaderboard ({not_installed(variant)})"
-        least = "1 rated match" if min_matches == 1 else f"{min_matches} rated matches"
-        embed.set_footer(text=f"{self.service.ratings.display_name}; players with at least {least} in it.")
+            embed.title = f"{title} ({not_installed(variant)})"
+        footer = ngettext(
+            "{system}; players with at least {count} rated match in it.",
+            "{system}; players with at least {count} rated matches in it.",
+            min_matches,
+        ).format(system=_(self.service.ratings.display_name), count=min_matches)
+        embed.set_footer(text=footer)
         await reply(interaction, embed=embed)
 
     @stats.command(name="profile")
@@ -126,25 +156,31 @@ class Stats(BgCog):
         who = player or interaction.user
         data = await self.service.profile(requester(interaction), str(who.id))
         name = str(data["name"]) if data["name"] != str(who.id) else who.display_name
-        names = {cls.name: cls.display_name for cls in self.service.variants()}
-        embed = discord.Embed(title=f"{name}'s backgammon")
+        names = {cls.name: _(cls.display_name) for cls in self.service.variants()}
+        embed = discord.Embed(title=_("{name}'s backgammon").format(name=name))
         for variant, r in sorted(data["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
             games = r["wins"] + r["losses"]
+            record = ngettext(
+                "{won} won, {lost} lost ({count} rated)", "{won} won, {lost} lost ({count} rated)", games
+            ).format(won=r["wins"], lost=r["losses"], count=games)
+            experience = ngettext("Experience: {count} point", "Experience: {count} points", int(r["experience"]))
             embed.add_field(
                 name=names.get(variant, variant) + (f" ({r['unavailable']})" if r.get("unavailable") else ""),
-                value=(
-                    f"Rating **{r['rating']:.2f}**\n"
-                    f"{r['wins']} won, {r['losses']} lost ({games} rated)\n"
-                    f"Streak: {streak_text(int(r['streak']))}\n"
-                    f"Experience: {r['experience']} points"
+                value="\n".join(
+                    (
+                        _("Rating **{rating}**").format(rating=rating(r["rating"])),
+                        record,
+                        _("Streak: {streak}").format(streak=streak_text(int(r["streak"]))),
+                        experience.format(count=i18n.number(int(r["experience"]))),
+                    )
                 ),
                 inline=True,
             )
         recent = [result_line(line) for line in data["recent"]]
         if recent:
-            embed.add_field(name="Recent matches", value=lines_within(recent, 1024), inline=False)
+            embed.add_field(name=_("Recent matches"), value=lines_within(recent, 1024), inline=False)
         if not data["ratings"] and not recent:
-            embed.description = "No finished matches yet. `/bg play` starts one."
+            embed.description = _("No finished matches yet. `/bg play` starts one.")
         await reply(interaction, embed=embed)
 
     @stats.command(name="history")
@@ -155,10 +191,13 @@ class Stats(BgCog):
         require_server(interaction)
         lines = await self.service.history(requester(interaction), player_id=str(player.id) if player else None)
         if not lines:
-            whose = f"{safe(player.display_name)} has" if player else "This server has"
-            await reply(interaction, f"{whose} no finished matches yet.")
+            if player:
+                empty = _("{name} has no finished matches yet.").format(name=safe(player.display_name))
+            else:
+                empty = _("This server has no finished matches yet.")
+            await reply(interaction, empty)
             return
-        title = f"{player.display_name}'s matches" if player else "Finished matches"
+        title = _("{name}'s matches").format(name=player.display_name) if player else _("Finished matches")
         embed = discord.Embed(title=title, description=lines_within([result_line(x) for x in lines], MAX_EMBED))
         await reply(interaction, embed=embed)
 

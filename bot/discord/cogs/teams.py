@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from engine.controls import ProposalKind, allowed_actions
+from engine.i18n import _
 
 from ...service import SYSTEM, Refused
 from ..context import MAX_CHOICES, find_game, game_choices, requester
@@ -44,8 +45,11 @@ class Teams(BgCog):
         out = await self.service.propose(view.id, requester(interaction), text)
         where = await self.threads.tell_teams(out)
         pid = next((e.data.get("proposal") for e in out.events if e.kind == "proposal"), None)
-        shown = f" (proposal #{pid})" if pid is not None else ""
-        await reply(interaction, clip(f"Proposed to your team{shown}. {where}".strip()))
+        if pid is not None:
+            done = _("Proposed to your team (proposal #{number}).").format(number=pid)
+        else:
+            done = _("Proposed to your team.")
+        await reply(interaction, clip(f"{done} {where}".strip()))
 
     @propose.autocomplete("text")
     async def _propose_text(
@@ -75,15 +79,20 @@ class Teams(BgCog):
         rows = await self.service.proposals(view.id, requester(interaction))
         if not rows:
             await reply(
-                interaction, f"Your team has no open proposals in game #{view.id}. Suggest one with `/bg team propose`."
+                interaction,
+                _("Your team has no open proposals in game #{game}. Suggest one with `/bg team propose`.").format(
+                    game=view.id
+                ),
             )
             return
-        lines = [f"**Your team's proposals in game #{view.id}:**"]
+        lines = [_("**Your team's proposals in game #{game}:**").format(game=view.id)]
         lines += [f"#{r['id']} **{safe(str(r['text']))}** — {safe(str(r['name']))}" for r in rows]
         side = view.side_of(str(interaction.user.id))
         acting = view.acting[side] if view.acting is not None and side is not None else None
         lines.append(
-            f"{safe(view.name(acting))}, the acting member, plays one with `/bg team adopt proposal:<number>`."
+            _("{name}, the acting member, plays one with `/bg team adopt proposal:<number>`.").format(
+                name=safe(view.name(acting))
+            )
         )
         await reply(interaction, clip("\n".join(lines)), allowed_mentions=NO_PINGS)
 
@@ -137,7 +146,8 @@ class Teams(BgCog):
             return
         out = await self.service.approve(view.id, me, False)
         where = await self.threads.tell_teams(out)
-        await reply(interaction, clip(f"You do not agree: your teammate chooses again. {where}".strip()))
+        disagree = _("You do not agree: your teammate chooses again.")
+        await reply(interaction, clip(f"{disagree} {where}".strip()))
 
     @propose.autocomplete("game")
     @proposals.autocomplete("game")
