@@ -13,11 +13,10 @@ from typing import Any
 
 from engine import i18n
 from engine.controls import allowed_actions
-from engine.i18n import N_, _, ngettext
+from engine.i18n import N_, _, listed, ngettext
 from engine.match import MatchState, Phase, Stage
 
 from .service import GameView
-from .service.helpers import listed
 
 
 @dataclass(frozen=True)

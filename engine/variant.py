@@ -44,7 +44,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from .geometry import Geometry
-from .i18n import N_, _
+from .i18n import N_, _, listed
 from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate
 from .position import (
     BAR,
@@ -527,16 +527,7 @@ class Variant:
             _("a {result} ({level})").format(result=_(name), level=level)
             for level, name in sorted(self.results.items())
         ]
-        if len(items) == 1:
-            return items[0]
-        head, last = ", ".join(items[:-1]), items[-1]
-        if conjunction == "and":
-            # Translators: the end of a list: "A, B and C" ({items} is "A, B").
-            return _("{items} and {last}").format(items=head, last=last)
-        if conjunction == "or":
-            # Translators: the end of a list of choices: "A, B or C" ({items} is "A, B").
-            return _("{items} or {last}").format(items=head, last=last)
-        return f"{head} {conjunction} {last}"
+        return listed(items, conjunction)
 
     def most_at_stake(self, pos: Position) -> int:
         """The highest result level the player on roll of ``pos`` could still lose this game.

@@ -9,7 +9,7 @@ from typing import Any
 from engine import i18n
 from engine import match as m
 from engine.fairdice import FairDice, client_value, commitment, new_server_seed
-from engine.i18n import _, ngettext
+from engine.i18n import _, listed, ngettext
 from engine.match import MatchOptionError
 from engine.options import Chosen, OptionError, match_option_specs, settle
 from engine.options import parse as parse_options
@@ -29,7 +29,6 @@ from .helpers import (
     _tc_data,
     _time_control,
     challenge_awaiting,
-    listed,
 )
 from .missing import stored_class
 from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request

@@ -95,19 +95,6 @@ def bot_label(player_id: str) -> str | None:
     return bot_name(spec, 2 if seat == "2" else 1)
 
 
-def listed(words: list[str], conjunction: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``conjunction`` "or": ``a, b or c``), in the active language."""
-    if len(words) == 1:
-        return words[0]
-    items, last = ", ".join(words[:-1]), words[-1]
-    if conjunction == "and":
-        # Translators: the end of a list: "Alice, Bob and Carol" ({items} is "Alice, Bob").
-        return _("{items} and {last}").format(items=items, last=last)
-    if conjunction == "or":
-        return _("{items} or {last}").format(items=items, last=last)
-    return f"{items} {conjunction} {last}"
-
-
 def challenge_awaiting(terms: Mapping[str, Any]) -> tuple[str, ...]:
     """Who must still accept a challenge (its stored terms). A team challenge starts once every player it names but
     the challenger has accepted (the challenger's teammate too: nobody is seated without being asked), bots

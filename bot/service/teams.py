@@ -10,7 +10,7 @@ from typing import Any
 from engine import i18n
 from engine import match as m
 from engine.controls import allowed_actions
-from engine.i18n import _, ngettext
+from engine.i18n import _, listed, ngettext
 from engine.match import Action, ActionError, MatchState, Phase
 from engine.record import action_from_data, action_to_data
 from engine.turn import TurnError
@@ -19,7 +19,7 @@ from engine.validate import IllegalPlay
 from ..storage import TimerSpec
 from .core import ServiceCore
 from .events import _with_names
-from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps, listed
+from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps
 from .types import SYSTEM, Event, Outcome, Refused, Request
 
 

@@ -34,7 +34,7 @@ import contextvars
 import gettext as _gettext
 import io
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -53,6 +53,7 @@ __all__ = [
     "ngettext",
     "pgettext",
     "npgettext",
+    "listed",
     "language",
     "user_language",
     "shared_language",
@@ -260,6 +261,19 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return translation().npgettext(context, singular, plural, n)
+
+
+def listed(words: Sequence[str], conjunction: str = "and") -> str:
+    """Words in a list in the active language: ``a``, ``a and b``, ``a, b and c`` (``conjunction`` "or":
+    ``a, b or c``); the empty string for no words."""
+    if len(words) <= 1:
+        return "".join(words)
+    items, last = ", ".join(words[:-1]), words[-1]
+    if conjunction == "or":
+        # Translators: the end of a list of choices: "A, B or C" ({items} is "A, B").
+        return _("{items} or {last}").format(items=items, last=last)
+    # Translators: the end of a list: "A, B and C" ({items} is "A, B").
+    return _("{items} and {last}").format(items=items, last=last)
 
 
 def _babel_locale() -> str:

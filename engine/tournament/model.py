@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
-from engine.i18n import N_, _, pgettext
+from engine.i18n import N_, _, listed, pgettext
 
 __all__ = [
     "MAX_ENTRANTS",
@@ -178,13 +178,6 @@ _TIEBREAK_WORDS = {
     Tiebreak.BUCHHOLZ: N_("Buchholz (the sum of your opponents' scores)"),
     Tiebreak.MEDIAN_BUCHHOLZ: N_("median Buchholz (the same without your best and worst opponent)"),
 }
-
-
-def listed(items: list[str]) -> str:
-    """Words in a list: "a", "a and b", "a, b and c" (in the active language)."""
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 @dataclass(frozen=True, slots=True)
