@@ -52,6 +52,10 @@ games the clock advanced action by action (``bot.clock.advance``) and the timers
 ids replaced); the first game written from each template is read back, its log replayed and checked equal to
 its stored state and counters. The dice of later rolls come from the service's seeded dice, as in the other benchmarks.
 
+Heavy work (exports and replays of long records, bot players) goes to the service's worker processes
+(bot/service/pool.py), as many as config.toml's ``[limits] worker_processes`` or ``--workers`` (0: threads), started
+before the stall and timer sections; the CPU they use is printed beside this process's.
+
 The database is a fresh SQLite file (built with ``synchronous=OFF``, then reopened with the bot's default
 ``FULL``), or a fresh schema on PostgreSQL (``--postgres``, default $GAMMONBOT_TEST_POSTGRES_URL), or ``--db``.
 The service is set up from config.toml (``[limits]``, ``[render]``), as the bot is. ``--full`` sets the sizes of
@@ -102,6 +106,7 @@ from bot.storage import Scope, Store, TimerSpec, Unavailable  # noqa: E402
 from engine.dice import RandomDice  # noqa: E402
 from engine.match import Action, MatchSetup, MatchState, Move, Phase, apply, replay  # noqa: E402
 from engine.record import (  # noqa: E402
+    action_from_data,
     action_to_data,
     advance_counters,
     log_counters,
@@ -341,7 +346,7 @@ async def write_histories(svc: GameService, templates: Templates, wants: list[Wa
             w.game.actions = cut.length
             if verify and w.template not in checked:
                 checked.add(w.template)
-                stored = await svc._log(w.game.id)
+                stored = [action_from_data(a.action) for a in await store.load_actions(w.game.id, scope=Scope.system())]
                 assert len(stored) == cut.length and replay(setup, stored) == state, "a written game does not replay"
                 assert log_counters(stored) == cut.counters
 
@@ -638,7 +643,12 @@ class LoopWatch:
     A costly callback is named by the task it resumed: where the task stood before (resumed at) and after (went on
     to wait at), so the work between those two points, all on the loop, is what took the time."""
 
-    def __init__(self) -> None:
+    def __init__(self, census: bool = False) -> None:
+        #: --gc-census: every second, count the objects the collector tracks by type, keeping the largest count (its
+        #: own callback is left out of the figures; the ticker and the loop wait for it: a diagnosis, not a figure).
+        self.census = census
+        self.largest_census: tuple[int, list[tuple[str, int]]] = (0, [])
+        self._counting = False
         self.worst: list[tuple[float, float, str]] = []  # (cpu, wall, what), the 8 costliest by CPU
         self.worst_wall = (0.0, "")
         self.callbacks = 0
@@ -652,6 +662,7 @@ class LoopWatch:
         self._gc_start = 0.0
         self._undo: list[Callable[[], None]] = []
         self._task: asyncio.Task[None] | None = None
+        self._census_task: asyncio.Task[None] | None = None
         self._thread = threading.current_thread()
 
     async def _tick(self) -> None:
@@ -675,6 +686,20 @@ class LoopWatch:
         else:
             self.gc_elsewhere[generation] += 1
 
+    async def _count(self) -> None:
+        """Never from a collector's callback: gc.get_objects() there can hand out a tuple still being built."""
+        while True:
+            await asyncio.sleep(1.0)
+            self._counting = True
+            objects = gc.get_objects()
+            if len(objects) > self.largest_census[0]:
+                by_type: dict[str, int] = {}
+                for o in objects:
+                    name = f"{type(o).__module__}.{type(o).__qualname__}"
+                    by_type[name] = by_type.get(name, 0) + 1
+                self.largest_census = (len(objects), sorted(by_type.items(), key=lambda kv: -kv[1])[:15])
+            del objects
+
     def start(self) -> None:
         self._thread = threading.current_thread()
         original = asyncio.events.Handle._run
@@ -692,6 +717,9 @@ class LoopWatch:
                 cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
                 collecting = watch.gc_total - g0
                 watch.callbacks += 1
+                counted, watch._counting = watch._counting, False  # the census's own callback (--gc-census)
+                if counted:
+                    cpu = wall = 0.0
                 if cpu > 0.010:
                     watch.over.append(cpu)
                 if len(watch.worst) < 8 or cpu > watch.worst[-1][0] or wall > watch.worst_wall[0]:
@@ -713,12 +741,16 @@ class LoopWatch:
             lambda: gc.callbacks.remove(self._gc),
         ]
         self._task = asyncio.get_running_loop().create_task(self._tick())
+        if self.census:
+            self._census_task = asyncio.get_running_loop().create_task(self._count())
 
     async def stop(self) -> None:
         assert self._task is not None
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        for task in (self._task, self._census_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for undo in self._undo:
             undo()
 
@@ -1053,15 +1085,17 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
     for k in kinds.values():
         k.done = k.refused = k.errors = k.skipped = 0
         k.latencies.clear()
-    watch = LoopWatch()
+    watch = LoopWatch(census=args.gc_census)
     load0 = os.getloadavg()[0]
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    pool_cpu0 = workers_cpu(svc.work.pids)
     watch.start()
     measuring[0] = True
     await asyncio.sleep(args.duration)
     measuring[0] = False
     await watch.stop()
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    pool_cpu = workers_cpu(svc.work.pids) - pool_cpu0
     stop.set()
     await asyncio.gather(*loaders)
     player.cancel()
@@ -1073,7 +1107,8 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
 
     print(
         f"  measured {wall:.0f} s after a {args.warmup:.0f} s warm-up: this process used {cpu / wall * 100:.0f}% of a "
-        f"core; load average {load0:.1f} -> {os.getloadavg()[0]:.1f} (the machine's other work included)"
+        f"core, its {len(svc.work.pids)} worker processes {pool_cpu / wall * 100:.0f}% ({svc.work.answered} jobs); "
+        f"load average {load0:.1f} -> {os.getloadavg()[0]:.1f} (the machine's other work included)"
     )
     for k in kinds.values():
         lat = k.latencies
@@ -1106,6 +1141,10 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         for g, p in watch.gc_pauses.items()
     )
     print(f"  garbage collector (any thread): {gcs}")
+    if watch.census:
+        n, top = watch.largest_census
+        types = ", ".join(f"{name} {count:,}" for name, count in top)
+        print(f"    --gc-census, the most objects tracked at once (outside the frozen ones): {n:,}: {types}")
     LOG.report()
     if latencies:
         p50, p99 = pct(latencies, 0.5), pct(latencies, 0.99)
@@ -1178,12 +1217,38 @@ async def timers_section(svc: GameService, store: Store, world: World, clock: Be
 # --- main --------------------------------------------------------------------------------------------------------
 
 
+async def serving(svc: GameService) -> GameService:
+    """A service with its worker processes up (bot/service/pool.py), as a bot's are once its first heavy job came."""
+    t0 = time.perf_counter()
+    if await svc.work.start():
+        took = time.perf_counter() - t0
+        print(f"  {svc.work.processes} worker processes started in {took:.1f} s ([limits] worker_processes)")
+    else:
+        print("  no worker processes ([limits] worker_processes = 0): heavy work in threads")
+    return svc
+
+
+def workers_cpu(pids: list[int]) -> float:
+    """CPU seconds used so far by these processes (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 async def run(url: str, args: argparse.Namespace) -> None:
     bot_log = logging.getLogger("gammonbot")
     bot_log.addHandler(LOG)
     bot_log.propagate = False
     clock = BenchClock()
     settings = load_settings(ROOT / "config.toml", environ={})
+    if args.workers is not None:  # instead of config.toml's [limits] worker_processes
+        limits = dataclasses.replace(settings.limits, worker_processes=args.workers)
+        settings = dataclasses.replace(settings, limits=limits)
     sqlite = url.startswith("sqlite")
 
     def maker(store: Store) -> Callable[..., GameService]:
@@ -1214,9 +1279,13 @@ async def run(url: str, args: argparse.Namespace) -> None:
         await judge_section(make(cache_size=100), world)
     if "stall" in sections:
         print("the event loop and one player under adversarial load")
-        await stall_section(make(cache_size=len(world.live) + 1000), store, world, args)
+        svc = await serving(make(cache_size=len(world.live) + 1000))
+        await stall_section(svc, store, world, args)
+        await svc.close()
     if "timers" in sections:
-        await timers_section(make(cache_size=len(world.live) + 1000), store, world, clock, args.timers)
+        svc = await serving(make(cache_size=len(world.live) + 1000))
+        await timers_section(svc, store, world, clock, args.timers)
+        await svc.close()
     await store.close()
     LOG.report()
     print("targets:")
@@ -1249,6 +1318,8 @@ def main() -> None:
     parser.add_argument("--crowd", type=float, default=20.0, help="ordinary actions per second by other players")
     parser.add_argument("--rate-scale", type=float, default=1.0, help="multiply every rate of the load")
     parser.add_argument("--bot", default="expert", help="the bot player of the bot matches")
+    parser.add_argument("--gc-census", action="store_true", help="count what the collector looks at, by type")
+    parser.add_argument("--workers", type=int, help="worker processes (default: config.toml [limits] worker_processes)")
     args = parser.parse_args()
     full = args.full
     args.live = args.live or (10_000 if full else 2_000)

@@ -1,19 +1,14 @@
-"""Runtime settings: one :class:`Settings` object, read once from ``config.toml`` and handed down.
-
-Never rules, never the token (that is the ``DISCORD_TOKEN`` environment variable).
-
-:func:`load_settings` reads the file named by ``--config`` (or ``config.toml`` in the working directory
-when nobody named one), applies the environment overrides (``GAMMONBOT_DATABASE_URL``), and checks every
-key. Anything it cannot use — an unknown section or key, a value of the wrong type or out of range, a
-rule set, theme or rating system that does not exist, a file named explicitly that is missing — is a
-:class:`ConfigError` whose message is one line naming the file and the key::
+"""Runtime settings: one :class:`Settings` object, read once from ``config.toml`` and handed down. Never rules, never
+the token (that is the ``DISCORD_TOKEN`` environment variable). :func:`load_settings` reads the file named by
+``--config`` (or ``config.toml`` in the working directory when nobody named one), applies the environment overrides
+(``GAMMONBOT_DATABASE_URL``), and checks every key. Anything it cannot use — an unknown section or key, a value of
+the wrong type or out of range, a rule set, theme or rating system that does not exist, a file named explicitly that
+is missing — is a :class:`ConfigError` whose message is one line naming the file and the key::
 
     config.toml: [defaults] match_length must be a whole number from 0 to 99, not 'five'
 
-The object is a tree of frozen sections (``settings.storage.url``, ``settings.defaults.variant``,
-``settings.render``…); the flat names older callers use (``settings.storage_url``, ``Settings(guild_id=…)``)
-still work.
-"""
+The object is a tree of frozen sections (``settings.storage.url``, ``settings.defaults.variant``, ``settings.render``…);
+the flat names older callers use (``settings.storage_url``, ``Settings(guild_id=…)``) still work."""
 
 from __future__ import annotations
 
@@ -29,6 +24,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
+from engine import i18n
+from engine.i18n import _
 from engine.match import MAX_CUBE_LIMIT, MatchOptionError, MatchOptions
 from render.theme import RenderConfig, ThemeError, builtin_config, config_from_mapping
 from render.theme import key_text as _key
@@ -150,6 +147,8 @@ class LimitSettings:
     max_open_challenges_per_server: int = 200
     #: The longest typed play (characters) the bot tries to read; longer text is refused unread.
     max_play_length: int = 100
+    #: Worker processes for heavy work (long records, bot players: bot/service/pool.py); 0: threads of this process.
+    worker_processes: int = 2
 
 
 @dataclass(frozen=True)
@@ -318,7 +317,8 @@ def load_settings(path: str | Path | None = None, *, environ: Mapping[str, str] 
 
     A missing file is an error when ``path`` was named (``--config``); without a name, a missing
     ``config.toml`` means the defaults. ``GAMMONBOT_DATABASE_URL`` (from ``environ``, default
-    ``os.environ``) overrides ``[storage] url``. Raises :class:`ConfigError` (one line) and nothing else.
+    ``os.environ``) overrides ``[storage] url``. Raises :class:`ConfigError` (one line, in the active language:
+    ``gammonbot``'s ``--lang`` or ``GAMMONBOT_LANG``) and nothing else.
     """
     env = os.environ if environ is None else environ
     explicit = path is not None
@@ -329,24 +329,29 @@ def load_settings(path: str | Path | None = None, *, environ: Mapping[str, str] 
         if file.is_file() or explicit:
             size = file.stat().st_size
             if size > MAX_FILE_BYTES:
-                raise ConfigError(f"{name}: {size} bytes is too large for a settings file (at most {MAX_FILE_BYTES})")
+                raise ConfigError(
+                    _("{file}: {size} bytes is too large for a settings file (at most {limit})").format(
+                        file=name, size=i18n.number(size), limit=i18n.number(MAX_FILE_BYTES)
+                    )
+                )
             data = tomllib.loads(file.read_text(encoding="utf-8"))
         else:
             name = ""
     except ConfigError:
         raise
     except FileNotFoundError:
-        raise ConfigError(f"{name}: no such settings file (check --config)") from None
+        raise ConfigError(_("{file}: no such settings file (check --config)").format(file=name)) from None
     except IsADirectoryError:
-        raise ConfigError(f"{name}: is a folder, not a settings file") from None
+        raise ConfigError(_("{file}: is a folder, not a settings file").format(file=name)) from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{name}: is not UTF-8 text") from None
+        raise ConfigError(_("{file}: is not UTF-8 text").format(file=name)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{name}: not valid TOML: {_one_line(str(exc))}") from None
+        reason = _one_line(str(exc))  # TOML's own words
+        raise ConfigError(_("{file}: not valid TOML: {reason}").format(file=name, reason=reason)) from None
     except RecursionError:
-        raise ConfigError(f"{name}: not valid TOML: arrays or tables nested too deeply") from None
+        raise ConfigError(_("{file}: not valid TOML: arrays or tables nested too deeply").format(file=name)) from None
     except (OSError, ValueError, MemoryError) as exc:  # unreadable; a number with thousands of digits
-        raise ConfigError(f"{name}: cannot be read: {_one_line(str(exc))}") from None
+        raise ConfigError(_("{file}: cannot be read: {reason}").format(file=name, reason=_one_line(str(exc)))) from None
     return settings_from_mapping(data, source=name or None, environ=env)
 
 
@@ -354,18 +359,26 @@ def settings_from_mapping(
     data: Mapping[str, Any], *, source: str | None = None, environ: Mapping[str, str] | None = None
 ) -> Settings:
     """Check parsed settings (``tomllib`` output) and build :class:`Settings`; messages name ``source``."""
-    where = f"{source}: " if source else "settings: "
+    # Translators: what a settings error starts with when the settings come from no file.
+    where = f"{source}: " if source else _("settings: ")
     built: dict[str, Any] = {}
     for key, value in data.items():
         if key not in SECTIONS:
+            sections = ", ".join(_section_names())
             if not isinstance(value, Mapping):
-                raise ConfigError(f"{where}{_key(key)} must be inside a section ({', '.join(_section_names())})")
+                raise ConfigError(
+                    where + _("{key} must be inside a section ({sections})").format(key=_key(key), sections=sections)
+                )
             raise ConfigError(
-                f"{where}unknown section [{_key(key)}]{_did_you_mean(key, SECTIONS)}; sections: "
-                + ", ".join(_section_names())
+                where
+                + _("unknown section [{key}]{did_you_mean}; sections: {sections}").format(
+                    key=_key(key), did_you_mean=_did_you_mean(key, SECTIONS), sections=sections
+                )
             )
         if not isinstance(value, Mapping):
-            raise ConfigError(f"{where}{key} must be a section ([{key}]), not {_show(value)}")
+            raise ConfigError(
+                where + _("{key} must be a section ([{key}]), not {value}").format(key=key, value=_show(value))
+            )
         if key == "render":
             try:
                 built["render"] = config_from_mapping(value)
@@ -379,7 +392,11 @@ def settings_from_mapping(
         try:
             url = _url(url)
         except _Invalid as exc:
-            raise ConfigError(f"{ENV_DATABASE} (environment) must be {exc}, not {_show(url)}") from None
+            raise ConfigError(
+                _("{variable} (environment) must be {what}, not {value}").format(
+                    variable=ENV_DATABASE, what=exc, value=_show(url)
+                )
+            ) from None
         built["storage"] = dataclasses.replace(built.get("storage", StorageSettings()), url=url)
     return Settings(**built, source=source, raw=dict(data))
 
@@ -402,7 +419,11 @@ class _Table:
     def known(self, keys: Sequence[str]) -> None:
         for key in self.table:
             if key not in keys:
-                raise self.error(f"has no setting {_show(key)}{_did_you_mean(key, keys)}; settings: {', '.join(keys)}")
+                raise self.error(
+                    _("has no setting {key}{did_you_mean}; settings: {keys}").format(
+                        key=_show(key), did_you_mean=_did_you_mean(key, keys), keys=", ".join(keys)
+                    )
+                )
 
     def get(self, key: str, check: Callable[[Any], T], default: T) -> T:
         if key not in self.table:
@@ -411,7 +432,9 @@ class _Table:
         try:
             return check(value)
         except _Invalid as exc:
-            raise self.error(f"{_key(key)} must be {exc}, not {_show(value)}") from None
+            raise self.error(
+                _("{key} must be {what}, not {value}").format(key=_key(key), what=exc, value=_show(value))
+            ) from None
 
     def error(self, text: str) -> ConfigError:
         return ConfigError(f"{self.where}[{self.name}] {text}")
@@ -420,7 +443,7 @@ class _Table:
 def _whole(low: int, high: int, what: str | None = None) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _Invalid(what or f"a whole number from {low} to {high}")
+            raise _Invalid(what or _("a whole number from {low} to {high}").format(low=low, high=high))
         return value
 
     return check
@@ -437,7 +460,7 @@ def _number(low: float, high: float, what: str) -> Callable[[Any], float]:
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise _Invalid("true or false")
+        raise _Invalid(_("true or false"))
     return value
 
 
@@ -445,7 +468,7 @@ def _choice(choices: Sequence[str], *, upper: bool = False) -> Callable[[Any], s
     def check(value: Any) -> str:
         text = value.strip().upper() if upper and isinstance(value, str) else value
         if not isinstance(text, str) or text not in choices:
-            raise _Invalid("one of " + ", ".join(choices))
+            raise _Invalid(_("one of {choices}").format(choices=", ".join(choices)))
         return text
 
     return check
@@ -453,7 +476,7 @@ def _choice(choices: Sequence[str], *, upper: bool = False) -> Callable[[Any], s
 
 def _url(value: Any) -> str:
     if not isinstance(value, str) or len(value) > 2048 or not _URL.fullmatch(value.strip()):
-        raise _Invalid("a database URL: sqlite:///FILE or postgresql://user@host/db")
+        raise _Invalid(_("a database URL: sqlite:///FILE or postgresql://user@host/db"))
     return value.strip()
 
 
@@ -462,12 +485,12 @@ def _snowflake(value: Any) -> str:
     if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= 20:
         text = int(text)
     if isinstance(text, bool) or not isinstance(text, int) or not 1 <= text <= MAX_SNOWFLAKE:
-        raise _Invalid("a Discord server id (a number, or a string of digits)")
+        raise _Invalid(_("a Discord server id (a number, or a string of digits)"))
     return str(text)
 
 
 def _shard_ids(value: Any) -> tuple[int, ...]:
-    what = f"a list of distinct shard numbers from 0 to {MAX_SHARDS - 1}, like [0, 1]"
+    what = _("a list of distinct shard numbers from 0 to {high}, like [0, 1]").format(high=MAX_SHARDS - 1)
     if not isinstance(value, list) or not value or len(value) > MAX_SHARDS:
         raise _Invalid(what)
     ids = tuple(_whole(0, MAX_SHARDS - 1, what)(i) for i in value)
@@ -480,7 +503,7 @@ def _variant(value: Any) -> str:
     from engine.plugins import UnknownVariant, registry
 
     reg = registry()
-    what = "a rule set (" + ", ".join(reg.names()) + ")"
+    what = _("a rule set ({names})").format(names=", ".join(reg.names()))
     if not isinstance(value, str) or len(value) > 100:
         raise _Invalid(what)
     try:
@@ -494,7 +517,7 @@ def _rating_system(value: Any) -> str:
 
     names = sorted(registry().rating_systems)
     if not isinstance(value, str) or value not in names:
-        raise _Invalid("a registered rating system (" + (", ".join(names) or "none registered") + ")")
+        raise _Invalid(_("a registered rating system ({names})").format(names=", ".join(names) or _("none registered")))
     return value
 
 
@@ -506,7 +529,7 @@ def _option_check(name: str, default: Any) -> Callable[[Any], Any]:
 
         def check(value: Any) -> str:
             if not isinstance(value, str) or value not in values:
-                raise _Invalid("one of " + ", ".join(values))
+                raise _Invalid(_("one of {choices}").format(choices=", ".join(values)))
             return value
 
         return check
@@ -519,6 +542,11 @@ def _option_check(name: str, default: Any) -> Callable[[Any], Any]:
 # --- the sections, one function each ------------------------------------------------------------------------
 
 
+def _seconds(low: str, high: str) -> str:
+    """What a duration setting must be (its bounds as the file writes them: 0.05, not 0,05)."""
+    return _("a number of seconds from {low} to {high}").format(low=low, high=high)
+
+
 def _storage(t: _Table) -> StorageSettings:
     t.known(("url", "sqlite_synchronous", "pool_size", "settings_ttl", "acquire_timeout", "statement_timeout"))
     d = StorageSettings()
@@ -526,13 +554,9 @@ def _storage(t: _Table) -> StorageSettings:
         url=t.get("url", _url, d.url),
         sqlite_synchronous=t.get("sqlite_synchronous", _choice(SQLITE_SYNCHRONOUS, upper=True), d.sqlite_synchronous),
         pool_size=t.get("pool_size", _whole(1, 1000), d.pool_size),
-        settings_ttl=t.get("settings_ttl", _number(0, 3600, "a number of seconds from 0 to 3600"), d.settings_ttl),
-        acquire_timeout=t.get(
-            "acquire_timeout", _number(0.05, 600, "a number of seconds from 0.05 to 600"), d.acquire_timeout
-        ),
-        statement_timeout=t.get(
-            "statement_timeout", _number(0.05, 600, "a number of seconds from 0.05 to 600"), d.statement_timeout
-        ),
+        settings_ttl=t.get("settings_ttl", _number(0, 3600, _seconds("0", "3600")), d.settings_ttl),
+        acquire_timeout=t.get("acquire_timeout", _number(0.05, 600, _seconds("0.05", "600")), d.acquire_timeout),
+        statement_timeout=t.get("statement_timeout", _number(0.05, 600, _seconds("0.05", "600")), d.statement_timeout),
     )
 
 
@@ -550,7 +574,9 @@ def _defaults(t: _Table) -> DefaultSettings:
         MatchOptions(length=length, **options).check()
     except MatchOptionError as exc:
         given = ", ".join(f"{k} = {json.dumps(v)}" for k, v in {"match_length": length, **options}.items())
-        raise t.error(f"options do not fit together ({given}): {_one_line(str(exc))}") from None
+        raise t.error(
+            _("options do not fit together ({given}): {reason}").format(given=given, reason=_one_line(str(exc)))
+        ) from None
     return DefaultSettings(variant, length, options)
 
 
@@ -570,6 +596,7 @@ def _limits(t: _Table) -> LimitSettings:
             "max_open_challenges_per_server", _whole(1, 100_000), d.max_open_challenges_per_server
         ),
         max_play_length=t.get("max_play_length", _whole(20, 200), d.max_play_length),
+        worker_processes=t.get("worker_processes", _whole(0, 64), d.worker_processes),
     )
 
 
@@ -584,9 +611,13 @@ def _discord(t: _Table) -> DiscordSettings:
     ids = t.get("shard_ids", _shard_ids, None)
     if ids is not None:
         if count is None:
-            raise t.error("shard_ids needs shard_count (the total number of shards)")
+            raise t.error(_("shard_ids needs shard_count (the total number of shards)"))
         if max(ids) >= count:
-            raise t.error(f"shard_ids must be shard numbers below shard_count = {count}, not {_show(list(ids))}")
+            raise t.error(
+                _("shard_ids must be shard numbers below shard_count = {count}, not {value}").format(
+                    count=count, value=_show(list(ids))
+                )
+            )
     return DiscordSettings(t.get("guild_id", _snowflake, None), count, ids)
 
 
@@ -611,7 +642,7 @@ def _section_names() -> list[str]:
 
 def _did_you_mean(key: Any, known: Sequence[str] | Mapping[str, Any]) -> str:
     close = difflib.get_close_matches(str(key)[:100], list(known), n=1)
-    return f" (did you mean {_key(close[0])}?)" if close else ""
+    return _(" (did you mean {key}?)").format(key=_key(close[0])) if close else ""
 
 
 def _one_line(text: str) -> str:

@@ -5,11 +5,15 @@ its start-up is done, and ``benchmarks/stall.py`` does the same where the bot wo
   stopped meanwhile. What start-up loaded (modules, classes, plugins, rule sets, the engine's tables: some 70,000
   objects, 50 ms a pass on a loaded 2-core machine) lives as long as the process, so it leaves the collector's passes
   (``gc.freeze``); the games the service holds are kept few and compact for the same reason (bot/service/cache.py).
-* **The GIL.** Heavy work runs in worker threads (boards, bot players, exports, long logs), and the event loop's
-  thread needs the GIL back each time it wakes (every database answer is a wake-up). Python lets a thread keep the
-  GIL 5 ms before it must hand it over, so with workers busy every wake-up of the loop could wait up to 5 ms, and a
-  request waiting for a dozen answers that many times: one player's p99 was 250 ms under load, 40 to 60 ms with the
-  GIL handed over after 0.5 ms (the workers lose little: they switch more often, not less work gets done).
+* **The GIL.** Work that would hold the loop up runs elsewhere: in worker threads (boards, short records, the
+  database's answers), and the heaviest in worker processes (exports and replays of long records, bot players,
+  analyses: bot/service/pool.py, ``[limits] worker_processes``), which have a GIL and a garbage collector of their
+  own. A thread still shares both with the loop: exporting a 10,000-action record in a thread made millions of
+  objects, and the collections they set off stopped the loop 40 to 70 ms at a time. The event loop's thread needs the
+  GIL back each time it wakes (every database answer is a wake-up). Python lets a thread keep the GIL 5 ms before it
+  must hand it over, so with workers busy every wake-up of the loop could wait up to 5 ms, and a request waiting for a
+  dozen answers that many times: one player's p99 was 250 ms under load, 40 to 60 ms with the GIL handed over after
+  0.5 ms (the workers lose little: they switch more often, not less work gets done).
 """
 
 from __future__ import annotations

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
+from engine import i18n
 from engine import match as m
 from engine.analysis import HintError
-from engine.analysis import analyse as analyse_match
-from engine.analysis import hint as analysis_hint
-from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant, bot_action
+from engine.i18n import _, ngettext
+from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
 from .core import ServiceCore
 from .helpers import _deciding, _Loaded, _to_act, bot_name
+from .pool import analyse_record, choose_action, hint_for
 from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who
 
 log = logging.getLogger("gammonbot.service")
@@ -58,12 +58,13 @@ class BotsMixin(ServiceCore):
         return made
 
     async def _bots_act(self, out: Outcome, limit: int = 60) -> Outcome:
-        """While a bot must act in this game, let it (thinking in a worker thread), collecting the events."""
+        """While a bot must act in this game, let it (thinking in a worker process, or a thread: pool.py), collecting
+        the events."""
         events = list(out.events)
         applied = out.applied
         game_id = out.game.id
         view = out.game
-        for _ in range(limit):
+        for _attempt in range(limit):
             if view.status != "active" or view.to_act is None:
                 break
             loaded = await self._load(game_id, SYSTEM)
@@ -73,13 +74,16 @@ class BotsMixin(ServiceCore):
                 break
             side = state.side_of(view.to_act)
             ref = Request(view.to_act, view.name(view.to_act), view.guild_id, "bot")
+            thinks = state.phase is not m.Phase.OPENING  # throwing the opening die takes no thinking
             try:
-                action = await asyncio.to_thread(
-                    bot_action, player, state, side, lambda: (1, 1), time_cap=self.bot_time_cap
+                action, thought = await self.work.run(
+                    choose_action, (player, state), (side, self.bot_time_cap), large=thinks, urgent=True
                 )
             except PlayerError as exc:
                 log.error("bot %s in game %s: %s", view.to_act, game_id, exc)
                 break
+            if (game_id, view.to_act) in self._bot_cache:  # a worker's copy: its random state moved on
+                self._bot_cache[(game_id, view.to_act)] = thought
             try:
                 if isinstance(action, m.Roll | m.OpeningRoll):
                     step = await self.roll_once(game_id, ref)  # our own dice, never the player's
@@ -98,16 +102,21 @@ class BotsMixin(ServiceCore):
         loaded = await self._load(game_id, player)
         state = self._check_participant(loaded, player)
         if not loaded.row.setup.get("terms", {}).get("hints", False):
-            raise Refused("hints are off in this match (rated matches have none)")
+            raise Refused(_("hints are off in this match (rated matches have none)"))
         if _to_act(state) != player.id:
-            raise Refused("hints are for your own turn")
+            raise Refused(_("hints are for your own turn"))
         try:
-            return await asyncio.to_thread(analysis_hint, state, None, n, time_cap=self.bot_time_cap)
+            return await self.work.run(hint_for, (state,), (n, self.bot_time_cap), large=True, urgent=True)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None
 
     async def analysis_report(self, game_id: int, who: Who) -> str | None:
-        """The post-match analysis as text, when a person in the match asked for it (player setting ``analysis``)."""
+        """The post-match analysis as text, when a person in the match asked for it (player setting ``analysis``);
+        in the server's language (it is posted in the game's thread)."""
+        with i18n.shared():
+            return await self._analysis_report(game_id, who)
+
+    async def _analysis_report(self, game_id: int, who: Who) -> str | None:
         loaded = await self._load(game_id, who)
         if loaded.state is None or not loaded.state.over:
             return None
@@ -119,29 +128,51 @@ class BotsMixin(ServiceCore):
         try:
             result = await self.analyse(game_id, who)
         except Refused as exc:
-            return f"No analysis of game #{game_id}: {exc}"
-        lines = [f"Analysis of game #{game_id} ({result.analyst}: {result.label}):"]
+            return _("No analysis of game #{game}: {reason}").format(game=game_id, reason=exc)
+        lines = [
+            _("Analysis of game #{game} ({analyst}: {label}):").format(
+                game=game_id, analyst=result.analyst, label=result.label
+            )
+        ]
         for side in result.sides:
             lines.append(
-                f"{side.name}: {side.decisions} decisions, {side.errors} errors ({side.blunders} blunders), "
-                f"equity lost {side.equity_lost:.3f}, error rate {side.error_rate:.1f}"
+                # Translators: one side's analysis: "Alice: 40 decisions, 3 errors (1 blunder), equity lost …".
+                _("{player}: {decisions}, {errors} ({blunders}), equity lost {equity}, error rate {rate}").format(
+                    player=side.name,
+                    decisions=ngettext("{count} decision", "{count} decisions", side.decisions).format(
+                        count=side.decisions
+                    ),
+                    errors=ngettext("{count} error", "{count} errors", side.errors).format(count=side.errors),
+                    blunders=ngettext("{count} blunder", "{count} blunders", side.blunders).format(count=side.blunders),
+                    equity=i18n.decimal(side.equity_lost, 3),
+                    rate=i18n.decimal(side.error_rate, 1),
+                )
             )
         for mistake in result.biggest[:5]:
-            name = result.sides[mistake.side].name
-            dice = f" with {mistake.dice[0]}-{mistake.dice[1]}" if mistake.dice else ""
-            lines.append(
-                f"- game {mistake.game}, {name}{dice}: played {mistake.played or 'no move'}, better "
-                f"{mistake.better or 'no move'} (-{mistake.loss:.3f})"
-            )
+            facts = {
+                "number": mistake.game,
+                "player": result.sides[mistake.side].name,
+                "play": mistake.played or _("no move"),
+                "better": mistake.better or _("no move"),
+                "loss": i18n.decimal(mistake.loss, 3),
+            }
+            if mistake.dice:
+                line = _("- game {number}, {player} with {dice}: played {play}, better {better} (-{loss})").format(
+                    dice=f"{mistake.dice[0]}-{mistake.dice[1]}", **facts
+                )
+            else:
+                line = _("- game {number}, {player}: played {play}, better {better} (-{loss})").format(**facts)
+            lines.append(line)
         return "\n".join(lines)
 
     async def analyse(self, game_id: int, who: Who) -> Any:
         """Both sides' errors by equity lost and the biggest mistakes of a finished match."""
         loaded = await self._load(game_id, who)
         if loaded.state is None or not loaded.state.over:
-            raise Refused("analysis is for finished matches")
+            raise Refused(_("analysis is for finished matches"))
         try:
-            acts = await self._log(game_id)
-            return await asyncio.to_thread(analyse_match, loaded.state.setup, acts, None, time_cap=0.5)
+            return await self.work.on_record(
+                self.store, game_id, analyse_record, (loaded.state.setup,), 0.5, large=True
+            )
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None

@@ -19,7 +19,7 @@ from engine.variant import Variant, VariantOptionError
 
 from ..clock import start_clock
 from ..storage import Conflict, Scope, TimerSpec
-from .core import ServiceCore, status_word
+from .core import ServiceCore
 from .events import _describe_terms
 from .helpers import (
     _Loaded,
@@ -29,6 +29,7 @@ from .helpers import (
     _tc_data,
     _time_control,
     challenge_awaiting,
+    status_word,
 )
 from .missing import stored_class
 from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request

@@ -10,9 +10,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from engine import i18n
 from engine import match as m
 from engine.controls import PlayStatus, allowed_actions
 from engine.fairdice import FairDice
+from engine.i18n import _
 from engine.match import Action, ActionError, MatchSetup, MatchState, Phase
 from engine.players import Player, PlayerSpec
 from engine.plugins import UnknownVariant, registry
@@ -20,13 +22,10 @@ from engine.positionid import encode_position_id
 from engine.ratings import RatingSystem
 from engine.record import (
     RecordError,
-    action_from_data,
     action_to_data,
     advance_counters,
-    log_counters,
     setup_from_data,
     state_from_data,
-    state_to_data,
 )
 from engine.timecontrol import TimeControl
 from engine.turn import TurnError
@@ -36,12 +35,13 @@ from render.theme import RenderConfig, builtin_config
 from ..clock import Clock, advance, deadline
 from ..config import LimitSettings
 from ..locks import KeyedLocks
-from ..storage import Conflict, GameRow, NotFound, Scope, Store, TimerSpec
+from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
 from .cache import GameCache
 from .events import _events, _phase_words, _ratings_event, _with_names
 from .helpers import (
     SNAPSHOT_VERSION,
     _Loaded,
+    _mover_word,
     _names,
     _race_bearoff,
     _snapshot,
@@ -49,8 +49,10 @@ from .helpers import (
     _time_control,
     _to_act,
     challenge_awaiting,
+    status_word,
 )
 from .missing import NotInstalled, missing_view, not_installed
+from .pool import WorkPool, replay_agrees, replay_counted
 from .types import (
     GUILD_DEFAULTS,
     PLAYER_DEFAULTS,
@@ -70,8 +72,6 @@ from .types import (
 log = logging.getLogger("gammonbot.service")
 
 
-#: Records longer than this are decoded in a worker thread (about 20 µs an action), not on the event loop.
-DECODE_ON_THE_LOOP = 200
 #: Seconds of taking games from the cache's compact tier after which a load lets the event loop run others.
 YIELD_EVERY = 0.002
 
@@ -123,7 +123,11 @@ class ServiceCore:
         self._timer_reads: dict[int, tuple[int, float]] = {}
         self._timer_names: dict[str, str] = {}
         self._yielded = 0.0  # when a load last let the event loop run others (see _load)
+        #: Each server's language setting as last read, with when that reading expires (SettingsMixin.server_language).
+        self._language_memo: dict[str, tuple[float, str]] = {}
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
+        #: Worker processes for exports, replays and bot players (pool.py), started when first needed.
+        self.work = WorkPool(self.limits.worker_processes)
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
 
@@ -132,8 +136,10 @@ class ServiceCore:
         limit = self.limits.max_play_length
         if len(text) > limit:
             raise Refused(
-                f"that play is {len(text)} characters long; a play is at most {limit} characters "
-                "(like `13/7 8/7`, or `6/off(2)`)"
+                _(
+                    "that play is {length} characters long; a play is at most {limit} characters "
+                    "(like `13/7 8/7`, or `6/off(2)`)"
+                ).format(length=len(text), limit=limit)
             )
 
     # --- views ----------------------------------------------------------------------------------
@@ -145,7 +151,7 @@ class ServiceCore:
         """The engine state of a started game."""
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started: it is a challenge")
+            raise Refused(_("game #{game} has not started: it is a challenge").format(game=game_id))
         return loaded.state
 
     # --- internals ------------------------------------------------------------------------------
@@ -165,14 +171,14 @@ class ServiceCore:
         cached = self._cache.get(game_id)
         if cached is not None:
             if not visible(cached.row, who):
-                raise Refused(f"there is no game #{game_id}")
+                raise Refused(_("there is no game #{game}").format(game=game_id))
             return cached
         try:
             row = await self.store.load_game(game_id, scope=scope_of(who))
         except NotFound:
-            raise Refused(f"there is no game #{game_id}") from None
+            raise Refused(_("there is no game #{game}").format(game=game_id)) from None
         if not visible(row, who):
-            raise Refused(f"there is no game #{game_id}")
+            raise Refused(_("there is no game #{game}").format(game=game_id))
         loaded = await self._decoded(row)
         self._remember(loaded)
         return loaded
@@ -201,47 +207,29 @@ class ServiceCore:
                 loaded = await self._replayed(row, setup)
         return loaded
 
-    async def _log(self, game_id: int) -> list[Action]:
-        """A game's whole record (exports, dice statistics, IDs of past positions, analysis): read on demand, and a
-        long one decoded in a worker thread so the event loop never waits for it."""
-        rows = await self.store.load_actions(game_id, scope=Scope.system())
-
-        def decode() -> list[Action]:
-            # Each stored row goes as soon as it is read: half as many objects alive at once, for the collector.
-            rows.reverse()
-            out: list[Action] = []
-            while rows:
-                out.append(action_from_data(rows.pop().action))
-            return out
-
-        return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
+    async def close(self) -> None:
+        """Stop the worker processes (pool.py; later heavy work runs in threads). The database is its owner's."""
+        await self.work.close()
 
     async def _replayed(self, row: GameRow, setup: MatchSetup) -> _Loaded:
-        """A game stored before states were (or whose state is unreadable): its log replayed in a worker thread,
-        so the event loop never waits for a long history, and checked against the stored summary."""
-        acts = await self._log(row.id)
+        """A game stored before states were (or whose state is unreadable): its log replayed off the event loop (in a
+        worker process when long: pool.py), and checked against the stored summary."""
         try:
-            state = await asyncio.to_thread(m.replay, setup, acts)
+            state, counters = await self.work.on_record(self.store, row.id, replay_counted, (setup,))
         except (ActionError, RecordError) as exc:
             log.error("game %s: its stored log does not replay: %s", row.id, exc)
-            raise Refused(f"game #{row.id} failed its integrity check; an admin has been told") from None
+            raise Refused(
+                _("game #{game} failed its integrity check; an admin has been told").format(game=row.id)
+            ) from None
         if row.snapshot is not None and row.snapshot.get("v") != SNAPSHOT_VERSION and _summary(state) != row.snapshot:
             log.error("game %s: replaying its log does not reproduce its snapshot", row.id)
-            raise Refused(f"game #{row.id} failed its integrity check; an admin has been told")
-        return _Loaded(row, state, log_counters(acts))
+            raise Refused(_("game #{game} failed its integrity check; an admin has been told").format(game=row.id))
+        return _Loaded(row, state, counters)
 
     async def _check_record(self, game_id: int, final: MatchState) -> bool:
-        """Replay a finished match's whole record in a worker thread and compare it with the state the service
-        kept (off the event loop, once per match): a difference is logged for an admin. True when they agree."""
-        acts = await self._log(game_id)
-
-        def agrees() -> bool:
-            try:
-                return state_to_data(m.replay(final.setup, acts)) == state_to_data(final)
-            except (ActionError, RecordError):
-                return False
-
-        ok = await asyncio.to_thread(agrees)
+        """Replay a finished match's whole record off the event loop (pool.py) and compare it with the state the
+        service kept (once per match): a difference is logged for an admin. True when they agree."""
+        ok = await self.work.on_record(self.store, game_id, replay_agrees, (final,))
         if not ok:
             log.error("game %s: its record does not replay to the state stored with it", game_id)
         return ok
@@ -259,19 +247,22 @@ class ServiceCore:
         if allowed.play is PlayStatus.NONE:
             if state.phase is Phase.ROLL and state.turn is not None and player.id not in state.setup.sides[state.turn]:
                 to_roll = state.acting_member(state.turn)
-                raise Refused(f"it is not your turn: {(names or {}).get(to_roll, to_roll)} is to roll")
+                raise Refused(
+                    _("it is not your turn: {player} is to roll").format(player=(names or {}).get(to_roll, to_roll))
+                )
             if state.phase in (Phase.ROLL, Phase.OPENING):
-                raise Refused(f"you cannot {what} yet: roll first")
-            raise Refused(f"there is no roll to play now ({_phase_words(state)})")
+                raise Refused(_("you cannot {action} yet: roll first").format(action=_mover_word(what)))
+            raise Refused(_("there is no roll to play now ({due})").format(due=_phase_words(state)))
         if player.id not in allowed.actors:
             assert state.roller is not None
             mover = state.acting_member(state.roller)
             if player.id in state.setup.sides[state.roller]:
                 raise Refused(
-                    f"only the acting member of your team, {(names or {}).get(mover, mover)}, moves this game; "
-                    "consult in your team thread"
+                    _(
+                        "only the acting member of your team, {player}, moves this game; consult in your team thread"
+                    ).format(player=(names or {}).get(mover, mover))
                 )
-            raise Refused("it is not your turn")
+            raise Refused(_("it is not your turn"))
 
     async def _simple(self, game_id: int, player: Request, cls: Callable[[str], Action]) -> Outcome:
         return await self._change(game_id, player, lambda _l, _s: [cls(player.id)])
@@ -279,14 +270,18 @@ class ServiceCore:
     def _check_participant(self, loaded: _Loaded, player: Request) -> MatchState:
         row = loaded.row
         if row.status == "challenge":
-            raise Refused(f"game #{row.id} has not started: it is waiting for the challenge to be accepted")
+            raise Refused(
+                _("game #{game} has not started: it is waiting for the challenge to be accepted").format(game=row.id)
+            )
         if loaded.state is None or row.status in ("declined", "expired"):
-            raise Refused(f"game #{row.id} is not being played ({row.status})")
+            raise Refused(
+                _("game #{game} is not being played ({status})").format(game=row.id, status=status_word(row.status))
+            )
         state = loaded.state
         if state.over:
-            raise Refused(f"game #{row.id} is over")
+            raise Refused(_("game #{game} is over").format(game=row.id))
         if not any(player.id in members for members in state.setup.sides):
-            raise Refused(f"you are not playing in game #{row.id}")
+            raise Refused(_("you are not playing in game #{game}").format(game=row.id))
         return state
 
     async def _change(
@@ -315,10 +310,10 @@ class ServiceCore:
     ) -> Outcome:
         """Judge, apply and store one request (with compare-and-swap and a retry after a conflict)."""
         async with self._lock(game_id):
-            for _ in range(5):
+            for _attempt in range(5):
                 loaded = await self._load(game_id, player)
                 if expected_actions is not None and loaded.timed != expected_actions:
-                    raise Refused(f"game #{game_id} has moved on meanwhile")
+                    raise Refused(_("game #{game} has moved on meanwhile").format(game=game_id))
                 state = self._check_participant(loaded, player)
                 now = self.clock()
                 tc = _time_control(loaded.row.setup.get("time_control"))
@@ -418,29 +413,28 @@ class ServiceCore:
                 for before, action, after in zip(states, all_actions, states[1:]):
                     events.extend(_events(game_id, view, before, action, after, auto=action in auto))
                 if flag_fell:
-                    events.insert(0, Event("flag", game_id, "The flag fell before that request arrived.", player.id))
+                    with i18n.shared():
+                        fell = _("The flag fell before that request arrived.")
+                    events.insert(0, Event("flag", game_id, fell, player.id))
                 if changes:
                     events.append(_ratings_event(game_id, view, changes))
                 if revealed:
                     seed_hex = revealed["setup"]["dice"]["seed"]
-                    events.append(
-                        Event(
-                            "dice-revealed",
-                            game_id,
-                            f"Dice seed revealed: {seed_hex}. Check the rolls with /bg dice verify.",
-                            None,
+                    with i18n.shared():
+                        said = _("Dice seed revealed: {seed}. Check the rolls with /bg dice verify.").format(
+                            seed=seed_hex
                         )
-                    )
+                    events.append(Event("dice-revealed", game_id, said, None))
                     self._fair.pop(game_id, None)
                 return Outcome(tuple(events), view, len(all_actions))
-            raise Refused("the game is busy (several changes at once); try again")
+            raise Refused(_("the game is busy (several changes at once); try again"))
 
     async def _change_draft(
         self, game_id: int, player: Request, decide: Callable[[_Loaded, MatchState], list[list[int]]]
     ) -> Outcome:
         """Store a new draft for this turn (a compare-and-swap like any change; nothing enters the log)."""
         async with self._lock(game_id):
-            for _ in range(5):
+            for _attempt in range(5):
                 loaded = await self._load(game_id, player)
                 state = self._check_participant(loaded, player)
                 draft_moves = decide(loaded, state)
@@ -453,20 +447,22 @@ class ServiceCore:
                 new_loaded = _Loaded(row, state, loaded.counters)
                 self._remember(new_loaded)
                 view = self._view(new_loaded)
-                so_far = view.draft or "nothing moved yet"
-                if view.draft_remaining:
-                    left = f"dice left: {', '.join(map(str, view.draft_remaining))}"
-                else:
-                    left = "all dice used: confirm or undo"
-                return Outcome(
-                    (Event("draft", game_id, f"{view.name(player.id)}: {so_far} ({left}).", player.id),), view
-                )
-            raise Refused("the game is busy (several changes at once); try again")
+                with i18n.shared():
+                    if view.draft_remaining:
+                        left = _("dice left: {dice}").format(dice=", ".join(map(str, view.draft_remaining)))
+                    else:
+                        left = _("all dice used: confirm or undo")
+                    # Translators: a play being entered checker by checker: "Alice: 13/7 (dice left: 5)."
+                    said = _("{player}: {so_far} ({left}).").format(
+                        player=view.name(player.id), so_far=view.draft or _("nothing moved yet"), left=left
+                    )
+                return Outcome((Event("draft", game_id, said, player.id),), view)
+            raise Refused(_("the game is busy (several changes at once); try again"))
 
     async def _automatic(self, game_id: int, loaded: _Loaded, state: MatchState, n_actions: int) -> list[Action]:
         """Forced plays (player setting ``autoplay``) and greedy race bear-offs (``auto_bearoff``)."""
         out: list[Action] = []
-        for _ in range(8):
+        for _attempt in range(8):
             if state.phase is not Phase.MOVE or state.roller is None:
                 break
             mover = state.acting_member(state.roller)
@@ -485,8 +481,11 @@ class ServiceCore:
         return out
 
     def _view(self, loaded: _Loaded) -> GameView:
-        if loaded.view is None:
+        """The game's view, made once per language (its words: the rule set's title, a missing rule set)."""
+        language = i18n.language()
+        if loaded.view is None or loaded.view_language != language:
             loaded.view = self._make_view(loaded)
+            loaded.view_language = language
         return loaded.view
 
     def _make_view(self, loaded: _Loaded) -> GameView:

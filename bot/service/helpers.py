@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import i18n
 from engine import match as m
-from engine.i18n import N_, _
+from engine.i18n import N_, _, pgettext
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
 from engine.plugins import UnknownPlayer, UnknownTimeControl, find_player, registry
 from engine.record import log_counters, state_to_data
@@ -299,3 +299,28 @@ def _match_options(raw: dict[str, Any], *, length: int | None = None) -> MatchOp
 
 def _options_data(opts: MatchOptions) -> dict[str, Any]:
     return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in opts.__dict__.items()}
+
+
+def _mover_word(what: str) -> str:
+    """What a player tried before rolling, as ``_require_mover`` is told it ("you cannot play yet: roll first")."""
+    words = {
+        "play": pgettext("tried before rolling", "play"),
+        "move": pgettext("tried before rolling", "move"),
+        "undo": pgettext("tried before rolling", "undo"),
+        "confirm": pgettext("tried before rolling", "confirm"),
+    }
+    return words.get(what, what)
+
+
+def status_word(status: str) -> str:
+    """A game's stored status (``declined``, ``expired``…) in the active language (for "game #7 is not being
+    played (declined)")."""
+    words = {
+        "challenge": pgettext("game status", "a challenge"),
+        "active": pgettext("game status", "being played"),
+        "finished": pgettext("game status", "finished"),
+        "declined": pgettext("game status", "declined"),
+        "expired": pgettext("game status", "expired"),
+        "archived": pgettext("game status", "archived"),
+    }
+    return words.get(status, status)

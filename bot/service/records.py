@@ -7,18 +7,14 @@ import logging
 from typing import Any
 
 from engine import match as m
-from engine.analysis import HintError
-from engine.fairdice import dice_stats, player_rolls, verify_record
-from engine.matchcard import analyse_card, match_card, replay_frames
-from engine.matfile import export_mat
-from engine.players import PlayerUnavailable, UnsupportedVariant
+from engine.fairdice import dice_stats, verify_record
+from engine.i18n import _, ngettext
 from engine.positionid import encode_position_id
-from render.card import render_card
-from render.replay import render_replay
 
 from ..storage import NotFound
 from .core import ServiceCore
 from .helpers import _board_of, _Loaded, _names
+from .pool import draw_card, draw_replay, export_record, replay_record, rolls_of
 from .types import PLAYER_DEFAULTS, Event, Refused, Request, Who, scope_of
 
 log = logging.getLogger("gammonbot.service")
@@ -38,9 +34,9 @@ class RecordsMixin(ServiceCore):
         try:
             row, logged = await self.store.load_game_and_actions(game_id, scope=scope_of(who))
         except NotFound:
-            raise Refused(f"there is no game #{game_id}") from None
+            raise Refused(_("there is no game #{game}").format(game=game_id)) from None
         if row.status == "challenge" or "match" not in row.setup:
-            raise Refused(f"game #{game_id} has not started")
+            raise Refused(_("game #{game} has not started").format(game=game_id))
         proof = row.setup.get("dice")
         if proof and row.status != "finished":
             proof = {**proof, "seed": None}
@@ -50,7 +46,11 @@ class RecordsMixin(ServiceCore):
         """Check a match's dice against its commitment (engine.fairdice.VerifyReport)."""
         record = await self.record(game_id, who)
         if not record["dice"]:
-            raise Refused(f"game #{game_id} was played with dice that carry no commitment (a test or demo game)")
+            raise Refused(
+                _("game #{game} was played with dice that carry no commitment (a test or demo game)").format(
+                    game=game_id
+                )
+            )
         return verify_record(record)
 
     async def dice_stats(self, who: Request, player_id: str | None = None) -> Any:
@@ -58,11 +58,11 @@ class RecordsMixin(ServiceCore):
         with the expected values. In a direct message: the asker's own rolls in every server."""
         player_id = player_id or who.id
         if who.guild_id is None and player_id != who.id:
-            raise Refused("in a direct message you can see only your own dice")
+            raise Refused(_("in a direct message you can see only your own dice"))
         rows = await self.store.games_of(player_id, scope=scope_of(who), statuses=("active", "finished", "archived"))
         rolls: list[tuple[int, int]] = []
         for row in rows:
-            rolls.extend(player_rolls(await self._log(row.id), player_id))
+            rolls.extend(await self.work.on_record(self.store, row.id, rolls_of, (), player_id))
         return dice_stats(rolls)
 
     async def ids_at(self, game_id: int, who: Who, after_actions: int | None = None) -> tuple[str, str]:
@@ -71,17 +71,28 @@ class RecordsMixin(ServiceCore):
 
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started")
+            raise Refused(_("game #{game} has not started").format(game=game_id))
         if not loaded.state.variant.gnubg_compatible:
-            raise Refused(f"{loaded.state.variant.display_name} positions have no GNU Backgammon IDs")
+            raise Refused(
+                _("{rule_set} positions have no GNU Backgammon IDs").format(
+                    rule_set=_(loaded.state.variant.display_name)
+                )
+            )
         if after_actions is None:
             state = loaded.state
         else:
             total = loaded.n_actions
             if not 0 <= after_actions <= total:
-                raise Refused(f"game #{game_id} has {total} actions; pick a number from 0 to that")
-            acts = (await self._log(game_id))[:after_actions]
-            state = await asyncio.to_thread(m.replay, loaded.state.setup, acts)
+                raise Refused(
+                    ngettext(
+                        "game #{game} has {count} action; pick a number from 0 to that",
+                        "game #{game} has {count} actions; pick a number from 0 to that",
+                        total,
+                    ).format(game=game_id, count=total)
+                )
+            state = await self.work.on_record(
+                self.store, game_id, replay_record, (loaded.state.setup,), first=after_actions
+            )
         pos = state.position if state.position is not None else state.variant.start_position()
         return encode_position_id(state.variant, pos), match_id(state)
 
@@ -101,7 +112,7 @@ class RecordsMixin(ServiceCore):
         position of the game it ended, with its result (seen by default by the winner). Returns a RenderedBoard."""
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started yet")
+            raise Refused(_("game #{game} has not started yet").format(game=game_id))
         state = loaded.state
         ended = None
         if game_end is not None and isinstance(game_end.data.get("ended"), m.MatchState):
@@ -131,9 +142,9 @@ class RecordsMixin(ServiceCore):
         """The match so far as a ``.mat`` file (GNU Backgammon, XG and Jellyfish read it)."""
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started: nothing to export")
-        setup, acts = loaded.state.setup, await self._log(game_id)
-        return await asyncio.to_thread(export_mat, setup, acts)
+            raise Refused(_("game #{game} has not started: nothing to export").format(game=game_id))
+        # A long record is exported in a worker process (replaying it is most of the work): see pool.py.
+        return await self.work.on_record(self.store, game_id, export_record, (loaded.state.setup,))
 
     # --- match cards and replays --------------------------------------------------------------------
     async def match_card(
@@ -145,26 +156,29 @@ class RecordsMixin(ServiceCore):
         thread; an analysis that cannot be made (no analyst for the rule set) is left out."""
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started: it has no match card yet")
+            raise Refused(_("game #{game} has not started: it has no match card yet").format(game=game_id))
         state = loaded.state
         if analysis is None:
             analysis = state.over and await self._analysis_wanted(loaded)
-        acts = await self._log(game_id)
         names = dict(_names(loaded))
         chosen = self.render_config.theme_for(theme)
-        title = f"#{game_id} {state.variant.display_name}"
-
-        def draw() -> Any:
-            figures = None
-            if analysis:
-                try:
-                    figures = analyse_card(state.setup, acts, time_cap=0.5)[1]
-                except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
-                    log.info("game %s: no analysis on its card (%s)", game_id, exc)
-            card = match_card(state.setup, acts, figures, names=names)
-            return render_card(card, chosen, title=title, compress_level=self.render_config.compress_level)
-
-        return await asyncio.to_thread(draw)
+        title = f"#{game_id} {_(state.variant.display_name)}"
+        # In a worker process when analysed or long (see pool.py).
+        card, left_out = await self.work.on_record(
+            self.store,
+            game_id,
+            draw_card,
+            (state.setup, chosen),
+            analysis,
+            names,
+            title,
+            self.render_config.compress_level,
+            0.5,
+            large=analysis,
+        )
+        if left_out is not None:
+            log.info("game %s: no analysis on its card (%s)", game_id, left_out)
+        return card
 
     async def _analysis_wanted(self, loaded: _Loaded) -> bool:
         """Whether a person (not a bot) playing in the match asked for analyses of their matches."""
@@ -184,29 +198,35 @@ class RecordsMixin(ServiceCore):
         (render.replay.RenderedReplay, drawn in a worker thread, under Discord's upload limit)."""
         loaded = await self._load(game_id, who)
         if loaded.state is None:
-            raise Refused(f"game #{game_id} has not started: there is nothing to replay yet")
+            raise Refused(_("game #{game} has not started: there is nothing to replay yet").format(game=game_id))
         state = loaded.state
         played = len(state.results) if state.over else state.game
         number = played if number is None else number
         if not 1 <= number <= played:
             if played == 1:
-                raise Refused(f"match #{game_id} has only one game so far")
-            raise Refused(f"match #{game_id} has {played} games so far: pick one from 1 to {played}")
+                raise Refused(_("match #{game} has only one game so far").format(game=game_id))
+            raise Refused(
+                ngettext(
+                    "match #{game} has {count} game so far: pick one from 1 to {count}",
+                    "match #{game} has {count} games so far: pick one from 1 to {count}",
+                    played,
+                ).format(game=game_id, count=played)
+            )
         side, prefs = 0, dict(PLAYER_DEFAULTS)
         if isinstance(who, Request):
             for k, members in enumerate(state.setup.sides):
                 if who.id in members:
                     side = k
             prefs = await self.settings_of(who.id)
-        acts = await self._log(game_id)
         names = dict(_names(loaded))
         chosen = self.render_config.theme_for(prefs["theme"])
-
-        def draw() -> Any:
-            frames = replay_frames(state.setup, acts, number, viewer=side, names=names, home=prefs["home"])
-            return render_replay(frames, chosen)
-
         try:
-            return await asyncio.to_thread(draw)
+            return await self.work.on_record(
+                self.store, game_id, draw_replay, (state.setup, chosen), number, side, names, prefs["home"]
+            )
         except ValueError as exc:  # longer than any picture Discord takes (no game is this long in practice)
-            raise Refused(f"game {number} of match #{game_id} cannot be replayed in one picture: {exc}") from None
+            raise Refused(
+                _("game {number} of match #{game} cannot be replayed in one picture: {reason}").format(
+                    number=number, game=game_id, reason=exc
+                )
+            ) from None

@@ -12,8 +12,9 @@ from engine.ratings import Rating
 from ..storage import GameRow, TimerSpec
 from ..storage.dialects import Plan
 from ..storage.timers import timers_plan
-from .core import ServiceCore, status_word
+from .core import ServiceCore
 from .events import _result_line
+from .helpers import status_word
 from .missing import NotInstalled, not_installed
 from .types import FORGOTTEN, SYSTEM, GameView, Refused, Request, scope_of
 

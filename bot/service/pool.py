@@ -1,0 +1,502 @@
+"""Worker processes for the service's heavy, pure work: exports and replays of long records, bot players' choices,
+hints and analyses, match cards and replay pictures.
+
+**Why processes.** A worker thread shares the event loop's GIL and its garbage collector. Exporting a 10,000-action
+record replays it (0.7 s of CPU) and makes millions of short-lived objects; each collection of the middle and oldest
+generations that this triggers runs with the GIL held, in whichever thread tipped it, and a full one looks at every
+object the process holds: the event loop waited 40 to 70 ms at a time (benchmarks/stall.py). A worker process has its
+own GIL and its own collector, so the service's process only reads the record (the rows, as stored) and receives the
+answer (text, a state, an action).
+
+**How a job goes.** :meth:`WorkPool.run` takes a function of this module and its arguments: ``objects`` (values made
+of the engine's classes: a setup, a state, a bot player) and ``data`` (plain values: the record's rows as stored). They
+are pickled in a thread into one ``bytes`` and let go, so a job waiting for a worker holds nothing the collector looks
+at. The worker rebuilds them, runs the function in the caller's languages (engine.i18n) and sends the pickled answer
+back. Both paths call the same function with the same values, so a job gives the same answer in a thread and in a
+worker. A job goes to a worker only when the caller says it is large (:func:`pooled`: a record of at least
+:data:`POOL_FROM_ACTIONS` actions; a bot player's thinking); anything else, and everything while the pool is starting,
+when it is turned off (``[limits] worker_processes = 0``) or after :meth:`WorkPool.close`, runs in a thread as before.
+Jobs that can wait (exports, replays, analyses) take turns for all the workers but one, which is kept for the urgent
+ones (a bot player to move, a hint).
+
+**Why forkserver (spawn where there is none).** The service's process runs threads: SQLite's writer thread, the
+database driver's, asyncio's worker threads. A child made by ``fork`` copies every lock as it was at that instant,
+held by threads that do not exist in the child (a logging handler's, the allocator's, SQLite's), and may deadlock on
+the first one it takes. The forkserver is a fresh single-threaded interpreter started once, with this module (and so
+the engine and the rule sets) imported; workers are forked from it, which makes them quick to start and safe.
+``spawn`` (a fresh interpreter per worker) is used where there is no forkserver (Windows).
+
+**Plugins.** A worker builds its own plugin registry (engine.plugins: the built-in plugins and the installed entry
+points), with ``GAMMONBOT_PLUGINS`` as the service's process had it when the pool started. Every job carries a
+fingerprint of the service's registry (each rule set and bot player: its name, its class or factory and the plugin
+that registered it); a worker whose registry differs (a plugin handed to the registry by hand, a registry replaced in
+a test, a package installed since the pool started) refuses the job, and the service does it in a thread instead. A
+job never runs under other rules than the service's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import dataclasses
+import gc
+import hashlib
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engine import i18n
+from engine import match as m
+from engine.analysis import analyse, hint
+from engine.fairdice import player_rolls
+from engine.matchcard import analyse_card, match_card, replay_frames
+from engine.matfile import export_mat
+from engine.players import Player, bot_action
+from engine.plugins import ENV_PLUGINS, Registry, registry, reset_registry
+from engine.record import action_from_data, log_counters, state_to_data
+
+from ..storage import Scope
+
+if TYPE_CHECKING:
+    from ..storage import Store
+
+__all__ = [
+    "POOL_FROM_ACTIONS",
+    "WorkPool",
+    "NotServed",
+    "pooled",
+    "registry_fingerprint",
+    "export_record",
+    "replay_record",
+    "replay_agrees",
+    "replay_counted",
+    "rolls_of",
+    "choose_action",
+    "hint_for",
+    "analyse_record",
+    "draw_card",
+    "draw_replay",
+]
+
+log = logging.getLogger("gammonbot.service")
+T = TypeVar("T")
+
+#: Records of at least this many actions are exported, replayed or analysed in a worker process (when the service
+#: has any); a shorter one in a thread. Replaying costs about 65 µs an action, so 200 actions are some 13 ms of work,
+#: and a worker's round trip (the rows pickled, a pipe each way) about 1 ms.
+POOL_FROM_ACTIONS = 200
+
+
+def pooled(n_actions: int) -> bool:
+    """Whether a job on a record of ``n_actions`` actions is large enough for a worker process."""
+    return n_actions >= POOL_FROM_ACTIONS
+
+
+class NotServed(RuntimeError):
+    """A worker cannot do this job as the service would (other plugins, objects it cannot rebuild): do it in a
+    thread instead."""
+
+
+# --- the jobs: pure functions, the same in a thread and in a worker -----------------------------------------------
+
+
+def _actions(data: Iterable[Mapping[str, Any]]) -> list[m.Action]:
+    return [action_from_data(item) for item in data]
+
+
+def export_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> str:
+    """A record (stored action rows) as a ``.mat`` file."""
+    return export_mat(setup, _actions(data))
+
+
+def replay_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> m.MatchState:
+    """The state a record (stored action rows) replays to."""
+    return m.replay(setup, _actions(data))
+
+
+def replay_counted(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> tuple[m.MatchState, dict[str, int]]:
+    """The state a record replays to, and its counters (engine.record.log_counters)."""
+    return m.replay(setup, _actions(data)), log_counters(data)
+
+
+def replay_agrees(final: m.MatchState, data: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a record replays to ``final`` (False when it does not replay at all)."""
+    from engine.match import ActionError
+    from engine.record import RecordError
+
+    try:
+        return state_to_data(m.replay(final.setup, _actions(data))) == state_to_data(final)
+    except (ActionError, RecordError):
+        return False
+
+
+def rolls_of(data: Sequence[Mapping[str, Any]], player: str) -> list[tuple[int, int]]:
+    """The dice ``player`` threw in a record (engine.fairdice.player_rolls)."""
+    return player_rolls(_actions(data), player)
+
+
+def choose_action(player: Player, state: m.MatchState, side: int, time_cap: float) -> tuple[m.Action, Player]:
+    """What a bot player does for ``side`` now, and the player afterwards (its random state, what it learnt of its
+    own speed): a worker's copy goes back to the service. The dice it might throw are never used (the service throws
+    its own)."""
+    return bot_action(player, state, side, lambda: (1, 1), time_cap=time_cap), player
+
+
+def hint_for(state: m.MatchState, n: int, time_cap: float) -> Any:
+    """engine.analysis.hint by the default analyst."""
+    return hint(state, None, n, time_cap=time_cap)
+
+
+def analyse_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]], time_cap: float) -> Any:
+    """engine.analysis.analyse of a record by the default analyst."""
+    return analyse(setup, _actions(data), None, time_cap=time_cap)
+
+
+def draw_card(
+    setup: m.MatchSetup,
+    theme: Any,
+    data: Sequence[Mapping[str, Any]],
+    analysis: bool,
+    names: dict[str, str],
+    title: str,
+    compress_level: int,
+    time_cap: float,
+) -> tuple[Any, str | None]:
+    """A match card drawn (render.card.RenderedCard), and why its analysis was left out (None when it was not)."""
+    from engine.analysis import HintError
+    from engine.players import PlayerUnavailable, UnsupportedVariant
+    from render.card import render_card
+
+    acts = _actions(data)
+    figures, left_out = None, None
+    if analysis:
+        try:
+            figures = analyse_card(setup, acts, time_cap=time_cap)[1]
+        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
+            left_out = str(exc)
+    card = match_card(setup, acts, figures, names=names)
+    return render_card(card, theme, title=title, compress_level=compress_level), left_out
+
+
+def draw_replay(
+    setup: m.MatchSetup,
+    theme: Any,
+    data: Sequence[Mapping[str, Any]],
+    number: int,
+    side: int,
+    names: dict[str, str],
+    home: str,
+) -> Any:
+    """Game ``number`` of a record as an animated picture (render.replay.RenderedReplay); ValueError when it is
+    longer than any picture Discord takes."""
+    from render.replay import render_replay
+
+    frames = replay_frames(setup, _actions(data), number, viewer=side, names=names, home=home)
+    return render_replay(frames, theme)
+
+
+# --- the worker's side --------------------------------------------------------------------------------------------
+
+_worker_fingerprint: str | None = None
+
+
+def registry_fingerprint(reg: Registry) -> str:
+    """What a job needs to be done the same way elsewhere: every rule set and bot player, by name, with its class or
+    factory and the plugin that registered it."""
+    parts = [
+        f"variant {name} {cls.__module__}.{cls.__qualname__} {reg.owners.get(name)}"
+        for name, cls in sorted(reg.variants.items())
+    ]
+    for name, spec in sorted(reg.players.items()):
+        factory = getattr(spec.factory, "__qualname__", type(spec.factory).__qualname__)
+        module = getattr(spec.factory, "__module__", "")
+        parts.append(f"player {name} {module}.{factory} {reg.player_owners.get(name)} {spec.unavailable}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _start_worker(plugins: str | None) -> None:
+    """A new worker: the service's GAMMONBOT_PLUGINS, its own registry, and ^C left to the service."""
+    global _worker_fingerprint
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if plugins is None:
+        os.environ.pop(ENV_PLUGINS, None)
+    else:
+        os.environ[ENV_PLUGINS] = plugins
+    reset_registry()
+    _worker_fingerprint = registry_fingerprint(registry())
+    gc.freeze()  # what start-up loaded stays out of the worker's own collections
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _pack(objects: tuple[Any, ...], data: tuple[Any, ...]) -> bytes:
+    """A job's values as one pickle; a state travels without its listed legal plays (the worker lists them again if
+    it needs them: less to pickle and send)."""
+    objects = tuple(without_plays(o) if isinstance(o, m.MatchState) else o for o in objects)
+    return pickle.dumps((objects, data), pickle.HIGHEST_PROTOCOL)
+
+
+def _work(fn: Callable[..., Any], blob: bytes, fingerprint: str, languages: tuple[str, str, str]) -> bytes:
+    """Run one job in a worker: its values rebuilt, in the caller's languages; the answer pickled (so that an answer
+    that cannot travel is refused here, as NotServed, instead of breaking the pool)."""
+    if fingerprint != _worker_fingerprint:
+        raise NotServed("the worker's plugins differ from the service's")
+    try:
+        objects, data = pickle.loads(blob)
+    except Exception as exc:  # a class the worker cannot import (a plugin given by hand, a test's own)
+        raise NotServed(f"the job's values cannot be rebuilt here: {type(exc).__name__}: {exc}") from None
+    user, shared, active = languages
+    try:
+        with i18n.request(user, shared):
+            if active != user:
+                with i18n.shared():
+                    result = fn(*objects, *data)
+            else:
+                result = fn(*objects, *data)
+    except Exception as exc:
+        try:
+            pickle.loads(pickle.dumps(exc, pickle.HIGHEST_PROTOCOL))
+        except Exception:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+        raise
+    try:
+        return pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        raise NotServed(f"the answer cannot be sent back: {type(exc).__name__}: {exc}") from None
+
+
+def _languages() -> tuple[str, str, str]:
+    return i18n.user_language(), i18n.shared_language(), i18n.language()
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """forkserver where there is one, else spawn (see the module docstring: never fork, the service has threads)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        # Imported once by the fork server, so every worker starts with the engine, the rule sets and the renderer.
+        ctx.set_forkserver_preload([__name__])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+# --- the service's side -------------------------------------------------------------------------------------------
+
+
+class WorkPool:
+    """Up to ``processes`` worker processes, started in the background at the first large job (0: every job in a
+    thread). :meth:`close` stops them."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = max(0, processes)
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        #: The workers starting (in a thread of its own: not tied to one event loop), then started.
+        self._starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor] | None = None
+        self._closed = False
+        self._fingerprint: tuple[Registry, str] | None = None
+        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        #: Jobs the workers answered (the rest ran in threads).
+        self.answered = 0
+        #: Stops the workers of a pool dropped without close() (a service a test forgot): see _stop_soon.
+        self._finalizer: weakref.finalize[[concurrent.futures.ProcessPoolExecutor], WorkPool] | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the worker processes are up (jobs go to them)."""
+        return self._executor is not None
+
+    @property
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and diagnostics)."""
+        executor = self._executor
+        return [] if executor is None else sorted(p.pid for p in (executor._processes or {}).values() if p.pid)
+
+    async def start(self) -> bool:
+        """Start the workers now (normally the first large job does) and wait until they are up; False when the pool
+        is off or closed."""
+        if self.processes == 0 or self._closed:
+            return False
+        self._begin()
+        assert self._starting is not None
+        try:
+            await asyncio.wrap_future(self._starting)
+        except Exception:  # logged
+            return False
+        return self._executor is not None
+
+    async def run(
+        self,
+        fn: Callable[..., T],
+        objects: tuple[Any, ...] = (),
+        data: tuple[Any, ...] = (),
+        *,
+        large: bool,
+        urgent: bool = False,
+    ) -> T:
+        """``fn(*objects, *data)``: in a worker process when the job is ``large`` and the workers are up, else in a
+        thread (see the module docstring). Jobs not ``urgent`` (exports, replays: not a bot player about to move)
+        wait for one another here, so that a worker is soon free for an urgent one.
+
+        A job for a worker is pickled first (in a thread) and its values let go: while it waits, the records it carries
+        are one ``bytes`` each, which the garbage collector never looks at (a caller that wants that too passes the
+        record without keeping it)."""
+        executor = self._executor if large and not self._closed else None
+        if executor is None:
+            if large and self.processes and not self._closed:
+                self._begin()
+            return await asyncio.to_thread(fn, *objects, *data)
+        try:
+            blob = await asyncio.to_thread(_pack, objects, data)
+        except Exception as exc:  # a plugin's value that does not pickle: its job stays in this process
+            log.debug("%s stays in a thread: its values do not pickle (%s)", fn.__name__, exc)
+            return await asyncio.to_thread(fn, *objects, *data)
+        del objects, data
+        async with contextlib.nullcontext() if urgent else self._turn():
+            executor = self._executor
+            try:
+                if executor is None:
+                    raise NotServed("the pool closed or stopped meanwhile")
+                answer = await asyncio.get_running_loop().run_in_executor(
+                    executor, _work, fn, blob, self._registry_fingerprint(), _languages()
+                )
+                result: T = pickle.loads(answer)
+                self.answered += 1
+                return result
+            except NotServed as exc:
+                log.info("%s done in a thread: %s", fn.__name__, exc)
+            except BrokenProcessPool:
+                log.error("a worker process stopped; the pool starts again at the next large job, this job in a thread")
+                assert executor is not None
+                self._discard(executor)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not self._closed or (task is not None and task.cancelling()):
+                    raise
+                log.debug("%s done in a thread: the pool closed while it waited", fn.__name__)
+            except RuntimeError as exc:
+                if not self._closed:  # "cannot schedule new futures after shutdown": closing meanwhile
+                    raise
+                log.debug("%s done in a thread: the pool closed meanwhile (%s)", fn.__name__, exc)
+        objects, data = pickle.loads(blob)
+        return await asyncio.to_thread(fn, *objects, *data)
+
+    async def on_record(
+        self,
+        store: Store,
+        game_id: int,
+        fn: Callable[..., T],
+        objects: tuple[Any, ...],
+        *more: Any,
+        first: int | None = None,
+        large: bool = False,
+    ) -> T:
+        """``fn(*objects, record, *more)`` on a game's record as stored (engine.record's action data; its ``first``
+        actions), in a worker when the record is long (:func:`pooled`) or the job ``large``. The record is not kept
+        here while the job waits (see :meth:`run`)."""
+        data = [row.action for row in await store.load_actions(game_id, scope=Scope.system())]
+        if first is not None:
+            del data[first:]
+        job = self.run(fn, objects, (data, *more), large=large or pooled(len(data)))
+        del data
+        return await job
+
+    async def close(self) -> None:
+        """Stop the workers and wait until they have exited (a job still waiting for one is done in a thread; later
+        jobs run in threads)."""
+        self._closed = True
+        starting, self._starting = self._starting, None
+        executor, self._executor = self._executor, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        if starting is not None:
+            with contextlib.suppress(Exception):  # it never started (logged)
+                executor = await asyncio.wrap_future(starting)
+        self._executor = None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    # --- internals ----------------------------------------------------------------------------------------------
+    def _turn(self) -> asyncio.Semaphore:
+        """The jobs not urgent take turns: as many at once as there are workers but one (one with a single worker)."""
+        loop = asyncio.get_running_loop()
+        if self._turns is None or self._turns[0] is not loop:  # a semaphore serves one event loop
+            self._turns = (loop, asyncio.Semaphore(max(1, self.processes - 1)))
+        return self._turns[1]
+
+    def _registry_fingerprint(self) -> str:
+        reg = registry()
+        if self._fingerprint is None or self._fingerprint[0] is not reg:
+            self._fingerprint = (reg, registry_fingerprint(reg))
+        return self._fingerprint[1]
+
+    def _begin(self) -> None:
+        """Start the workers in a thread (the fork server imports the engine first: seconds), once."""
+        if self._starting is not None:
+            return
+        starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor] = concurrent.futures.Future()
+        starting.set_running_or_notify_cancel()  # nobody waiting for it can cancel it
+        self._starting = starting
+        threading.Thread(target=self._start_into, args=(starting,), name="gammonbot-pool-start", daemon=True).start()
+
+    def _make(self) -> concurrent.futures.ProcessPoolExecutor:
+        executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.processes,
+            mp_context=_context(),
+            initializer=_start_worker,
+            initargs=(os.environ.get(ENV_PLUGINS),),
+        )
+        try:
+            # Each submission starts a worker while none is idle: all of them now, none later on the event loop.
+            started = [executor.submit(_ready) for _ in range(self.processes)]
+            for future in started:
+                future.result()
+        except BaseException:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        return executor
+
+    def _start_into(self, starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor]) -> None:
+        try:
+            executor = self._make()
+        except Exception as exc:
+            log.error(
+                "the worker processes did not start (%s: %s); heavy work stays in threads", type(exc).__name__, exc
+            )
+            starting.set_exception(exc)
+            return
+        if not self._closed:  # else close() stops it
+            self._executor = executor
+            self._finalizer = weakref.finalize(self, _stop_soon, executor)
+            self._finalizer.atexit = False  # at exit concurrent.futures stops every pool itself
+            log.info("%d worker processes started for exports, replays and bot players", self.processes)
+        starting.set_result(executor)
+
+    def _discard(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._executor is executor:
+            self._executor = None
+            self._starting = None
+            if self._finalizer is not None:
+                self._finalizer.detach()
+        _stop_soon(executor)
+
+
+def _stop_soon(executor: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop a pool's workers from a thread of its own: this may run inside a garbage collection, in a thread that
+    holds one of the executor's locks."""
+    threading.Thread(
+        target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True}, name="gammonbot-pool-stop", daemon=True
+    ).start()
+
+
+def without_plays(state: m.MatchState) -> m.MatchState:
+    """A state without its listed legal plays (made again where needed)."""
+    return dataclasses.replace(state, _plays=None) if state._plays is not None else state
