@@ -215,7 +215,11 @@ class GammonBot(commands.Bot):
             await self.close_storage()
 
     async def close_storage(self) -> None:
-        """Close the database connection (also what a test does with a bot it replaced)."""
+        """Stop the service's worker processes and close the database connection (also what a test does with a bot
+        it replaced)."""
+        service: GameService | None = getattr(self, "service", None)  # set in setup_hook
+        if service is not None:
+            await service.close()
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
