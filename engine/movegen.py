@@ -298,8 +298,11 @@ def generate_general(
     memo: set[tuple[int, tuple[int, ...]]] | None = (
         set() if (rules is not None or not variant.submoves_commute) and len(orders) == 1 else None
     )
-    for order in orders:
-        search(order, 0, 0, RESERVE, occupied)  # the reserve (checkers still to enter) is the highest source
+    try:
+        for order in orders:
+            search(order, 0, 0, RESERVE, occupied)  # the reserve (checkers still to enter) is the highest source
+    finally:
+        search = None  # type: ignore[assignment]  # breaks the cycle (see _free_doublet)
 
     return PlaySet(_plays(found.items()), (dice[0], dice[1]), best[0], best[1])
 
@@ -485,8 +488,11 @@ def generate_ruled(variant: Variant, pos: Position, dice: tuple[int, int], rules
     orders = dice_orders(dice)
     prune = rules is None and b[BAR] == 0 and len(orders) == 2  # see generate_general
     memo: set[tuple[int, int]] | None = set() if rules is not None and len(orders) == 1 else None
-    for order in orders:
-        search(order, 0, 0, start_key, BAR, occupied)
+    try:
+        for order in orders:
+            search(order, 0, 0, start_key, BAR, occupied)
+    finally:
+        search = None  # type: ignore[assignment]  # breaks the cycle (see _free_doublet)
 
     return PlaySet(_plays(found.values()), (dice[0], dice[1]), best[0], best[1])
 
@@ -675,5 +681,11 @@ def _free_doublet(
                 best_n = depth
             found.append((tuple(b), path))
 
-    search(0, BAR, occ, outside, ())
+    try:
+        search(0, BAR, occ, outside, ())
+    finally:
+        # ``search`` calls itself through the cell that holds it: a reference cycle (function, cell) that would keep
+        # the search's board and closure alive until the garbage collector looked for cycles. Emptying the cell
+        # frees them now, and leaves the collector less to look at (a collection stops the event loop).
+        search = None  # type: ignore[assignment]
     return found, best_n

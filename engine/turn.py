@@ -127,7 +127,10 @@ def check_moves(
             path.pop()
             variant.unmake_submove(b, src, dst, token)
 
-    dfs(0, dice_pool(dice), [], 0)
+    try:
+        dfs(0, dice_pool(dice), [], 0)
+    finally:
+        dfs = None  # type: ignore[assignment]  # breaks the cycle it is in (see movegen._free_doublet)
     if found:
         return found[0]
     example = plays[0].notation or _("no move")
@@ -237,7 +240,10 @@ class TurnDraft:
                         return True
             return False
 
-        return dfs(remaining, used, pips)
+        try:
+            return dfs(remaining, used, pips)
+        finally:
+            dfs = None  # type: ignore[assignment]  # breaks the cycle it is in (see movegen._free_doublet)
 
     def options(self) -> list[tuple[int, int]]:
         """Every submove ``(src, dst)`` that may be added now (legal and still part of a legal play)."""

@@ -206,3 +206,36 @@ def test_the_fast_paths_find_what_the_general_search_finds_on_every_oracle_posit
         if variant.standard_moves:
             fast = generate_free(variant, pos, roll) if rules is None else generate_ruled(variant, pos, roll, rules)
             assert _plays_in_full(fast) == reference, str(pos)
+
+
+def test_finding_and_judging_plays_leaves_no_garbage_for_the_collector() -> None:
+    """Listing legal plays and judging typed ones (every search, in every rule set) frees what it made as soon as it
+    is done: no reference cycle is left for the garbage collector, whose collections stop the bot's event loop (a
+    recursive search closure is such a cycle, holding its board and every play it found)."""
+    import gc
+
+    from engine.dice import RandomDice
+    from engine.match import MatchOptions, MatchSetup, Phase, apply, replay
+    from engine.selfplay import RandomPlayer
+
+    gc.collect()
+    gc.disable()
+    try:
+        for name, cls in sorted(registry().variants.items()):
+            if cls.team_size != 1:
+                continue
+            setup = MatchSetup(cls(), tuple((f"{name}-{k}",) for k in range(2)), MatchOptions(length=0))  # type: ignore[arg-type]
+            rng = random.Random(name)
+            state, dice, player = replay(setup, []), RandomDice(rng.randrange(2**32)), RandomPlayer(rng)
+            for _ in range(60):
+                if state.over:
+                    break
+                if state.phase is Phase.MOVE and state.dice is not None and state.roller is not None:
+                    for play in list(state.legal_plays())[:3]:
+                        text = play.notation or "no move"
+                        state.variant.check_play(state.position_for(state.roller), state.dice, text)
+                state = apply(state, player.choose(state, dice))
+            del state
+            assert gc.collect() == 0, f"{name}: finding or judging plays left reference cycles"
+    finally:
+        gc.enable()
