@@ -112,6 +112,8 @@ class LoopMeter:
         self.ticks = 0
         self.render_threads: list[str] = []
         self.simulated = 0.0  # CPU time spent inside simcord's REST router
+        #: While set (see :meth:`startup`), callbacks are not measured.
+        self.starting = False
         self._task: asyncio.Task[None] | None = None
         self._undo: list[Any] = []
 
@@ -141,7 +143,7 @@ class LoopMeter:
         meter = self
 
         def timed_run(handle: asyncio.Handle) -> None:
-            if threading.current_thread() is not loop_thread:
+            if threading.current_thread() is not loop_thread or meter.starting:
                 original_run(handle)
                 return
             start = time.thread_time()
@@ -178,6 +180,16 @@ class LoopMeter:
             lambda: setattr(router, "dispatch", original_dispatch),
         ]
         self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    @contextlib.asynccontextmanager
+    async def startup(self) -> AsyncIterator[None]:
+        """A bot starting (a restart): its start-up (loading the command modules, syncing the command tree in every
+        language) runs before it connects to Discord, when it serves nobody yet, so it is not measured."""
+        self.starting = True
+        try:
+            yield
+        finally:
+            self.starting = False
 
     async def stop(self) -> None:
         assert self._task is not None

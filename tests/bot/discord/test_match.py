@@ -131,7 +131,8 @@ async def test_a_3_point_match_is_played_from_challenge_to_the_end(tmp_path: Pat
 
         # The bot restarts: a new instance on the same database; the buttons posted before still work.
         before_restart = live_message(thread)
-        await w.restart()
+        async with meter.startup():
+            await w.restart()
         r = await w.do(resigner.click(before_restart, label="Roll"))
         assert r.acknowledged and not r.ephemeral
         assert (await d.view()).phase in ("move", "roll")
