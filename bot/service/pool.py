@@ -5,11 +5,11 @@ hints and analyses, match cards and replay pictures.
 record replays it (0.7 s of CPU) and makes millions of short-lived objects; each collection of the middle and oldest
 generations that this triggers runs with the GIL held, in whichever thread tipped it, and a full one looks at every
 object the process holds: the event loop waited 40 to 70 ms at a time (benchmarks/stall.py). A worker process has its
-own GIL and its own collector, so the service's process only reads the record (the rows, as stored) and receives the
-answer (text, a state, an action).
+own GIL and its own collector, so the service's process only reads the record (one string, as the database joins it:
+nothing its collector looks at; the worker decodes it) and receives the answer (text, a state, an action).
 
 **How a job goes.** :meth:`WorkPool.run` takes a function of this module and its arguments: ``objects`` (values made
-of the engine's classes: a setup, a state, a bot player) and ``data`` (plain values: the record's rows as stored). They
+of the engine's classes: a setup, a state, a bot player) and ``data`` (plain values: the record as stored). They
 are pickled in a thread into one ``bytes`` and let go, so a job waiting for a worker holds nothing the collector looks
 at. The worker rebuilds them, runs the function in the caller's languages (engine.i18n) and sends the pickled answer
 back. Both paths call the same function with the same values, so a job gives the same answer in a thread and in a
@@ -42,6 +42,7 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import json
 import logging
 import multiprocessing
 import os
@@ -49,7 +50,7 @@ import pickle
 import signal
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -63,7 +64,7 @@ from engine.players import Player, bot_action
 from engine.plugins import ENV_PLUGINS, Registry, registry, reset_registry
 from engine.record import action_from_data, log_counters, state_to_data
 
-from ..storage import Scope
+from ..storage import Scope, log_lines
 
 if TYPE_CHECKING:
     from ..storage import Store
@@ -95,6 +96,12 @@ T = TypeVar("T")
 POOL_FROM_ACTIONS = 200
 
 
+#: How much lower a worker's CPU priority is than the service's (``nice``; POSIX only). When the machine's cores are
+#: all busy, the operating system runs the event loop's process first: a worker's export can wait some milliseconds,
+#: every game on the loop cannot. A worker still has every core nobody else wants.
+WORKER_NICENESS = 10
+
+
 def pooled(n_actions: int) -> bool:
     """Whether a job on a record of ``n_actions`` actions is large enough for a worker process."""
     return n_actions >= POOL_FROM_ACTIONS
@@ -108,39 +115,49 @@ class NotServed(RuntimeError):
 # --- the jobs: pure functions, the same in a thread and in a worker -----------------------------------------------
 
 
-def _actions(data: Iterable[Mapping[str, Any]]) -> list[m.Action]:
-    return [action_from_data(item) for item in data]
+#: A record as the store gives it (Store.action_log): one string, a line per action (its number, a tab, its JSON
+#: text). The service's process reads it and sends it on as it is; the job decodes it.
+Log = str
 
 
-def export_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> str:
-    """A record (stored action rows) as a ``.mat`` file."""
-    return export_mat(setup, _actions(data))
+def _rows(log: Log) -> list[dict[str, Any]]:
+    return [json.loads(text) for _seq, text in log_lines(log)]
 
 
-def replay_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> m.MatchState:
-    """The state a record (stored action rows) replays to."""
-    return m.replay(setup, _actions(data))
+def _actions(log: Log) -> list[m.Action]:
+    return [action_from_data(json.loads(text)) for _seq, text in log_lines(log)]
 
 
-def replay_counted(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]]) -> tuple[m.MatchState, dict[str, int]]:
+def export_record(setup: m.MatchSetup, log: Log) -> str:
+    """A record as a ``.mat`` file."""
+    return export_mat(setup, _actions(log))
+
+
+def replay_record(setup: m.MatchSetup, log: Log) -> m.MatchState:
+    """The state a record replays to."""
+    return m.replay(setup, _actions(log))
+
+
+def replay_counted(setup: m.MatchSetup, log: Log) -> tuple[m.MatchState, dict[str, int]]:
     """The state a record replays to, and its counters (engine.record.log_counters)."""
-    return m.replay(setup, _actions(data)), log_counters(data)
+    rows = _rows(log)
+    return m.replay(setup, [action_from_data(row) for row in rows]), log_counters(rows)
 
 
-def replay_agrees(final: m.MatchState, data: Sequence[Mapping[str, Any]]) -> bool:
+def replay_agrees(final: m.MatchState, log: Log) -> bool:
     """Whether a record replays to ``final`` (False when it does not replay at all)."""
     from engine.match import ActionError
     from engine.record import RecordError
 
     try:
-        return state_to_data(m.replay(final.setup, _actions(data))) == state_to_data(final)
+        return state_to_data(m.replay(final.setup, _actions(log))) == state_to_data(final)
     except (ActionError, RecordError):
         return False
 
 
-def rolls_of(data: Sequence[Mapping[str, Any]], player: str) -> list[tuple[int, int]]:
+def rolls_of(log: Log, player: str) -> list[tuple[int, int]]:
     """The dice ``player`` threw in a record (engine.fairdice.player_rolls)."""
-    return player_rolls(_actions(data), player)
+    return player_rolls(_actions(log), player)
 
 
 def choose_action(player: Player, state: m.MatchState, side: int, time_cap: float) -> tuple[m.Action, Player]:
@@ -155,15 +172,15 @@ def hint_for(state: m.MatchState, n: int, time_cap: float) -> Any:
     return hint(state, None, n, time_cap=time_cap)
 
 
-def analyse_record(setup: m.MatchSetup, data: Sequence[Mapping[str, Any]], time_cap: float) -> Any:
+def analyse_record(setup: m.MatchSetup, log: Log, time_cap: float) -> Any:
     """engine.analysis.analyse of a record by the default analyst."""
-    return analyse(setup, _actions(data), None, time_cap=time_cap)
+    return analyse(setup, _actions(log), None, time_cap=time_cap)
 
 
 def draw_card(
     setup: m.MatchSetup,
     theme: Any,
-    data: Sequence[Mapping[str, Any]],
+    log: Log,
     analysis: bool,
     names: dict[str, str],
     title: str,
@@ -175,7 +192,7 @@ def draw_card(
     from engine.players import PlayerUnavailable, UnsupportedVariant
     from render.card import render_card
 
-    acts = _actions(data)
+    acts = _actions(log)
     figures, left_out = None, None
     if analysis:
         try:
@@ -189,7 +206,7 @@ def draw_card(
 def draw_replay(
     setup: m.MatchSetup,
     theme: Any,
-    data: Sequence[Mapping[str, Any]],
+    log: Log,
     number: int,
     side: int,
     names: dict[str, str],
@@ -199,7 +216,7 @@ def draw_replay(
     longer than any picture Discord takes."""
     from render.replay import render_replay
 
-    frames = replay_frames(setup, _actions(data), number, viewer=side, names=names, home=home)
+    frames = replay_frames(setup, _actions(log), number, viewer=side, names=names, home=home)
     return render_replay(frames, theme)
 
 
@@ -223,9 +240,13 @@ def registry_fingerprint(reg: Registry) -> str:
 
 
 def _start_worker(plugins: str | None) -> None:
-    """A new worker: the service's GAMMONBOT_PLUGINS, its own registry, and ^C left to the service."""
+    """A new worker: the service's GAMMONBOT_PLUGINS, its own registry, ^C left to the service, and a lower CPU
+    priority than the service's (:data:`WORKER_NICENESS`)."""
     global _worker_fingerprint
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICENESS)
     if plugins is None:
         os.environ.pop(ENV_PLUGINS, None)
     else:
@@ -399,14 +420,12 @@ class WorkPool:
         first: int | None = None,
         large: bool = False,
     ) -> T:
-        """``fn(*objects, record, *more)`` on a game's record as stored (engine.record's action data; its ``first``
-        actions), in a worker when the record is long (:func:`pooled`) or the job ``large``. The record is not kept
-        here while the job waits (see :meth:`run`)."""
-        data = [row.action for row in await store.load_actions(game_id, scope=Scope.system())]
-        if first is not None:
-            del data[first:]
-        job = self.run(fn, objects, (data, *more), large=large or pooled(len(data)))
-        del data
+        """``fn(*objects, log, *more)`` on a game's record as stored (:data:`Log`: one string; its ``first``
+        actions), in a worker when the record is long (:func:`pooled`) or the job ``large``. This process
+        never decodes the record (a worker does), and does not keep it while the job waits (see :meth:`run`)."""
+        log = await store.action_log(game_id, scope=Scope.system(), first=first)
+        job = self.run(fn, objects, (log, *more), large=large or pooled(log.count("\n") + 1 if log else 0))
+        del log
         return await job
 
     async def close(self) -> None:

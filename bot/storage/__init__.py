@@ -57,7 +57,7 @@ from .schema import (
     vacations,
     watchers,
 )
-from .store import Store, normalise_url
+from .store import Store, log_lines, normalise_url
 
 __all__ = [
     "Conflict",
@@ -72,6 +72,7 @@ __all__ = [
     "LiveGame",
     "metadata",
     "normalise_url",
+    "log_lines",
     "Scope",
     "MIGRATIONS",
     "Migration",

@@ -259,6 +259,26 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
             log = (await self._actions(conn, game_id, scope))[1]
         return await _decode_log(log)  # the connection is back in the pool meanwhile
 
+    async def action_log(self, game_id: int, *, scope: Scope, first: int | None = None) -> str:
+        """A game's action log as stored, in one string (its ``first`` actions, or all): a line per action, its
+        number, a tab, its JSON text, in the order of the numbers (:func:`log_lines` reads it). The database joins
+        the lines, so this process handles one string however long the log: no row object, nothing the garbage
+        collector looks at; a worker process decodes it (bot/service/pool.py). NotFound if the game is missing or
+        outside the scope."""
+        game_id = game_id_of(game_id)
+        ordered = sa.select(actions.c.seq, actions.c.action).where(actions.c.game_id == game_id)
+        if first is not None:
+            ordered = ordered.where(actions.c.seq <= first)
+        log = ordered.order_by(actions.c.seq).subquery()
+        line = sa.cast(log.c.seq, sa.Text) + sa.literal("\t", sa.Text) + log.c.action
+        joined = sa.select(sa.func.aggregate_strings(line, "\n")).select_from(log).scalar_subquery()
+        query = sa.select(games.c.id, joined).where(games.c.id == game_id, *visible(scope))
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        if row is None:
+            raise NotFound(f"there is no game #{game_id}")
+        return str(row[1] or "")
+
     async def games_of(
         self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
     ) -> list[GameRow]:
@@ -460,6 +480,15 @@ async def _decode_log(rows: list[Any]) -> list[ActionRow]:
     return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
 
 
+def log_lines(log: str) -> list[tuple[int, str]]:
+    """A log as :meth:`Store.action_log` gives it: (number, JSON text) of each action, in order. (Databases join the
+    lines in the order of the numbers, which neither promises: out of order, they are sorted here.)"""
+    lines = [(int(seq), text) for seq, text in (line.split("\t", 1) for line in log.split("\n"))] if log else []
+    if any(lines[k][0] >= lines[k + 1][0] for k in range(len(lines) - 1)):
+        lines.sort()
+    return lines
+
+
 def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
     return GameRow(
         id=row["id"],
@@ -468,7 +497,7 @@ def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
         variant=row["variant"],
         setup=load(row["setup"]),
         version=row["version"],
-        snapshot=load(row.get("snapshot")),
+        snapshot=load(row["snapshot"]) if "snapshot" in row else None,  # (a list has none: get() costs an exception)
         draft=load(row["draft"]),
         clock=load(row["clock"]),
         turn_player=row["turn_player"],

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 
 import pytest
 import sqlalchemy as sa
 
-from bot.storage import MIGRATIONS, Conflict, NotFound, Scope, Store
+from bot.storage import MIGRATIONS, Conflict, NotFound, Scope, Store, log_lines
 
 SYSTEM = Scope.system()
 
@@ -61,6 +62,42 @@ def test_game_round_trip_and_versioned_updates(db_url: tuple[str, str | None]) -
         assert len(await store.load_actions(game_id, scope=SYSTEM)) == 2
         with pytest.raises(NotFound):
             await store.load_game(9999, scope=SYSTEM)
+        await store.close()
+
+    run(go())
+
+
+def test_the_log_as_one_string_is_in_order_and_scoped(db_url: tuple[str, str | None]) -> None:
+    """Store.action_log: a line per action (number, tab, JSON text) in log order, the same actions load_actions
+    decodes, or the first few; a game outside the scope (or missing) is NotFound, a game without actions ""."""
+
+    async def go() -> None:
+        store = await _open(db_url)
+        game_id = await _new_game(store)
+        assert await store.action_log(game_id, scope=SYSTEM) == "" and log_lines("") == []
+        version = 0
+        for k in range(12):  # 10 after 9: in the numbers' order, not the texts'
+            note = "tab\there, line\nthere"  # stored escaped (JSON): one line per action still
+            version = await store.update_game(
+                game_id, version, new_actions=[{"type": "Roll", "by": "a", "dice": [k], "note": note}]
+            )
+        log = await store.action_log(game_id, scope=Scope.server("g1"))
+        assert isinstance(log, str) and log.count("\n") == 11
+        lines = log_lines(log)
+        assert [seq for seq, _text in lines] == list(range(1, 13))
+        stored = await store.load_actions(game_id, scope=SYSTEM)
+        assert [json.loads(text) for _seq, text in lines] == [a.action for a in stored]
+        assert [json.loads(text)["dice"] for _seq, text in lines] == [[k] for k in range(12)]
+        assert await store.action_log(game_id, scope=Scope.dm("a")) == log
+        assert log_lines(await store.action_log(game_id, scope=SYSTEM, first=10)) == lines[:10]
+        assert await store.action_log(game_id, scope=SYSTEM, first=0) == ""
+        shuffled = "\n".join(reversed(log.split("\n")))  # however a database joins them: back in order
+        assert log_lines(shuffled) == lines
+        for outside in (Scope.server("g2"), Scope.dm("c")):
+            with pytest.raises(NotFound):
+                await store.action_log(game_id, scope=outside)
+        with pytest.raises(NotFound):
+            await store.action_log(9999, scope=SYSTEM)
         await store.close()
 
     run(go())

@@ -56,16 +56,19 @@ async def play(svc: GameService, gid: int, rng: random.Random, *, until_over: bo
 
 
 class Counting:
-    """Counts the store's reads of game records (the action log)."""
+    """Counts the store's reads of game records (the action log, decoded or as one string)."""
 
     def __init__(self, store: Store) -> None:
         self.calls = 0
-        self._original = store.load_actions
-        store.load_actions = self  # type: ignore[method-assign]
+        for name in ("load_actions", "action_log", "load_game_and_actions"):
+            setattr(store, name, self._counted(getattr(store, name)))
 
-    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.calls += 1
-        return await self._original(*args, **kwargs)
+    def _counted(self, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return await original(*args, **kwargs)
+
+        return call
 
 
 def test_a_long_game_loads_from_its_stored_state_without_reading_its_record(db_url: tuple[str, str | None]) -> None:

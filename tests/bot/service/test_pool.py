@@ -20,8 +20,9 @@ import sqlalchemy as sa
 from bot.config import ConfigError, LimitSettings, settings_from_mapping
 from bot.service import SYSTEM, GameService, Request, SeededDice, service_for
 from bot.service.helpers import SNAPSHOT_VERSION, _to_act
-from bot.service.pool import POOL_FROM_ACTIONS, WorkPool, choose_action, export_record, replay_record
+from bot.service.pool import POOL_FROM_ACTIONS, WORKER_NICENESS, WorkPool, choose_action, export_record, replay_record
 from bot.storage import Scope, Store
+from bot.storage.rows import dump
 from engine import i18n, plugins
 from engine import match as m
 from engine.dice import RandomDice
@@ -59,6 +60,11 @@ def self_played(setup: m.MatchSetup, n: int, seed: int = 1) -> tuple[m.MatchStat
         state = m.apply(state, action)
         acts.append(action)
     return state, acts
+
+
+def as_log(acts: list[m.Action]) -> str:
+    """A record as Store.action_log gives it: a line per action, its number, a tab, its JSON text."""
+    return "\n".join(f"{seq}\t{dump(action_to_data(a))}" for seq, a in enumerate(acts, 1))
 
 
 def money_setup(variant: str) -> m.MatchSetup:
@@ -228,7 +234,7 @@ def test_a_worker_loads_the_plugins_of_the_service(monkeypatch: pytest.MonkeyPat
         pytest.skip("the Nackgammon test plugin is not installed")
     setup = money_setup("nackgammon")
     state, acts = self_played(setup, LONG, seed=9)
-    data = [action_to_data(a) for a in acts]
+    data = as_log(acts)
 
     async def served(pool: WorkPool) -> tuple[m.MatchState, str]:
         replayed = await pool.run(replay_record, (setup,), (data,), large=True)
@@ -260,9 +266,7 @@ def test_a_worker_loads_the_plugins_of_the_service(monkeypatch: pytest.MonkeyPat
             pool = WorkPool(1)
             try:
                 assert await pool.start()
-                replayed = await pool.run(
-                    replay_record, (backgammon,), ([action_to_data(a) for a in acts],), large=True
-                )
+                replayed = await pool.run(replay_record, (backgammon,), (as_log(acts),), large=True)
                 assert replayed == state
                 return pool.answered
             finally:
@@ -278,7 +282,7 @@ def test_a_worker_with_other_plugins_leaves_the_job_to_a_thread(monkeypatch: pyt
     """A registry the worker cannot build the same way (here: one changed by hand) is never served by it."""
     setup = money_setup("backgammon")
     state, acts = self_played(setup, LONG, seed=11)
-    data = [action_to_data(a) for a in acts]
+    data = as_log(acts)
 
     async def go() -> None:
         pool = WorkPool(1)
@@ -306,6 +310,9 @@ def test_the_workers_stop_when_the_service_closes(tmp_path: Path) -> None:
         assert svc.work.answered == 1
         pids = svc.work.pids
         assert pids and all(_alive(pid) for pid in pids)
+        if hasattr(os, "getpriority"):  # below the service's CPU priority: on a busy machine the event loop runs first
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert all(os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + WORKER_NICENESS) for pid in pids)
         await svc.close()
         assert not svc.work.running and not any(_alive(pid) for pid in pids)
         # Closed, the service still answers: the work is done in a thread, and no worker starts again.
