@@ -631,6 +631,7 @@ async def _session(
         if interactive:
             out.write("\n")
         out.flush()
+        await service.close()  # its worker processes, if any started
         await store.close()
     return 0
 
