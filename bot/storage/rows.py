@@ -124,6 +124,32 @@ class GameRow:
     players: dict[str, int | None] = field(default_factory=dict)
 
 
+def _decoded_when_read(name: str) -> Any:
+    """A JSON column of a :class:`ListedRow`: kept as its text until first read, then decoded once."""
+
+    def read(row: GameRow) -> Any:
+        value = row.__dict__[name]
+        if isinstance(value, str):  # (decoded, these columns are never a string: a dict, a list or None)
+            value = row.__dict__[name] = json.loads(value)
+        return value
+
+    def write(row: GameRow, value: Any) -> None:
+        row.__dict__[name] = value
+
+    return property(read, write)
+
+
+class ListedRow(GameRow):
+    """A game as a list of games reads it (Store.games_of: no snapshot), its JSON columns (setup, draft, clock) decoded
+    only when read. A player in a thousand games lists a thousand rows at each keystroke of a ``game`` option; most of
+    them are only counted, sorted by their plain columns and shown by number, and decoding every setup was most of
+    the cost."""
+
+    setup = _decoded_when_read("setup")  # type: ignore[assignment]
+    draft = _decoded_when_read("draft")  # type: ignore[assignment]
+    clock = _decoded_when_read("clock")  # type: ignore[assignment]
+
+
 @dataclass
 class ActionRow:
     """One entry of a game's action log."""

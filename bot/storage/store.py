@@ -22,6 +22,7 @@ from .rows import (
     ActionRow,
     Conflict,
     GameRow,
+    ListedRow,
     NotFound,
     Scope,
     TimerSpec,
@@ -489,21 +490,14 @@ def log_lines(log: str) -> list[tuple[int, str]]:
     return lines
 
 
+#: The columns a game's row holds as they are (not JSON).
+_AS_STORED = ("id", "guild_id", "status", "variant", "version", "turn_player", "channel_id", "thread_id")
+
+
 def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        status=row["status"],
-        variant=row["variant"],
-        setup=load(row["setup"]),
-        version=row["version"],
-        snapshot=load(row["snapshot"]) if "snapshot" in row else None,  # (a list has none: get() costs an exception)
-        draft=load(row["draft"]),
-        clock=load(row["clock"]),
-        turn_player=row["turn_player"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        players=seats,
-    )
+    plain = {name: row[name] for name in _AS_STORED}
+    plain.update(created_at=row["created_at"], updated_at=row["updated_at"], players=seats)
+    if "snapshot" not in row:  # a list's row (games_of): its JSON columns are decoded when read (ListedRow)
+        return ListedRow(**plain, setup=row["setup"], draft=row["draft"], clock=row["clock"])
+    json_columns = {name: load(row[name]) for name in ("setup", "snapshot", "draft", "clock")}
+    return GameRow(**plain, **json_columns)

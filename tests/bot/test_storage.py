@@ -158,6 +158,29 @@ def test_games_of_a_player_lists_active_games_newest_first(db_url: tuple[str, st
     run(go())
 
 
+def test_a_listed_game_reads_as_the_loaded_one(db_url: tuple[str, str | None]) -> None:
+    """games_of's rows decode their JSON columns when read (a long list decodes almost none): read, each is what
+    load_game gives; copied with dataclasses.replace, the copy is too."""
+    import dataclasses
+
+    async def go() -> None:
+        store = await _open(db_url)
+        gid = await _new_game(store)
+        clock = {"running": 0, "left": [60.0, 60.0]}
+        await store.update_game(gid, 0, draft=[[8, 5, False]], clock=clock, turn_player="a")
+        loaded = await store.load_game(gid, scope=SYSTEM)
+        (listed,) = await store.games_of("a", scope=SYSTEM)
+        assert listed.snapshot is None and isinstance(listed.__dict__["setup"], str)  # not decoded yet
+        for name in ("setup", "draft", "clock", "turn_player", "version", "players", "updated_at"):
+            assert getattr(listed, name) == getattr(loaded, name), name
+        assert listed.setup is listed.setup  # decoded once
+        copy = dataclasses.replace(listed, version=9)
+        assert (copy.setup, copy.clock, copy.version) == (loaded.setup, clock, 9)
+        await store.close()
+
+    run(go())
+
+
 def test_a_game_update_is_one_transaction_on_every_path(db_url: tuple[str, str | None]) -> None:
     """The fast update (SQLite writer thread, PostgreSQL single statement) and the general one (``also``) store the
     same thing: the log numbered on (from the caller's ``log_length`` or the stored log), the timers replaced or
