@@ -24,9 +24,12 @@ Figures, each printed beside its target (2 cores) as met or MISSED; nothing is a
   (``time.thread_time``; a wrapper around ``asyncio.Handle._run``, as tests/bot/discord/helpers.py LoopMeter
   does), which other processes on the machine cannot inflate, and a task sleeping 1 ms records how late it
   wakes (wall clock: it includes waiting for the GIL held by worker threads and for the machine's other
-  processes). The garbage collector's pauses are timed too (``gc.callbacks``), in whichever thread they run (a
-  collection holds the GIL: the loop waits for it wherever it runs); what start-up loaded is frozen out of its
-  passes first, as the bot does (bot/runtime.py).
+  processes). For its five latest wake-ups it prints what ran on the loop meanwhile: how many callbacks, their wall
+  time in all and the longest one's, and the collections in other threads (a wake-up waits for every callback ready
+  before it, so a late one can be queueing behind many short callbacks rather than one stall). The garbage
+  collector's pauses are timed too (``gc.callbacks``), in whichever thread they run (a collection holds the GIL: the
+  loop waits for it wherever it runs); what start-up loaded is frozen out of its passes first, as the bot does
+  (bot/runtime.py).
 * ``memory``: ``tracemalloc`` around a fresh service loading ``--memory-games`` games of each log length of
   ``--memory-sizes`` into its cache (each viewed, as a live game is); per game = traced growth / games, once with
   every game held decoded, once with every game compact (the cache holds its most recently used games decoded, the
@@ -40,6 +43,11 @@ Figures, each printed beside its target (2 cores) as met or MISSED; nothing is a
 * ``timers``: ``--timers`` timed games with at least ``--timer-actions`` actions each; the fake clock moves
   past their first reminders, then past their timeouts; the scheduler's tick that fires them is timed (wall
   and process CPU). A timeout is a game change (the game ends, the next one starts, timers are replaced).
+  ``--profile`` prints where the loop's thread spent each tick (cProfile, which slows it down).
+
+The first lines print ``machine_speed``: the CPU time of a fixed piece of plain Python work. Machines differ, and a
+shared one from day to day (the same kind of machine ran this project's engine at half its usual speed one day):
+compare two runs by it before comparing their figures.
 
 How the long games are made: every game is created through the service (challenge, accept). Its history is
 then self-played by the engine (``engine.selfplay.RandomPlayer``: random legal plays, doubles, takes, passes,
@@ -73,12 +81,14 @@ import argparse
 import asyncio
 import contextlib
 import contextvars
+import cProfile
 import dataclasses
 import functools
 import gc
 import inspect
 import logging
 import os
+import pstats
 import random
 import statistics
 import sys
@@ -664,12 +674,27 @@ class LoopWatch:
         self._task: asyncio.Task[None] | None = None
         self._census_task: asyncio.Task[None] | None = None
         self._thread = threading.current_thread()
+        #: The ticker's latest wake-ups, each with what ran on the loop while it waited: (lateness, callbacks, their
+        #: wall time in all, the longest one's, collections in other threads meanwhile).
+        self.late_ticks: list[tuple[float, int, float, float, float]] = []
+        self._callbacks_wall = 0.0
+        self._longest_since = 0.0
+        self._gc_elsewhere_total = 0.0
 
     async def _tick(self) -> None:
         while True:
             t0 = time.perf_counter()
+            n0, w0, g0 = self.callbacks, self._callbacks_wall, self._gc_elsewhere_total
+            self._longest_since = 0.0
             await asyncio.sleep(0.001)
-            self.lateness.append(time.perf_counter() - t0 - 0.001)
+            late = time.perf_counter() - t0 - 0.001
+            self.lateness.append(late)
+            if len(self.late_ticks) < 5 or late > self.late_ticks[-1][0]:
+                ran = self._callbacks_wall - w0
+                gc_elsewhere = self._gc_elsewhere_total - g0
+                self.late_ticks.append((late, self.callbacks - n0, ran, self._longest_since, gc_elsewhere))
+                self.late_ticks.sort(key=lambda x: -x[0])
+                del self.late_ticks[5:]
 
     def _gc(self, phase: str, info: dict[str, Any]) -> None:
         """Every collection, in whichever thread (a collection holds the GIL: it stops the loop wherever it runs)."""
@@ -685,6 +710,7 @@ class LoopWatch:
             self.gc_total += pause
         else:
             self.gc_elsewhere[generation] += 1
+            self._gc_elsewhere_total += pause
 
     async def _count(self) -> None:
         """Never from a collector's callback: gc.get_objects() there can hand out a tuple still being built."""
@@ -717,6 +743,8 @@ class LoopWatch:
                 cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
                 collecting = watch.gc_total - g0
                 watch.callbacks += 1
+                watch._callbacks_wall += wall
+                watch._longest_since = max(watch._longest_since, wall)
                 counted, watch._counting = watch._counting, False  # the census's own callback (--gc-census)
                 if counted:
                     cpu = wall = 0.0
@@ -1135,6 +1163,16 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         f"longest {VERDICTS.check('longest event-loop stall, wall clock (1 ms ticker)', max(late) * 1000, 25, 'ms')}; "
         f"{sum(1 for x in late if x > 0.025)} wake-ups over 25 ms"
     )
+    print(
+        "    its latest wake-ups, and what ran on the loop meanwhile (a wake-up waits for every callback ready "
+        "before it: queueing behind several short ones is not one stall):"
+    )
+    for lateness, n, ran, longest, gc_elsewhere in watch.late_ticks:
+        print(
+            f"      {ms(lateness):>9} late: {n} callbacks ran meanwhile, {ms(ran)} in all (the longest {ms(longest)}); "
+            f"collections in other threads {ms(gc_elsewhere)}; the rest (waiting for the GIL or a core, the "
+            f"selector) {ms(max(0.0, lateness - ran))}"
+        )
     gcs = ", ".join(
         f"gen {g}: {len(p)} pauses ({watch.gc_elsewhere[g]} in other threads), longest {ms(max(p)) if p else '-'} "
         f"({ms(watch.gc_cpu[g])} CPU)"
@@ -1167,7 +1205,9 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
 # --- timers ------------------------------------------------------------------------------------------------------
 
 
-async def timers_section(svc: GameService, store: Store, world: World, clock: BenchClock, n: int) -> None:
+async def timers_section(
+    svc: GameService, store: Store, world: World, clock: BenchClock, n: int, profile: bool = False
+) -> None:
     games = {g.id: g for g in [*world.long, *world.medium][:n]}
     if not games:
         return
@@ -1190,8 +1230,26 @@ async def timers_section(svc: GameService, store: Store, world: World, clock: Be
 
     async def fire(at: float, what: str, target: bool) -> None:
         clock.offset += at + 1 - clock()
+        profiler = cProfile.Profile() if profile else None
+        collecting = [0.0, 0.0, 0]  # (the running collection's start, seconds in all, collections)
+
+        def on_gc(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                collecting[0] = time.perf_counter()
+            else:
+                collecting[1] += time.perf_counter() - collecting[0]
+                collecting[2] += 1
+
         w0, c0 = time.perf_counter(), time.process_time()
-        fired = await sched.tick()
+        gc.callbacks.append(on_gc)
+        if profiler is not None:
+            profiler.enable()
+        try:
+            fired = await sched.tick()
+        finally:
+            if profiler is not None:
+                profiler.disable()
+            gc.callbacks.remove(on_gc)
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
         kinds: dict[str, int] = {}
         for out in fired:
@@ -1203,8 +1261,13 @@ async def timers_section(svc: GameService, store: Store, world: World, clock: Be
             if target
             else shown
         )
-        print(f"  {what}: {len(fired):,} fired in {text}, {cpu * 1000:.0f} ms CPU; events {kinds}")
+        print(
+            f"  {what}: {len(fired):,} fired in {text}, {cpu * 1000:.0f} ms CPU ({collecting[2]} garbage collections, "
+            f"{collecting[1] * 1000:.0f} ms); events {kinds}"
+        )
         LOG.report("    ")
+        if profiler is not None:  # --profile: where the event loop's thread spent the tick (the profiler slows it)
+            pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(30)
 
     if reminders:
         await fire(reminders[-1], "first reminders", True)
@@ -1284,7 +1347,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
         await svc.close()
     if "timers" in sections:
         svc = await serving(make(cache_size=len(world.live) + 1000))
-        await timers_section(svc, store, world, clock, args.timers)
+        await timers_section(svc, store, world, clock, args.timers, args.profile)
         await svc.close()
     await store.close()
     LOG.report()
@@ -1318,6 +1381,7 @@ def main() -> None:
     parser.add_argument("--crowd", type=float, default=20.0, help="ordinary actions per second by other players")
     parser.add_argument("--rate-scale", type=float, default=1.0, help="multiply every rate of the load")
     parser.add_argument("--bot", default="expert", help="the bot player of the bot matches")
+    parser.add_argument("--profile", action="store_true", help="profile the timers' ticks (cProfile, loop thread)")
     parser.add_argument("--gc-census", action="store_true", help="count what the collector looks at, by type")
     parser.add_argument("--workers", type=int, help="worker processes (default: config.toml [limits] worker_processes)")
     args = parser.parse_args()
@@ -1337,6 +1401,7 @@ def main() -> None:
         f"{', '.join(f'{n:,}' for n in args.memory_sizes)} actions; {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
+    print(f"  this machine's speed: {machine_speed()}")
     if args.postgres is not None:
         if not args.postgres:
             sys.exit("give a PostgreSQL URL or set GAMMONBOT_TEST_POSTGRES_URL")
@@ -1344,6 +1409,21 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(run(args.db or f"sqlite:///{tmp}/stall.sqlite3", args))
+
+
+def machine_speed() -> str:
+    """The CPU time of a fixed piece of plain Python work that none of this project's code takes part in (integer
+    arithmetic, a dict, strings), the best of five: machines (and one machine from day to day, when it is shared)
+    differ, and every figure here scales with this one. Compare runs by it before comparing their figures."""
+    best = float("inf")
+    for _ in range(5):
+        c0 = time.process_time()
+        table: dict[str, int] = {}
+        for i in range(300_000):
+            key = f"k{i % 5000}"
+            table[key] = table.get(key, 0) + (i * i) % 7
+        best = min(best, time.process_time() - c0)
+    return f"a fixed piece of plain Python work (machine_speed) took {best * 1000:.0f} ms of CPU"
 
 
 def postgres(base: str, args: argparse.Namespace) -> None:
