@@ -680,6 +680,8 @@ class LoopWatch:
         self._callbacks_wall = 0.0
         self._longest_since = 0.0
         self._gc_elsewhere_total = 0.0
+        #: The longest collections: (pause, CPU, generation, unreachable objects freed, thread).
+        self.gc_longest: list[tuple[float, float, int, int, str]] = []
 
     async def _tick(self) -> None:
         while True:
@@ -705,7 +707,13 @@ class LoopWatch:
         pause = time.perf_counter() - self._gc_start
         generation = info["generation"]
         self.gc_pauses[generation].append(pause)
-        self.gc_cpu[generation] = max(self.gc_cpu[generation], time.thread_time() - self._gc_cpu)
+        cpu = time.thread_time() - self._gc_cpu
+        self.gc_cpu[generation] = max(self.gc_cpu[generation], cpu)
+        if len(self.gc_longest) < 5 or pause > self.gc_longest[-1][0]:
+            where = "the loop's thread" if on_loop else threading.current_thread().name
+            self.gc_longest.append((pause, cpu, generation, int(info.get("collected", 0)), where))
+            self.gc_longest.sort(key=lambda x: -x[0])
+            del self.gc_longest[5:]
         if on_loop:
             self.gc_total += pause
         else:
@@ -1179,6 +1187,11 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
         for g, p in watch.gc_pauses.items()
     )
     print(f"  garbage collector (any thread): {gcs}")
+    longest = "; ".join(
+        f"{ms(pause)} ({ms(cpu)} CPU) gen {gen}, {freed:,} unreachable freed, in {where}"
+        for pause, cpu, gen, freed, where in watch.gc_longest
+    )
+    print(f"    the longest collections: {longest}")
     if watch.census:
         n, top = watch.largest_census
         types = ", ".join(f"{name} {count:,}" for name, count in top)
