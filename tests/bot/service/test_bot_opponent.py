@@ -10,6 +10,7 @@ import pytest
 
 from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
 from bot.storage import Scope, Store
+from tests.bot.service.playing import next_action
 
 GUILD = "g"
 ME = Request("me", "Me", GUILD)
@@ -17,20 +18,12 @@ FRIEND = Request("friend", "Friend", GUILD)
 
 
 async def play_out(svc: GameService, out: Outcome, me: Request = ME) -> Outcome:
-    gid = out.game.id
     for _ in range(500):
         v = out.game
         if v.status != "active":
             return out
         assert v.to_act in (None, me.id), f"the service waits for {v.to_act}, not for the person"
-        if v.phase in ("opening", "roll"):
-            out = await svc.roll(gid, me)
-        elif v.phase == "move":
-            out = await svc.move(gid, me, v.plays[-1])
-        elif v.phase == "doubled":
-            out = await svc.take(gid, me)
-        else:
-            out = await svc.answer_resignation(gid, me, True)
+        out = await next_action(svc, v, me, lambda plays: plays[-1])
     raise AssertionError("the match did not end")
 
 

@@ -19,6 +19,7 @@ from bot.service.helpers import _summary
 from bot.storage import Scope, Store
 from engine import match as m
 from engine.record import action_from_data, setup_from_data, state_to_data
+from tests.bot.service.playing import next_action
 
 GUILD = "g"
 ALICE = Request("alice", "Alice", GUILD)
@@ -43,15 +44,7 @@ async def play(svc: GameService, gid: int, rng: random.Random, *, until_over: bo
         v = await svc.view(gid, SYSTEM)
         if v.status != "active":
             return
-        who = PEOPLE[v.to_act or (v.acting[0] if v.acting else "alice")]
-        if v.phase in ("opening", "roll"):
-            await svc.roll(gid, who)
-        elif v.phase == "move":
-            await svc.move(gid, who, rng.choice(v.plays))
-        elif v.phase == "doubled":
-            await svc.take(gid, who)
-        else:
-            await svc.answer_resignation(gid, who, True)
+        await next_action(svc, v, PEOPLE[v.to_act or (v.acting[0] if v.acting else "alice")], rng.choice)
     assert not until_over, "the match did not end"
 
 

@@ -29,6 +29,7 @@ from engine.dice import RandomDice
 from engine.plugins import build_plugin_manager, find_player, registry, reset_registry
 from engine.record import action_to_data, log_counters, setup_from_data, state_to_data
 from engine.selfplay import RandomPlayer
+from tests.bot.service.playing import next_action
 from variants.bgsage_player import BgsagePlayer
 
 GUILD = "g"
@@ -195,17 +196,9 @@ def test_a_match_against_a_bot_is_played_the_same_with_workers(tmp_path: Path) -
         out = await svc.challenge(ALICE, None, variant="backgammon", length=1, bot=bot)
         gid = out.game.id
         for _ in range(400):
-            v = out.game
-            if v.status != "active":
+            if out.game.status != "active":
                 break
-            if v.phase in ("opening", "roll"):
-                out = await svc.roll(gid, ALICE)
-            elif v.phase == "move":
-                out = await svc.move(gid, ALICE, rng.choice(v.plays))
-            elif v.phase == "doubled":
-                out = await svc.take(gid, ALICE)
-            else:
-                out = await svc.answer_resignation(gid, ALICE, True)
+            out = await next_action(svc, out.game, ALICE, rng.choice)
         assert out.game.status == "finished"
         return [a.action for a in await store.load_actions(gid, scope=Scope.system())]
 

@@ -25,6 +25,7 @@ from bot.service import PLAYER_DEFAULTS, SYSTEM, GameService, Outcome, PlayerRef
 from bot.storage import Scope, Store
 from engine.fairdice import dice_stats, player_rolls
 from engine.record import action_from_data
+from tests.bot.service.playing import next_action
 
 A, B = "guild-a", "guild-b"
 EVERYTHING = Scope.system()  # the store read directly, for inspection
@@ -63,20 +64,11 @@ async def no_game(coro: Awaitable[Any], game_id: int) -> None:
 
 async def act(svc: GameService, out: Outcome, guild: str | None, until: Callable[[Outcome], bool]) -> Outcome:
     """Whoever must act does (from ``guild``: None is each player's direct messages), until ``until`` holds."""
-    gid = out.game.id
     for _ in range(400):
         if until(out) or out.game.status != "active":
             return out
         v = out.game
-        who = at(guild, v.to_act or v.acting[0])  # type: ignore[index]
-        if v.phase in ("opening", "roll"):
-            out = await svc.roll(gid, who)
-        elif v.phase == "move":
-            out = await svc.move(gid, who, v.plays[0])
-        elif v.phase == "doubled":
-            out = await svc.take(gid, who)
-        else:
-            out = await svc.answer_resignation(gid, who, True)
+        out = await next_action(svc, v, at(guild, v.to_act or v.acting[0]))  # type: ignore[index]
     raise AssertionError("never got there")
 
 

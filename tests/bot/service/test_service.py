@@ -12,6 +12,7 @@ import pytest
 from bot.service import SYSTEM, GameService, Outcome, Refused, Request, SeededDice
 from bot.storage import Scope, Store
 from engine.matfile import import_mat
+from tests.bot.service.playing import next_action
 
 GUILD = "g"
 ALICE = Request("alice", "Alice", GUILD)
@@ -60,20 +61,11 @@ async def to_move(svc: GameService, out: Outcome) -> Outcome:
 
 
 async def play_out(svc: GameService, out: Outcome, rng: random.Random, limit: int = 3000) -> Outcome:
-    gid = out.game.id
     for _ in range(limit):
         v = out.game
         if v.status != "active":
             return out
-        actor = PEOPLE[v.to_act or v.acting[0]]  # type: ignore[index]
-        if v.phase in ("opening", "roll"):
-            out = await svc.roll(gid, actor)
-        elif v.phase == "move":
-            out = await svc.move(gid, actor, rng.choice(v.plays))
-        elif v.phase == "doubled":
-            out = await svc.take(gid, actor)
-        else:
-            out = await svc.answer_resignation(gid, actor, True)
+        out = await next_action(svc, v, PEOPLE[v.to_act or v.acting[0]], rng.choice)  # type: ignore[index]
     raise AssertionError("the match did not end")
 
 
