@@ -125,7 +125,7 @@ def _rows(log: Log) -> list[dict[str, Any]]:
 
 
 def _actions(log: Log) -> list[m.Action]:
-    return [action_from_data(json.loads(text)) for _seq, text in log_lines(log)]
+    return [action_from_data(row) for row in _rows(log)]
 
 
 def export_record(setup: m.MatchSetup, log: Log) -> str:
