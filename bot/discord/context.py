@@ -147,7 +147,7 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
         if view.thread_id == here or number == remembered or here in (await service.team_threads(view.id)).values():
             return view
     # A thread renamed since (or found after a restart): the asker's games know their threads by id.
-    for row in await game_rows(interaction, asker):
+    for row in await game_rows(interaction, asker, thread=here, limit=VIEW_BUDGET):
         rooms = (row.setup.get("team_threads") or {}).values() if row.status == "active" else ()
         if row.thread_id == here or here in {str(r) for r in rooms}:
             try:
@@ -178,16 +178,18 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
                 command=what
             )
         )
-    running = [row for row in await game_rows(interaction, asker) if row.status == "active"]
+    # Those that may wait for the asker come first, so the budget's games hold them.
+    running = await game_rows(interaction, asker, statuses=("active",), limit=VIEW_BUDGET)
     if not running:
         raise Refused(_("You have no game running. Start one with `/bg play`, or give the game number."))
     if len(running) == 1:
         return await service.view(running[0].id, asker)
     # Only a game whose turn is the asker's, or nobody's in particular (an opening roll), may be waiting for them.
     maybe = [row for row in running if may_wait_for(row, asker.id)]
-    waiting = [v for v in await views_of(interaction, maybe[:VIEW_BUDGET], asker) if asker.id in callers(v)]
+    waiting = [v for v in await views_of(interaction, maybe, asker) if asker.id in callers(v)]
     if len(waiting) == 1:
         return waiting[0]
+    count = len(running) if len(running) < VIEW_BUDGET else await service.game_count(asker, statuses=("active",))
     numbers = ", ".join(f"#{row.id}" for row in running[:10])
     raise Refused(
         ngettext(
@@ -195,8 +197,8 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
             "or use `/bg {command}` in the game's thread.",
             "You have {count} games running ({numbers}): say which with the `game` option, "
             "or use `/bg {command}` in the game's thread.",
-            len(running),
-        ).format(count=len(running), numbers=numbers, command=what)
+            count,
+        ).format(count=count, numbers=numbers, command=what)
     )
 
 
@@ -225,11 +227,14 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
     )
 
 
-async def game_rows(interaction: discord.Interaction[Any], asker: Request | None = None) -> list[GameRow]:
+async def game_rows(
+    interaction: discord.Interaction[Any], asker: Request | None = None, **bounds: Any
+) -> list[GameRow]:
     """The asker's challenges and running games here (in a direct message: everywhere), as stored: one query, no
     game loaded. Those that may be waiting for the asker (their turn, a challenge to them, an opening roll) come
-    first, then the rest, most recently changed first within each."""
-    return await _service(interaction).game_list(asker or requester(interaction))
+    first, then the rest, most recently changed first within each. ``bounds`` are :meth:`GameService.game_list`'s
+    (which statuses, a page: the database reads no more than is asked for)."""
+    return await _service(interaction).game_list(asker or requester(interaction), **bounds)
 
 
 async def views_of(
@@ -263,10 +268,10 @@ class GamesPage:
 async def games_page(interaction: discord.Interaction[Any], page: int) -> GamesPage:
     """Page ``page`` (from 1; past the last: the last) of the asker's games, :data:`PAGE_SIZE` lines a page."""
     asker = requester(interaction)
-    rows = await game_rows(interaction, asker)
-    pages = max(1, math.ceil(len(rows) / PAGE_SIZE))
+    total = await _service(interaction).game_count(asker)
+    pages = max(1, math.ceil(total / PAGE_SIZE))
     page = min(max(1, page), pages)
-    shown = rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    shown = await game_rows(interaction, asker, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     views = {v.id: v for v in await views_of(interaction, shown, asker)}
     lines = []
     for row in shown:
@@ -282,7 +287,7 @@ async def games_page(interaction: discord.Interaction[Any], page: int) -> GamesP
         if asker.id in callers(view):
             line = _("{game} — **your turn**").format(game=line)
         lines.append(line)
-    return GamesPage(tuple(lines), page, pages, len(rows))
+    return GamesPage(tuple(lines), page, pages, total)
 
 
 async def game_choices(
@@ -294,11 +299,10 @@ async def game_choices(
     asker = requester(interaction)
     service = _service(interaction)
     key = current.strip().lstrip("#").lower()
-    rows = await game_rows(interaction, asker)
-    if key.isdigit():
-        rows = sorted(rows, key=lambda row: key not in str(row.id))
+    # Typed digits: the games whose number has them first (the database picks them).
+    rows = await game_rows(interaction, asker, limit=VIEW_BUDGET, number_has=key if key.isdigit() else None)
     out: dict[int, str] = {}
-    for row in rows[:VIEW_BUDGET]:
+    for row in rows:
         if len(out) >= MAX_CHOICES:
             break
         for view in await views_of(interaction, (row,), asker):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.i18n import _
@@ -203,12 +203,35 @@ class ResultsMixin(ServiceCore):
         self._cache.clear()
         return changed
 
-    async def game_list(self, who: Request) -> list[GameRow]:
+    async def game_list(
+        self,
+        who: Request,
+        *,
+        statuses: Sequence[str] = ("challenge", "active"),
+        limit: int | None = None,
+        offset: int = 0,
+        number_has: str | None = None,
+        thread: str | None = None,
+    ) -> list[GameRow]:
         """The asker's challenges and running games in this server (in a direct message: everywhere) as stored: one
         query, no game loaded (transports page through them and load only what they show). Those that may wait for
-        the asker (their turn, a challenge to them, an opening roll) come first, then the rest, newest first."""
-        rows = await self.store.games_of(who.id, scope=scope_of(who))
-        return sorted(rows, key=lambda row: not may_wait_for(row, who.id))  # stable: newest first within each
+        the asker (their turn, a challenge to them, an opening roll) come first, then the rest, newest first; the
+        database orders them and reads only ``limit`` from ``offset`` (see :meth:`Store.games_of` for
+        ``number_has`` and ``thread``)."""
+        return await self.store.games_of(
+            who.id,
+            scope=scope_of(who),
+            statuses=statuses,
+            waiting_first=True,
+            number_has=number_has,
+            thread=thread,
+            limit=limit,
+            offset=offset,
+        )
+
+    async def game_count(self, who: Request, *, statuses: Sequence[str] = ("challenge", "active")) -> int:
+        """How many games :meth:`game_list` lists in all (one COUNT)."""
+        return await self.store.count_games_of(who.id, scope=scope_of(who), statuses=statuses)
 
     async def my_games(self, who: Request) -> list[GameView]:
         """The asker's challenges and running games in this server (in a direct message: in every server), those
@@ -242,8 +265,9 @@ class ResultsMixin(ServiceCore):
 
 
 def may_wait_for(row: GameRow, player_id: str) -> bool:
-    """Whether a stored game may wait for the player: their turn, a challenge to them, or nobody's turn in
-    particular (an opening roll, which each side throws)."""
+    """Whether a stored game may wait for the player: a challenge to them (they sit on the challenged side, or are
+    the one still to accept), or, in a running game, their turn or nobody's in particular (an opening roll, which
+    each side throws). The store orders lists by the same condition in SQL (``bot.storage.parts.waits_for``)."""
     if row.status == "challenge":
-        return player_id in (row.setup.get("invited") or ())
+        return row.players.get(player_id) == 1 or row.turn_player == player_id
     return row.turn_player in (None, player_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -13,7 +14,7 @@ from .dialects import Dialect, dialect_for
 from .rows import Scope
 from .schema import game_players, games
 
-__all__ = ["StoreBase", "visible"]
+__all__ = ["StoreBase", "visible", "waits_for"]
 
 
 def visible(scope: Scope) -> list[sa.ColumnElement[bool]]:
@@ -24,6 +25,18 @@ def visible(scope: Scope) -> list[sa.ColumnElement[bool]]:
         seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == scope.player_id)
         return [seated]
     return []
+
+
+def waits_for(player_id: str, side: sa.ColumnElement[Any]) -> sa.ColumnElement[bool]:
+    """Whether a game may wait for the player whose seat in it is on ``side`` (a condition on ``games``; its twin
+    for a stored row is ``bot.service.results.may_wait_for``): a challenge to them (they sit on the challenged side,
+    or are the one still to accept), or, in a running game, their turn or nobody's in particular (an opening roll,
+    which each side throws)."""
+    challenge = games.c.status == "challenge"
+    return sa.or_(
+        sa.and_(challenge, sa.or_(side == 1, games.c.turn_player == player_id)),
+        sa.and_(~challenge, sa.or_(games.c.turn_player.is_(None), games.c.turn_player == player_id)),
+    )
 
 
 class StoreBase:

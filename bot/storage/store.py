@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .community import CommunityMixin
 from .consultation import ConsultationMixin
 from .dialects import GameUpdate, Plan, Step, Timeouts, dialect_for
-from .parts import StoreBase, visible
+from .parts import StoreBase, visible, waits_for
 from .prompts import PromptsMixin
 from .rows import (
     ActionRow,
@@ -281,18 +281,59 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         return str(row[1] or "")
 
     async def games_of(
-        self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
+        self,
+        player_id: str,
+        *,
+        scope: Scope,
+        statuses: Sequence[str] = ("challenge", "active"),
+        waiting_first: bool = False,
+        number_has: str | None = None,
+        thread: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
     ) -> list[GameRow]:
         """The games a player sits in (or was challenged to) that ``scope`` may see, newest first. A list carries no
         snapshot (``snapshot`` is None: load a game for its state): a player in a thousand games reads a thousand
-        rows, and their states would be most of what is read and decoded."""
-        seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id)
+        rows, and their states would be most of what is read and decoded.
+
+        The database orders and bounds the list, so a request reads only what it shows: ``number_has`` (digits)
+        puts the games whose number contains them first; ``waiting_first`` then those that may wait for the player
+        (``waits_for`` in :mod:`bot.storage.parts`); ``thread`` keeps only the games whose match thread, or one of
+        whose team threads, may be that thread (the caller checks the team threads); ``limit`` and ``offset`` take
+        one page."""
+        mine = game_players.alias("mine")
         query = (
             sa.select(*(c for c in games.c if c.name != "snapshot"))
-            .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
-            .order_by(games.c.updated_at.desc(), games.c.id.desc())
+            .select_from(games.join(mine, sa.and_(mine.c.game_id == games.c.id, mine.c.player_id == player_id)))
+            .where(games.c.status.in_(list(statuses)), *visible(scope))
         )
+        if thread is not None:
+            query = query.where(sa.or_(games.c.thread_id == thread, games.c.setup.contains(thread, autoescape=True)))
+        order: list[sa.ColumnElement[Any]] = []
+        if number_has:
+            has = sa.cast(games.c.id, sa.Text).contains(number_has, autoescape=True)
+            order.append(sa.case((has, 0), else_=1))
+        if waiting_first:
+            order.append(sa.case((waits_for(player_id, mine.c.side), 0), else_=1))
+        query = query.order_by(*order, games.c.updated_at.desc(), games.c.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        if offset:
+            query = query.offset(offset)
         return await self._select_games(query)
+
+    async def count_games_of(
+        self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
+    ) -> int:
+        """How many games :meth:`games_of` lists (one COUNT; no game is read)."""
+        seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id)
+        query = (
+            sa.select(sa.func.count())
+            .select_from(games)
+            .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
+        )
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
 
     async def games_where(self, *, status: str, scope: Scope, limit: int = 1000) -> list[GameRow]:
         """Games in ``status`` that ``scope`` may see, oldest first."""

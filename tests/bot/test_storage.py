@@ -158,6 +158,69 @@ def test_games_of_a_player_lists_active_games_newest_first(db_url: tuple[str, st
     run(go())
 
 
+def test_the_database_orders_and_bounds_a_players_list(db_url: tuple[str, str | None]) -> None:
+    """games_of puts first what may wait for the player (as ``may_wait_for`` judges a stored row) and reads one page
+    of the list at a time; typed digits pick games by number, a thread finds its game (match or team thread), and
+    count_games_of counts the whole list."""
+    from bot.service.results import may_wait_for
+
+    # (status, seats, whose turn, waits for "a")
+    kinds = [
+        ("active", {"a": 0, "b": 1}, "a", True),  # her turn
+        ("active", {"a": 0, "b": 1}, "b", False),  # her opponent's
+        ("active", {"a": 0, "b": 1}, None, True),  # an opening roll: each side throws
+        ("challenge", {"b": 0, "a": 1}, "a", True),  # a challenge to her
+        ("challenge", {"a": 0, "b": 1}, "b", False),  # her challenge to b
+        ("challenge", {"b": 0, "a": 0, "c": 1}, "a", True),  # b's teammate: she must still accept
+        ("challenge", {"b": 0, "a": 0, "c": 1}, "c", False),  # the same, once she has accepted
+        ("finished", {"a": 0, "b": 1}, None, False),  # not listed
+    ]
+
+    async def go() -> None:
+        store = await _open(db_url)
+        waits: dict[int, bool] = {}
+        for _round in range(3):
+            for status, seats, turn, waiting in kinds:
+                row = await store.create_game(
+                    guild_id="g1", status=status, variant="backgammon", setup={}, players=seats, turn_player=turn
+                )
+                if status != "finished":
+                    waits[row.id] = waiting
+        newest_first = await store.games_of("a", scope=SYSTEM)
+        assert {r.id for r in newest_first} == set(waits)
+        assert all(may_wait_for(r, "a") == waits[r.id] for r in newest_first)
+        expected = [r.id for r in sorted(newest_first, key=lambda r: not waits[r.id])]
+        ordered = await store.games_of("a", scope=SYSTEM, waiting_first=True)
+        assert [r.id for r in ordered] == expected
+        assert await store.count_games_of("a", scope=SYSTEM) == len(expected) == 21
+        paged = [
+            r.id
+            for k in range(0, 25, 5)
+            for r in await store.games_of("a", scope=SYSTEM, waiting_first=True, limit=5, offset=k)
+        ]
+        assert paged == expected
+        assert await store.count_games_of("a", scope=Scope.server("g2")) == 0
+
+        # Digits: the games whose number has them first, then the rest as before.
+        digits = str(expected[-1])[-1]
+        found = [r.id for r in await store.games_of("a", scope=SYSTEM, waiting_first=True, number_has=digits, limit=30)]
+        having = [gid for gid in expected if digits in str(gid)]
+        assert found[: len(having)] == having and set(found) == set(expected)
+
+        # A thread: the game whose match thread it is, or one of whose team threads it may be.
+        match, team = expected[0], expected[1]
+        await store.update_game(match, (await store.load_game(match, scope=SYSTEM)).version, thread_id="7001")
+        teams = {"team_threads": {"0": "7002", "1": "7003"}}
+        await store.update_game(team, (await store.load_game(team, scope=SYSTEM)).version, setup=teams)
+        assert [r.id for r in await store.games_of("a", scope=SYSTEM, thread="7001")] == [match]
+        assert [r.id for r in await store.games_of("a", scope=SYSTEM, thread="7003")] == [team]
+        assert await store.games_of("a", scope=SYSTEM, thread="7004") == []
+        assert await store.games_of("d", scope=SYSTEM, thread="7001") == []  # not d's game
+        await store.close()
+
+    run(go())
+
+
 def test_a_listed_game_reads_as_the_loaded_one(db_url: tuple[str, str | None]) -> None:
     """games_of's rows decode their JSON columns when read (a long list decodes almost none): read, each is what
     load_game gives; copied with dataclasses.replace, the copy is too."""

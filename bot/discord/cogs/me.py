@@ -127,7 +127,7 @@ class Me(BgCog):
         require_server(interaction)
         me = requester(interaction)
         ends = int(await self.service.vacation(me, days))
-        running = [row for row in await game_rows(interaction, me) if row.status == "active" and row.thread_id]
+        running = [row for row in await game_rows(interaction, me, statuses=("active",)) if row.thread_id]
         text = _("Enjoy your break. Your vacation ends {end} ({relative}); your clocks stand still until then.").format(
             end=f"<t:{ends}:F>", relative=f"<t:{ends}:R>"
         )

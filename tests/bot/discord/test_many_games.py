@@ -33,24 +33,33 @@ def numbers(lines: list[str]) -> list[int]:
 
 @asynccontextmanager
 async def counting_views(service: GameService) -> AsyncIterator[list[int]]:
-    """Count the games the service loads for views while the block runs (and forbid listing all of a player's)."""
+    """Count the games the service loads for views while the block runs (and forbid listing all of a player's, as
+    views or as rows: the database reads at most a page, or a suggestion's budget, of their list)."""
     loaded: list[int] = []
     view = service.view
+    listed = service.store.games_of
 
     async def counted(game_id: int, who: Any) -> Any:
         loaded.append(game_id)
         return await view(game_id, who)
+
+    async def bounded(*args: Any, **kwargs: Any) -> Any:
+        rows = await listed(*args, **kwargs)
+        assert len(rows) <= max(PAGE_SIZE, VIEW_BUDGET), f"{len(rows)} rows of the player's list were read"
+        return rows
 
     async def everything(who: Any) -> Any:
         raise AssertionError("my_games loads every game of the player")
 
     service.view = counted  # type: ignore[method-assign]
     service.my_games = everything  # type: ignore[method-assign]
+    service.store.games_of = bounded  # type: ignore[method-assign]
     try:
         yield loaded
     finally:
         del service.view
         del service.my_games
+        del service.store.games_of
 
 
 async def sixty_games(w: World) -> tuple[list[int], list[int], list[int]]:
