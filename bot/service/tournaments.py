@@ -70,6 +70,8 @@ __all__ = ["TournamentsMixin"]
 MAX_PAGES = 10
 #: Text of the standings or bracket that a transport shows beside the pictures, at most (a message holds 2000).
 MAX_TEXT = 1800
+#: Actions read at a time when a deadline looks back through a match's record for each side's last action.
+LOG_PIECE = 64
 
 
 class TournamentsMixin(TourCore):
@@ -499,11 +501,21 @@ class TournamentsMixin(TourCore):
                 score = (int(state.score[0]), int(state.score[1]))
                 if state.position is not None and not state.over:
                     pips = [int(state.variant.pips(state.position_for(k))[0]) for k in (0, 1)]
-                for row in await self.store.load_actions(int(x.game), scope=Scope.system()):
-                    by = row.action.get("by")
-                    side = next((k for k, members in enumerate(state.setup.sides) if by in members), None)
-                    if side is not None and row.action.get("type") != "Timeout":
-                        last[side] = max(last[side] or row.at, row.at)
+                # The log read backwards, a bounded piece at a time, until each side's last action is found (a
+                # session's record may hold thousands: the last few almost always have both sides).
+                before: int | None = None
+                while None in last:
+                    piece = await self.store.load_actions(
+                        int(x.game), scope=Scope.system(), last=LOG_PIECE, before=before
+                    )
+                    for row in piece:
+                        by = row.action.get("by")
+                        side = next((k for k, members in enumerate(state.setup.sides) if by in members), None)
+                        if side is not None and row.action.get("type") != "Timeout":
+                            last[side] = max(last[side] or row.at, row.at)
+                    if len(piece) < LOG_PIECE:
+                        break
+                    before = piece[0].seq
         a = SideFacts(x.a, called(t, x.a), last[0], pips[0])
         b = SideFacts(x.b, called(t, x.b), last[1], pips[1])
         return a, b, score

@@ -253,11 +253,15 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
                 return row, await _decode_log(log)
         raise Conflict(f"game #{game_id} keeps changing while being read")
 
-    async def load_actions(self, game_id: int, *, scope: Scope) -> list[ActionRow]:
-        """A game's action log, in order: NotFound if the game is missing or outside the scope."""
+    async def load_actions(
+        self, game_id: int, *, scope: Scope, last: int | None = None, before: int | None = None
+    ) -> list[ActionRow]:
+        """A game's action log, in order: NotFound if the game is missing or outside the scope. ``last``: only the
+        last that many actions (numbered below ``before``, when given), so a caller can read a long log backwards
+        in bounded steps."""
         game_id = game_id_of(game_id)
         async with self.engine.connect() as conn:
-            log = (await self._actions(conn, game_id, scope))[1]
+            log = (await self._actions(conn, game_id, scope, last=last, before=before))[1]
         return await _decode_log(log)  # the connection is back in the pool meanwhile
 
     async def action_log(self, game_id: int, *, scope: Scope, first: int | None = None) -> str:
@@ -371,16 +375,23 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         # Many games (a player's list) are decoded in a worker thread, so the event loop never waits for them.
         return await asyncio.to_thread(decode) if len(found) > DECODE_ON_THE_LOOP // 10 else decode()
 
-    async def _actions(self, conn: AsyncConnection, game_id: int, scope: Scope) -> tuple[int, list[Any]]:
-        """The game's version and its log (undecoded: see :func:`_decode_log`), read by one statement (so they
-        agree); NotFound outside the scope."""
+    async def _actions(
+        self, conn: AsyncConnection, game_id: int, scope: Scope, *, last: int | None = None, before: int | None = None
+    ) -> tuple[int, list[Any]]:
+        """The game's version and its log (undecoded: see :func:`_decode_log`; ``last`` and ``before`` as in
+        :meth:`load_actions`), read by one statement (so they agree); NotFound outside the scope."""
+        joined = actions.c.game_id == games.c.id
+        if before is not None:
+            joined = sa.and_(joined, actions.c.seq < before)
         query = (
             sa.select(games.c.version, actions.c.seq, actions.c.action, actions.c.at)
-            .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+            .select_from(games.outerjoin(actions, joined))
             .where(games.c.id == game_id, *visible(scope))
-            .order_by(actions.c.seq)
         )
-        rows = list((await conn.execute(query)).all())
+        if last is None:
+            rows = list((await conn.execute(query.order_by(actions.c.seq))).all())
+        else:  # the newest ``last``, read newest first, given in order
+            rows = list((await conn.execute(query.order_by(actions.c.seq.desc()).limit(max(1, last)))).all())[::-1]
         if not rows:
             raise NotFound(f"there is no game #{game_id}")
         return int(rows[0].version), rows

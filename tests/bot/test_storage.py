@@ -57,6 +57,13 @@ def test_game_round_trip_and_versioned_updates(db_url: tuple[str, str | None]) -
         assert row.snapshot == {"x": 1} and row.turn_player == "a" and row.version == 2
         log = await store.load_actions(game_id, scope=SYSTEM)
         assert [(a.seq, a.action["type"]) for a in log] == [(1, "Roll"), (2, "Double")]
+        # Read backwards a piece at a time: the last actions, those before a number.
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM, last=1)] == [2]
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM, last=5)] == [1, 2]
+        assert [a.seq for a in await store.load_actions(game_id, scope=SYSTEM, last=1, before=2)] == [1]
+        assert await store.load_actions(game_id, scope=SYSTEM, last=1, before=1) == []
+        with pytest.raises(NotFound):
+            await store.load_actions(game_id, scope=Scope.server("elsewhere"), last=1)
         with pytest.raises(Conflict):
             await store.update_game(game_id, v1, new_actions=[{"type": "Take", "by": "a"}])
         assert len(await store.load_actions(game_id, scope=SYSTEM)) == 2

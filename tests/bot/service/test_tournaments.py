@@ -181,6 +181,50 @@ def test_a_deadline_fired_by_two_schedulers_is_decided_once(db_url: tuple[str, s
     run(db_url, body, services=2)
 
 
+@pytest.mark.parametrize("piece", [1, 64])
+def test_the_recent_actor_rule_reads_each_sides_last_action(
+    db_url: tuple[str, str | None], piece: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deadline looks back through the match's record a piece at a time (a piece of one action: many reads)
+    until it has each side's last action, and the side that acted last wins, by the gap between them."""
+    from bot.service import tournaments
+    from engine.tournament.deadline import duration_words
+
+    monkeypatch.setattr(tournaments, "LOG_PIECE", piece)
+
+    async def body(clock: Clock, svc: GameService) -> None:
+        ear = Heard()
+        svc.on_tournament(ear)
+        news = await svc.tour_create(ADMIN, "Recent Cup", "knockout", variant="backgammon", length=5, round_hours=24)
+        tid = news.view.id
+        for k in range(2):
+            await svc.tour_join(person(k), tid)
+        (game,) = (await svc.tour_start(ADMIN, tid)).started
+        for k in range(9):  # minutes apart, each a little further apart than the last
+            clock.now += 60 * (k + 1)
+            view = await svc.view(game, SYSTEM)
+            actor = Request(view.to_act or (view.acting or ("",))[0], "x", GUILD)
+            if view.phase == "move":
+                await svc.move(game, actor, view.plays[0])
+            else:
+                await svc.roll(game, actor)
+        log = await svc.store.load_actions(game, scope=Scope.system())
+        last: dict[str, float] = {}
+        for row in log:
+            if row.action.get("by") and row.action["type"] != "Timeout":
+                last[row.action["by"]] = row.at
+        (late, early) = sorted(last, key=last.__getitem__, reverse=True)
+        clock.now += 25 * HOUR
+        await Scheduler(svc.store, svc, clock=clock).tick()
+        (decided,) = ear.kinds("deadline")
+        gap = duration_words(last[late] - last[early])
+        assert f"Player {int(late[1:])} acted last, {gap} after Player {int(early[1:])}" in decided, decided
+        x = next(m for m in (await svc.tour_view(ADMIN, tid)).tournament.matches if m.game == str(game))
+        assert x.result is not None and x.result.winner == late and x.result.how is How.DEADLINE
+
+    run(db_url, body)
+
+
 def test_teams_play_a_backgammon_doubles_knockout(db_url: tuple[str, str | None]) -> None:
     async def body(clock: Clock, svc: GameService) -> None:
         news = await svc.tour_create(ADMIN, "Pairs Cup", "knockout", variant="doubles", length=1)
