@@ -293,7 +293,7 @@ def decimal(value: float, digits: int = 1) -> str:
 
 
 def percent(value: float, digits: int = 0) -> str:
-    """A fraction as a percentage (``0.125`` -> ``13%``; Turkish ``%13``)."""
+    """A fraction as a percentage as the active language writes it (``0.25`` -> ``25%``; Turkish ``%25``)."""
     return _formatted("percent", value, max(0, digits), _babel_locale())
 
 
@@ -306,8 +306,13 @@ def _formatted(kind: str, value: float, digits: int, locale: str) -> str:
     if digits < 0:  # a whole number in the locale's own pattern
         return format_decimal(value, locale=locale)
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-    if kind == "percent":
-        return format_percent(value, format=pattern + "%", locale=locale)
+    if kind == "percent":  # the locale's own pattern (Turkish writes the sign first: %13), with these decimals
+        from babel import Locale
+
+        own = Locale.parse(locale).percent_formats[None].pattern
+        return format_percent(
+            value, format=own.replace("#,##0", pattern, 1) if "#,##0" in own else pattern + "%", locale=locale
+        )
     return format_decimal(value, format=pattern, locale=locale)
 
 

@@ -76,13 +76,16 @@ def test_numbers_and_dates_follow_the_language() -> None:
     from datetime import datetime
 
     assert i18n.number(12345) == "12,345"
+    assert (i18n.percent(0.25), i18n.percent(0.5, 1)) == ("25%", "50.0%")
     assert i18n.decimal(1523.45) == "1,523.4" or i18n.decimal(1523.45) == "1,523.5"
     with i18n.use("ru"):
         assert i18n.number(12345).replace("\xa0", " ") == "12 345"
         assert i18n.decimal(1523.25).replace("\xa0", " ") == "1 523,2"
+        assert i18n.percent(0.25).replace("\xa0", " ") == "25 %"
         assert "декабря" in i18n.when(datetime(2026, 12, 1, 21, 30), "long")
     with i18n.use("tr"):
         assert i18n.number(12345) == "12.345"
+        assert (i18n.percent(0.25), i18n.percent(0.5, 1)) == ("%25", "%50,0")  # Turkish writes the sign first
     with i18n.use("el"):
         assert "Δεκ" in i18n.when(datetime(2026, 12, 1, 21, 30), "medium")
 
