@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
@@ -35,9 +34,9 @@ def test_a_whole_match_against_the_bot(variant: str, bot: str, tmp_path: Path) -
     async def go() -> None:
         store = await Store.open(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
         svc = GameService(store, dice=SeededDice(4))
-        team = {"teammate": FRIEND} if variant == "doubles" else {}
-        out = await svc.challenge(ME, None, variant=variant, length=1, bot=bot, **team)
-        if team:  # the bots accept at once; the challenger's teammate is asked like anyone else
+        teammate = FRIEND if variant == "doubles" else None
+        out = await svc.challenge(ME, None, variant=variant, length=1, bot=bot, teammate=teammate)
+        if teammate:  # the bots accept at once; the challenger's teammate is asked like anyone else
             assert out.game.status == "challenge" and out.game.awaiting == ("friend",)
             out = await svc.accept(out.game.id, FRIEND)
         assert out.game.status == "active"  # the bot accepted at once
@@ -66,9 +65,7 @@ def test_hints_in_bot_matches_and_none_in_rated_ones(tmp_path: Path) -> None:
                 if out.game.phase in ("opening", "roll")
                 else await svc.move(gid, ME, out.game.plays[0])
             )
-        start = time.perf_counter()
         hint = await svc.hint(gid, ME)
-        assert time.perf_counter() - start < 5
         assert hint.kind == "play" and hint.plays and hint.plays[0].notation in out.game.plays
         rated = await svc.accept((await svc.challenge(ME, FRIEND, length=3)).game.id, FRIEND)
         with pytest.raises(Refused, match="hints are off"):
