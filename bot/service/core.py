@@ -548,7 +548,10 @@ class ServiceCore:
         due = None
         if row.clock and row.setup.get("time_control"):
             tc = _time_control(row.setup["time_control"])
-            due = deadline(tc, Clock.from_data(row.clock)) if tc is not None else None
+            clock = Clock.from_data(row.clock)
+            # Pushed back by the running side's vacations as last read (every timed change reads them).
+            away = () if clock.running is None else self._vacation_memo.get((acting[clock.running], row.guild_id))
+            due = deadline(tc, clock, away[1] if away else ()) if tc is not None else None
         return GameView(
             id=row.id,
             guild_id=row.guild_id,

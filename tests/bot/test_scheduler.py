@@ -191,6 +191,7 @@ def test_vacation_stops_the_clock_within_the_yearly_allowance(db_url: tuple[str,
         await svc.vacation(mover, 5)
         after = [x.due_at for x in await store.pending_timers(gid) if x.kind == "timeout"]
         assert after[0] - before[0] == pytest.approx(5 * DAY)
+        assert (await svc.view(gid, mover)).deadline == pytest.approx(after[0])  # what the players are shown
         t.now += 8 * DAY  # within the moved deadline
         assert "timeout" not in kinds(await Scheduler(store, svc, clock=t).tick())
         out = await svc.move(gid, mover, (await svc.view(gid, mover)).plays[0])
