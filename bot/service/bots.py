@@ -13,7 +13,7 @@ from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, U
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
 from .core import ServiceCore
-from .helpers import _deciding, _Loaded, _to_act, bot_name
+from .helpers import _deciding, _Loaded, _to_act, bot_name, keep_analysis
 from .pool import analyse_record, choose_action, hint_for
 from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who
 
@@ -170,9 +170,15 @@ class BotsMixin(ServiceCore):
         loaded = await self._load(game_id, who)
         if loaded.state is None or not loaded.state.over:
             raise Refused(_("analysis is for finished matches"))
+        key = (game_id, loaded.row.version)
+        made = self._analyses.get(key)  # with its match card, or asked for before
+        if made is not None:
+            return made
         try:
-            return await self.work.on_record(
+            made = await self.work.on_record(
                 self.store, game_id, analyse_record, (loaded.state.setup,), 0.5, large=True
             )
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None
+        keep_analysis(self._analyses, key, made)
+        return made

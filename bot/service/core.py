@@ -122,6 +122,8 @@ class ServiceCore:
         #: fresh from the database (and when), and the stored names of the players the service acts for.
         self._timer_reads: dict[int, tuple[int, float]] = {}
         self._timer_names: dict[str, str] = {}
+        #: Analyses of finished matches by (game, version), newest last: a match card's, reused by its report.
+        self._analyses: dict[tuple[int, int], Any] = {}
         self._yielded = 0.0  # when a load last let the event loop run others (see _load)
         #: Each server's language setting as last read, with when that reading expires (SettingsMixin.server_language).
         self._language_memo: dict[str, tuple[float, str]] = {}

@@ -324,3 +324,15 @@ def status_word(status: str) -> str:
         "archived": pgettext("game status", "archived"),
     }
     return words.get(status, status)
+
+
+#: Analyses of finished matches a service keeps (ServiceCore._analyses).
+ANALYSES_KEPT = 32
+
+
+def keep_analysis(memo: dict[tuple[int, int], Any], key: tuple[int, int], analysis: Any) -> None:
+    """Keep a finished match's analysis by (game, version): its match card's is reused by its report, and a second
+    ``/bg analyse`` is answered at once. Only the newest :data:`ANALYSES_KEPT` are kept."""
+    memo[key] = analysis
+    while len(memo) > ANALYSES_KEPT:
+        del memo[next(iter(memo))]

@@ -186,21 +186,22 @@ def draw_card(
     title: str,
     compress_level: int,
     time_cap: float,
-) -> tuple[Any, str | None]:
-    """A match card drawn (render.card.RenderedCard), and why its analysis was left out (None when it was not)."""
+) -> tuple[Any, str | None, Any]:
+    """A match card drawn (render.card.RenderedCard), why its analysis was left out (None when it was not), and
+    the analysis (engine.analysis.MatchAnalysis, None without one), so the match's report need not make it again."""
     from engine.analysis import HintError
     from engine.players import PlayerUnavailable, UnsupportedVariant
     from render.card import render_card
 
     acts = _actions(log)
-    figures, left_out = None, None
+    result, figures, left_out = None, None, None
     if analysis:
         try:
-            figures = analyse_card(setup, acts, time_cap=time_cap)[1]
+            result, figures = analyse_card(setup, acts, time_cap=time_cap)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             left_out = str(exc)
     card = match_card(setup, acts, figures, names=names)
-    return render_card(card, theme, title=title, compress_level=compress_level), left_out
+    return render_card(card, theme, title=title, compress_level=compress_level), left_out, result
 
 
 def draw_replay(

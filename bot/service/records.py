@@ -13,7 +13,7 @@ from engine.positionid import encode_position_id
 
 from ..storage import NotFound
 from .core import ServiceCore
-from .helpers import _board_of, _Loaded, _names
+from .helpers import _board_of, _Loaded, _names, keep_analysis
 from .pool import draw_card, draw_replay, export_record, replay_record, rolls_of
 from .types import PLAYER_DEFAULTS, Event, Refused, Request, Who, scope_of
 
@@ -164,7 +164,7 @@ class RecordsMixin(ServiceCore):
         chosen = self.render_config.theme_for(theme)
         title = f"#{game_id} {_(state.variant.display_name)}"
         # In a worker process when analysed or long (see pool.py).
-        card, left_out = await self.work.on_record(
+        card, left_out, analysed = await self.work.on_record(
             self.store,
             game_id,
             draw_card,
@@ -178,6 +178,8 @@ class RecordsMixin(ServiceCore):
         )
         if left_out is not None:
             log.info("game %s: no analysis on its card (%s)", game_id, left_out)
+        if analysed is not None and state.over:  # the match's report (analysis_report) will not make it again
+            keep_analysis(self._analyses, (game_id, loaded.row.version), analysed)
         return card
 
     async def _analysis_wanted(self, loaded: _Loaded) -> bool:

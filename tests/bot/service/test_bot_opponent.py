@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,9 +88,22 @@ def test_players_who_ask_get_a_post_match_analysis(tmp_path: Path) -> None:
         out = await play_out(svc, out)
         assert await svc.analysis_report(out.game.id, SYSTEM) is None  # nobody asked
         await svc.player_settings(ME, analysis=True)
+        # At the end of a match the bot posts its card (with the analysis) and then the report: one analysis.
+        jobs: list[str] = []
+        on_record = svc.work.on_record
+
+        async def counted(store: Store, game_id: int, job: Any, *args: Any, **kwargs: Any) -> Any:
+            jobs.append(job.__name__)
+            return await on_record(store, game_id, job, *args, **kwargs)
+
+        svc.work.on_record = counted  # type: ignore[method-assign,assignment]
+        card = await svc.match_card(out.game.id, SYSTEM)
+        assert "error rates" in card.alt_text
         report = await svc.analysis_report(out.game.id, ME)
         assert report is not None and report.startswith(f"Analysis of game #{out.game.id}")
         assert "Me:" in report and "decisions" in report and "error rate" in report
+        assert await svc.analysis_report(out.game.id, ME) == report
+        assert jobs == ["draw_card"], jobs  # the report's analysis is the card's
         await store.close()
 
     asyncio.run(go())
