@@ -1030,8 +1030,9 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
 
     async def games_page() -> None:
         assert world.hoarder is not None
-        rows = await svc.game_list(world.hoarder)
-        for row in rows[:PAGE_SIZE]:
+        # As bot/discord/context.py games_page: the list's size, then one page read (the database orders it).
+        await svc.game_count(world.hoarder)
+        for row in await svc.game_list(world.hoarder, limit=PAGE_SIZE):
             await svc.view(row.id, world.hoarder)
 
     themes = svc.theme_names
@@ -1064,7 +1065,7 @@ async def stall_section(svc: GameService, store: Store, world: World, args: argp
     print(f"  the load: {total_rate:.0f} requests/s in all, each arriving on its own (Poisson):")
     for k in kinds.values():
         print(f"    {k.rate:5.1f}/s  {k.name}")
-    hoarded = len(await store.games_of(world.hoarder.id, scope=Scope.system()))
+    hoarded = await store.count_games_of(world.hoarder.id, scope=Scope.system())
     print(f"  bot matches against {args.bot!r}; the player in many games sits in {hoarded}")
 
     stop = asyncio.Event()
