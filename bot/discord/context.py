@@ -299,8 +299,9 @@ async def game_choices(
     asker = requester(interaction)
     service = _service(interaction)
     key = current.strip().lstrip("#").lower()
-    # Typed digits: the games whose number has them first (the database picks them).
-    rows = await game_rows(interaction, asker, limit=VIEW_BUDGET, number_has=key if key.isdigit() else None)
+    # Typed digits: the games whose number has them first (the database picks them; no number has over 10 digits).
+    digits = key[:11] if key.isdigit() else None
+    rows = await game_rows(interaction, asker, limit=VIEW_BUDGET, number_has=digits)
     out: dict[int, str] = {}
     for row in rows:
         if len(out) >= MAX_CHOICES:
