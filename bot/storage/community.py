@@ -21,6 +21,10 @@ __all__ = ["CommunityMixin"]
 
 _RATING_KEY = ("guild_id", "player_id", "variant", "system")
 
+#: The asker's own row among a result's players (made once: an alias made per query is garbage in reference cycles,
+#: left for the garbage collector).
+_ASKER = result_players.alias("asker")
+
 
 class CommunityMixin(StoreBase):
     """Results, ratings, watchers, vacations, settings and forgetting, for :class:`~bot.storage.Store`."""
@@ -167,9 +171,8 @@ class CommunityMixin(StoreBase):
         if scope.guild_id is not None:
             query = query.where(results.c.guild_id == scope.guild_id)
         elif scope.player_id is not None:
-            played = result_players.alias("asker")
             query = query.where(
-                sa.exists().where(played.c.game_id == results.c.game_id, played.c.player_id == scope.player_id)
+                sa.exists().where(_ASKER.c.game_id == results.c.game_id, _ASKER.c.player_id == scope.player_id)
             )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query.order_by(results.c.finished_at.desc()).limit(limit))).mappings().all()

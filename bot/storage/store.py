@@ -19,6 +19,7 @@ from .dialects import GameUpdate, Plan, Step, Timeouts, dialect_for
 from .parts import StoreBase, visible, waits_for
 from .prompts import PromptsMixin
 from .rows import (
+    ID_MAX,
     ActionRow,
     Conflict,
     GameRow,
@@ -45,6 +46,23 @@ MIGRATION_LOCK = 7302915
 _JSON_COLUMNS = frozenset({"setup", "snapshot", "draft", "clock"})
 _PLAIN_COLUMNS = frozenset({"status", "turn_player", "channel_id", "thread_id", "variant"})
 
+
+#: Statements' parts made once: an alias or a subquery made per query is garbage in reference cycles (its columns,
+#: their comparators, event dispatchers), which only the garbage collector frees, in pauses of the event loop.
+#: The asker's own seat in the games of their list (Store.games_of).
+_MINE = game_players.alias("mine")
+#: A game's log, in order, as one string (Store.action_log): its game and last action number are bound per query.
+_ORDERED_LOG = (
+    sa.select(actions.c.seq, actions.c.action)
+    .where(
+        actions.c.game_id == sa.bindparam("log_game", type_=sa.Integer),
+        actions.c.seq <= sa.bindparam("log_first", type_=sa.Integer),
+    )
+    .order_by(actions.c.seq)
+    .subquery("log")
+)
+_LOG_LINE = sa.cast(_ORDERED_LOG.c.seq, sa.Text) + sa.literal("\t", sa.Text) + _ORDERED_LOG.c.action
+_JOINED_LOG = sa.select(sa.func.aggregate_strings(_LOG_LINE, "\n")).select_from(_ORDERED_LOG).scalar_subquery()
 
 _Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
 
@@ -271,15 +289,10 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         collector looks at; a worker process decodes it (bot/service/pool.py). NotFound if the game is missing or
         outside the scope."""
         game_id = game_id_of(game_id)
-        ordered = sa.select(actions.c.seq, actions.c.action).where(actions.c.game_id == game_id)
-        if first is not None:
-            ordered = ordered.where(actions.c.seq <= first)
-        log = ordered.order_by(actions.c.seq).subquery()
-        line = sa.cast(log.c.seq, sa.Text) + sa.literal("\t", sa.Text) + log.c.action
-        joined = sa.select(sa.func.aggregate_strings(line, "\n")).select_from(log).scalar_subquery()
-        query = sa.select(games.c.id, joined).where(games.c.id == game_id, *visible(scope))
+        query = sa.select(games.c.id, _JOINED_LOG).where(games.c.id == game_id, *visible(scope))
+        bounds = {"log_game": game_id, "log_first": ID_MAX if first is None else max(0, min(first, ID_MAX))}
         async with self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
+            row = (await conn.execute(query, bounds)).first()
         if row is None:
             raise NotFound(f"there is no game #{game_id}")
         return str(row[1] or "")
@@ -305,7 +318,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         (``waits_for`` in :mod:`bot.storage.parts`); ``thread`` keeps only the games whose match thread, or one of
         whose team threads, may be that thread (the caller checks the team threads); ``limit`` and ``offset`` take
         one page."""
-        mine = game_players.alias("mine")
+        mine = _MINE
         query = (
             sa.select(*(c for c in games.c if c.name != "snapshot"))
             .select_from(games.join(mine, sa.and_(mine.c.game_id == games.c.id, mine.c.player_id == player_id)))
