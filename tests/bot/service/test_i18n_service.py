@@ -209,7 +209,7 @@ def test_timers_speak_the_servers_language(db_url: tuple[str, str | None]) -> No
             (
                 "ru",
                 f"Напоминание: {'Alice' if waiting == 'alice' else 'Bob'}, ваш ход в игре #{gid} "
-                "(прошло 50% времени на этот ход).",
+                "(прошло 50\xa0% времени на этот ход).",  # Russian: a no-break space before %
             )
         ]
         heard.clear()
