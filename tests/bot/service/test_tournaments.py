@@ -76,6 +76,16 @@ async def forfeit(svc: GameService, game_id: int, side: int = 1) -> None:
     await svc.forfeit(game_id, Request(loser, loser, view.guild_id))
 
 
+async def act_once(svc: GameService, game_id: int) -> None:
+    """Whoever is to act in the game rolls, or makes the first of their legal plays."""
+    view = await svc.view(game_id, SYSTEM)
+    actor = Request(view.to_act or (view.acting or ("",))[0], "x", GUILD)
+    if view.phase == "move":
+        await svc.move(game_id, actor, view.plays[0])
+    else:
+        await svc.roll(game_id, actor)
+
+
 async def play_round(svc: GameService, tid: int, skip: int = 0) -> None:
     t = (await svc.tour_view(ADMIN, tid)).tournament
     for k, x in enumerate(open_matches(t)):
@@ -141,12 +151,7 @@ def test_a_deadline_fired_by_two_schedulers_is_decided_once(db_url: tuple[str, s
         await forfeit(one, second)
         # The first match is played a little: whoever has fewer pips then wins at the deadline.
         for _ in range(6):
-            view = await one.view(first, SYSTEM)
-            actor = Request(view.to_act or (view.acting or ("",))[0], "x", GUILD)
-            if view.phase == "move":
-                await one.move(first, actor, view.plays[0])
-            else:
-                await one.roll(first, actor)
+            await act_once(one, first)
         state = await one.state(first, SYSTEM)
         pips = [state.variant.pips(state.position_for(k))[0] for k in (0, 1)]
         clock.now += 25 * HOUR
@@ -202,12 +207,7 @@ def test_the_recent_actor_rule_reads_each_sides_last_action(
         (game,) = (await svc.tour_start(ADMIN, tid)).started
         for k in range(9):  # minutes apart, each a little further apart than the last
             clock.now += 60 * (k + 1)
-            view = await svc.view(game, SYSTEM)
-            actor = Request(view.to_act or (view.acting or ("",))[0], "x", GUILD)
-            if view.phase == "move":
-                await svc.move(game, actor, view.plays[0])
-            else:
-                await svc.roll(game, actor)
+            await act_once(svc, game)
         log = await svc.store.load_actions(game, scope=Scope.system())
         last: dict[str, float] = {}
         for row in log:
