@@ -192,6 +192,7 @@ class ResultsMixin(ServiceCore):
         changed = await self.store.forget_player(player_id, FORGOTTEN, guild_id=who.guild_id)
         changed += await self._tour_forget(player_id, who.guild_id)
         self._cache.clear()
+        self._analyses.clear()  # they name the players
         return changed
 
     async def forget_me(self, who: Request) -> int:
@@ -201,6 +202,7 @@ class ResultsMixin(ServiceCore):
         changed = await self.store.forget_player(who.id, FORGOTTEN, guild_id=None)
         changed += await self._tour_forget(who.id, None)
         self._cache.clear()
+        self._analyses.clear()  # they name the players
         return changed
 
     async def game_list(

@@ -104,6 +104,10 @@ def test_players_who_ask_get_a_post_match_analysis(tmp_path: Path) -> None:
         assert "Me:" in report and "decisions" in report and "error rate" in report
         assert await svc.analysis_report(out.game.id, ME) == report
         assert jobs == ["draw_card"], jobs  # the report's analysis is the card's
+        # Erased, the player's name is in no analysis kept.
+        assert "Me" in {side.name for side in (await svc.analyse(out.game.id, SYSTEM)).sides}
+        await svc.forget_me(ME)
+        assert "Me" not in {side.name for side in (await svc.analyse(out.game.id, SYSTEM)).sides}
         await store.close()
 
     asyncio.run(go())
