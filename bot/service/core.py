@@ -146,8 +146,11 @@ class ServiceCore:
 
     # --- views ----------------------------------------------------------------------------------
     async def view(self, game_id: int, who: Who) -> GameView:
-        """The game as it stands."""
-        return self._view(await self._load(game_id, who))
+        """The game as it stands (its deadline pushed back by the running side's vacations, read once a while)."""
+        loaded = await self._load(game_id, who)
+        if loaded.view is None and loaded.state is not None and loaded.row.clock and not loaded.state.over:
+            await self._vacations(loaded.state, loaded.row.guild_id)  # remembered for the view (see _make_view)
+        return self._view(loaded)
 
     async def state(self, game_id: int, who: Who) -> MatchState:
         """The engine state of a started game."""
@@ -589,6 +592,8 @@ class ServiceCore:
         async def settings_of(self, player_id: str) -> dict[str, Any]: ...
 
         async def server_settings(self, guild_id: str) -> dict[str, Any]: ...
+
+        async def _vacations(self, state: MatchState, guild_id: str) -> dict[int, list[tuple[float, float]]]: ...
 
         @staticmethod
         def _variant_class(name: str) -> type[Variant]: ...

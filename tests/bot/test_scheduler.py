@@ -192,6 +192,8 @@ def test_vacation_stops_the_clock_within_the_yearly_allowance(db_url: tuple[str,
         after = [x.due_at for x in await store.pending_timers(gid) if x.kind == "timeout"]
         assert after[0] - before[0] == pytest.approx(5 * DAY)
         assert (await svc.view(gid, mover)).deadline == pytest.approx(after[0])  # what the players are shown
+        restarted = GameService(store, dice=SeededDice(3), clock=t)  # a new process: nothing in memory
+        assert (await restarted.view(gid, mover)).deadline == pytest.approx(after[0])
         t.now += 8 * DAY  # within the moved deadline
         assert "timeout" not in kinds(await Scheduler(store, svc, clock=t).tick())
         out = await svc.move(gid, mover, (await svc.view(gid, mover)).plays[0])
