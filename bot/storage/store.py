@@ -318,12 +318,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         (``waits_for`` in :mod:`bot.storage.parts`); ``thread`` keeps only the games whose match thread, or one of
         whose team threads, may be that thread (the caller checks the team threads); ``limit`` and ``offset`` take
         one page."""
-        mine = _MINE
-        query = (
-            sa.select(*(c for c in games.c if c.name != "snapshot"))
-            .select_from(games.join(mine, sa.and_(mine.c.game_id == games.c.id, mine.c.player_id == player_id)))
-            .where(games.c.status.in_(list(statuses)), *visible(scope))
-        )
+        query = _listed(player_id, scope, statuses, *(c for c in games.c if c.name != "snapshot"))
         if thread is not None:
             query = query.where(sa.or_(games.c.thread_id == thread, games.c.setup.contains(thread, autoescape=True)))
         order: list[sa.ColumnElement[Any]] = []
@@ -331,7 +326,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
             has = sa.cast(games.c.id, sa.Text).contains(number_has, autoescape=True)
             order.append(sa.case((has, 0), else_=1))
         if waiting_first:
-            order.append(sa.case((waits_for(player_id, mine.c.side), 0), else_=1))
+            order.append(sa.case((waits_for(player_id, _MINE.c.side), 0), else_=1))
         query = query.order_by(*order, games.c.updated_at.desc(), games.c.id.desc())
         if limit is not None:
             query = query.limit(limit)
@@ -343,12 +338,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
     ) -> int:
         """How many games :meth:`games_of` lists (one COUNT; no game is read)."""
-        seated = sa.exists().where(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id)
-        query = (
-            sa.select(sa.func.count())
-            .select_from(games)
-            .where(seated, games.c.status.in_(list(statuses)), *visible(scope))
-        )
+        query = _listed(player_id, scope, statuses, sa.func.count())
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
@@ -544,6 +534,17 @@ async def _decode_log(rows: list[Any]) -> list[ActionRow]:
         return [ActionRow(r.seq, json.loads(r.action), r.at) for r in rows if r.seq is not None]
 
     return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
+
+
+def _listed(player_id: str, scope: Scope, statuses: Sequence[str], *columns: Any) -> sa.Select[Any]:
+    """``columns`` of the games ``player_id`` sits in, in ``statuses``, that ``scope`` may see: what
+    :meth:`Store.games_of` lists and :meth:`Store.count_games_of` counts (their seat: ``_MINE``)."""
+    seat = sa.and_(_MINE.c.game_id == games.c.id, _MINE.c.player_id == player_id)
+    return (
+        sa.select(*columns)
+        .select_from(games.join(_MINE, seat))
+        .where(games.c.status.in_(list(statuses)), *visible(scope))
+    )
 
 
 def log_lines(log: str) -> list[tuple[int, str]]:
