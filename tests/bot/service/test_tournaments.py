@@ -15,6 +15,7 @@ from bot.service import SYSTEM, GameService, Refused, Request, SeededDice
 from bot.service.tour_parts import TourNews
 from bot.storage import Scope, Store
 from engine.tournament import How, champion, open_matches
+from tests.bot.service.playing import next_action
 
 GUILD = "g"
 HOUR = 3600.0
@@ -77,13 +78,9 @@ async def forfeit(svc: GameService, game_id: int, side: int = 1) -> None:
 
 
 async def act_once(svc: GameService, game_id: int) -> None:
-    """Whoever is to act in the game rolls, or makes the first of their legal plays."""
+    """Whoever is to act in the game does their ordinary next action (a roll, the first of their legal plays)."""
     view = await svc.view(game_id, SYSTEM)
-    actor = Request(view.to_act or (view.acting or ("",))[0], "x", GUILD)
-    if view.phase == "move":
-        await svc.move(game_id, actor, view.plays[0])
-    else:
-        await svc.roll(game_id, actor)
+    await next_action(svc, view, Request(view.to_act or (view.acting or ("",))[0], "x", GUILD))
 
 
 async def play_round(svc: GameService, tid: int, skip: int = 0) -> None:
