@@ -6,7 +6,7 @@ figures of :func:`analyse_card`. :func:`replay_frames` turns one game of a recor
 before the first play and one after each play, with a caption each.
 
 Dice luck counts the rolls a side threw (a :class:`~engine.match.Roll`; opening throws, one die each, are left out,
-as in ``/bg dice stats``):
+as in ``/bg-dice stats``):
 
 * **pips rolled**: the dice's sum, a doublet counting four times (a fair roll averages 49/6, about 8.17 pips);
 * **doubles**: doublets rolled (a sixth of the rolls, on average);

@@ -1,4 +1,4 @@
-"""The terms of a match in words (``/bg info rules`` for a game), and completions of a half-typed options string.
+"""The terms of a match in words (``/bg-info rules`` for a game), and completions of a half-typed options string.
 
 Both work over the same option descriptions as :mod:`engine.options`: a match option or rule-set option added
 later is described (by its name and value) and suggested without a change here.

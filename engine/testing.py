@@ -172,7 +172,7 @@ def check_declares(cls: type[Variant], budget: Budget) -> None:
     if not cls.display_name.strip():
         raise fail("it needs a display_name (the name players read)")
     if not cls.summary.strip():
-        raise fail("it needs a summary (its rules in a few sentences, shown by /bg info rules)")
+        raise fail("it needs a summary (its rules in a few sentences, shown by /bg-info rules)")
     labels = [cls.name, *cls.aliases]
     if len({label.lower() for label in labels}) != len(labels):
         raise fail(f"its name and aliases {labels} repeat a name")

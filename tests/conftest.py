@@ -1,4 +1,6 @@
-"""Shared test helpers: the oracle corpus and GNU Backgammon, both outside the repository."""
+"""Shared test helpers: the oracle corpus and GNU Backgammon, both outside the repository; and the guard that
+judges every request a test's bot sends to the simulated Discord as real Discord would (``tests/discord_guard.py``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.discord_guard import GUARD, install
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = ROOT.parent / "shared" / "oracle"
@@ -56,3 +60,17 @@ def gnubg(tmp_path: Path) -> Iterator[Any]:
         return run_gnubg_script(script, tmp_path)
 
     yield run
+
+
+install()  # every simcord request of the session passes the guard
+
+
+@pytest.fixture(autouse=True)
+def discord_guard() -> Iterator[Any]:
+    """Every test: no request its bot made may be one Discord refuses (an oversize message, a 26th select option,
+    a command over Discord's size…). A test expecting refusals takes them with ``discord_guard.take()``."""
+    GUARD.reset()
+    yield GUARD
+    refused = GUARD.take()
+    GUARD.reset()
+    assert not refused, "the bot sent what Discord refuses:\n" + "\n".join(str(r) for r in refused)

@@ -74,7 +74,7 @@ class Tavli(Portes):
         "the match length (5 unless you choose another). Each game is scored by its own rules: 1 point, 2 if the "
         "loser bore off none, 2 for Plakoto's pinned mother; a drawn Plakoto scores nothing and Fevga follows. No "
         "cube. In the first game each player throws one die and the higher throws both dice to start; every later "
-        "game is started by the winner of the game before. `/bg info rules` with a rule set's name tells its rules."
+        "game is started by the winner of the game before. `/bg-info rules` with a rule set's name tells its rules."
     )
     mat_variation = "Tavli"
     gnubg_compatible = False

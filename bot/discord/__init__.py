@@ -1,10 +1,13 @@
-"""The Discord transport: ``/bg`` slash commands, game buttons that survive restarts, and a thread per match.
+"""The Discord transport: the ``/bg`` slash commands, game buttons that survive restarts, and a thread per match.
 
 Everything here is presentation; the game service (``bot/service``) decides every rule, and the engine
 (``engine.controls.allowed_actions``) says which buttons a state allows.
 
 - ``app.py`` — ``GammonBot``: start-up (``setup_hook``), the cogs it loads, the scheduler loop.
-- ``tree.py`` — the one top-level command ``/bg``, ``BgCog`` (a cog whose commands join ``/bg``), the error handler.
+- ``tree.py`` — the top-level commands (``/bg``, ``/bg-team``, … ``/bg-admin``: :data:`~.tree.ROOTS`), ``BgCog`` (a cog
+  whose commands join one of them), the error handler.
+- ``limits.py`` — Discord's documented limits (command size, messages, components, files, threads, pins, times),
+  which the code builds within and the tests check every request against.
 - ``context.py`` — who asks (``requester``), which game they mean (``find_game``, ``game_choices``), and their games
   listed with bounded work (``game_rows``, ``games_page``: a player may have hundreds).
 - ``errors.py`` — answering first and the one refusal reply (``@refusals``, ``answer_first``, ``reply``, ``refuse``).
@@ -15,16 +18,16 @@ Everything here is presentation; the game service (``bot/service``) decides ever
 - ``table.py`` — posting, editing and retiring turn messages; component presses.
 - ``threads.py`` — match threads and each Doubles team's private thread.
 - ``cogs/`` — the commands, one cog per feature: ``games`` (``/bg play``, ``move``, ``resign``, ``board``,
-  ``games``, ``hint``, ``watch``, ``export``, ``ids``), ``teams`` (``/bg team``), ``dice``, ``stats``, ``info``,
-  ``admin`` and ``me``.
+  ``games``, ``hint``, ``watch``, ``export``, ``ids``), ``teams`` (``/bg-team``), ``dice``, ``stats``, ``info``,
+  ``admin``, ``me`` and ``tour`` (``/bg-tour``, and ``/bg-admin tour``).
 
 Every interaction is answered first: its first Discord call is its answer (a deferral, usually), before any thread
 is opened or message posted; and what a game needs (its next turn posted) never depends on that answer succeeding.
 ``tests/bot/discord`` checks the order of the REST calls of every interaction it makes.
 
-Adding a command: write it in the cog of its feature, as ``@app_commands.command`` (``/bg <name>``) or
-``@<group>.command`` (``/bg <group> <name>``), decorated with ``@refusals`` (which defers it before it runs) and
-answering with ``reply``; find its game with ``find_game`` and call the service with ``requester(interaction)``.
-A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending with ``async def setup(bot)``) named in
-``app.EXTENSIONS``. The first line of the docstring is what players see.
+Adding a command: write it in the cog of its feature, as ``@app_commands.command`` (``/<root> <name>``, the cog's
+``root`` being one of ``tree.ROOTS``) or ``@<group>.command`` (``/<root> <group> <name>``), decorated with
+``@refusals`` (which defers it before it runs) and answering with ``reply``; find its game with ``find_game`` and
+call the service with ``requester(interaction)``. A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending
+with ``async def setup(bot)``) named in ``app.EXTENSIONS``. The first line of the docstring is what players see.
 """

@@ -29,6 +29,7 @@ from engine.i18n import _, ngettext
 
 from ..service import GameService, GameView, NotInstalled, PlayerRef, Refused, Request, may_wait_for
 from ..storage import GameRow
+from .limits import MAX_AUTOCOMPLETE
 from .text import callers, describe, safe, status_word, versus
 
 if TYPE_CHECKING:
@@ -54,8 +55,8 @@ __all__ = [
     "PAGE_SIZE",
 ]
 
-#: Discord lists at most 25 suggestions.
-MAX_CHOICES = 25
+#: Discord lists at most 25 suggestions (:mod:`.limits`).
+MAX_CHOICES = MAX_AUTOCOMPLETE
 #: How many of the asker's games one lookup loads at most (each view may read a game from the database).
 VIEW_BUDGET = 50
 #: Games listed on one page of ``/bg games``.
@@ -102,17 +103,16 @@ def _service(interaction: discord.Interaction[Any]) -> GameService:
 
 
 def command_name(interaction: discord.Interaction[Any]) -> str:
-    """The command as players type it, without the leading ``bg``: ``team propose``."""
+    """The command as players type it, without the slash: ``bg-team propose``."""
     command = interaction.command
-    name = command.qualified_name if command is not None else "bg"
-    return name.removeprefix("bg ").removeprefix("bg")
+    return command.qualified_name if command is not None else "bg"
 
 
 def require_server(interaction: discord.Interaction[Any]) -> str:
     """The server the command is used in; refused in a direct message (for commands about a server)."""
     if interaction.guild_id is None:
         raise Refused(
-            _("Use `/bg {command}` in a server: it is about that server's players and matches.").format(
+            _("Use `/{command}` in a server: it is about that server's players and matches.").format(
                 command=command_name(interaction)
             )
         )
@@ -167,14 +167,14 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
     what = command_name(interaction)
     if game is not None:
         if game < 1:
-            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg stats history` show them."))
+            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg-stats history` show them."))
         return await service.view(game, asker)
     view = await thread_game(interaction, asker)
     if view is not None:
         return view
     if not mine:
         raise Refused(
-            _("Say which game with the `game` option, or use `/bg {command}` inside the match's thread.").format(
+            _("Say which game with the `game` option, or use `/{command}` inside the match's thread.").format(
                 command=what
             )
         )
@@ -194,9 +194,9 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None, *, 
     raise Refused(
         ngettext(
             "You have {count} game running ({numbers}): say which with the `game` option, "
-            "or use `/bg {command}` in the game's thread.",
+            "or use `/{command}` in the game's thread.",
             "You have {count} games running ({numbers}): say which with the `game` option, "
-            "or use `/bg {command}` in the game's thread.",
+            "or use `/{command}` in the game's thread.",
             count,
         ).format(count=count, numbers=numbers, command=what)
     )
@@ -207,7 +207,7 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
     command that must work on a game whose record no longer replays). The service still judges who may see it."""
     if game is not None:
         if game < 1:
-            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg stats history` show them."))
+            raise Refused(_("Game numbers start at 1: `/bg games` and `/bg-stats history` show them."))
         return game
     try:
         view = await thread_game(interaction)
@@ -221,7 +221,7 @@ async def game_number(interaction: discord.Interaction[Any], game: int | None) -
         if found:
             return int(found[1])
     raise Refused(
-        _("Say which game with the `game` option, or use `/bg {command}` inside the match's thread.").format(
+        _("Say which game with the `game` option, or use `/{command}` inside the match's thread.").format(
             command=command_name(interaction)
         )
     )

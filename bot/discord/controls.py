@@ -27,6 +27,7 @@ from .components import (
     SubmoveButton,
     SubmoveSelect,
 )
+from .limits import MAX_SELECT_OPTIONS
 from .text import callers, clip, mention, safe, team_name
 
 __all__ = [
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 #: A select lists at most 25 options; above that the roll is played checker by checker.
-MAX_SELECT = 25
+MAX_SELECT = MAX_SELECT_OPTIONS
 #: Four rows of five submove buttons; the fifth row holds Undo, Confirm and Resign.
 MAX_SUBMOVE_BUTTONS = 20
 

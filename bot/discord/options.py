@@ -2,7 +2,7 @@
 
 :class:`RuleSet` turns a typed rule set (name, display name or alias) into its registered name. The ``*_choices``
 functions are the suggestions behind autocompleted options; :func:`match_plays` filters the legal plays by what is
-typed (``/bg move``, ``/bg team propose``).
+typed (``/bg move``, ``/bg-team propose``).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ async def option_choices(
     length: Any = None,
     server: bool = False,
 ) -> list[app_commands.Choice[str]]:
-    """Completions of a half-typed options string (``/bg play options``, ``/bg admin config options``): the last word
+    """Completions of a half-typed options string (``/bg play options``, ``/bg-admin config options``): the last word
     completed from the match options and the rule set's options (every rule set's, for a server's defaults); a
     first suggestion says what cannot be read in what is typed before it."""
     try:

@@ -18,6 +18,7 @@ from engine.i18n import _, ngettext, pgettext
 
 from ..service import Event, GameView
 from ..service.helpers import bot_label
+from .limits import MAX_CONTENT
 
 __all__ = [
     "MAX_CONTENT",
@@ -39,8 +40,6 @@ __all__ = [
     "match_kind",
 ]
 
-#: Discord's limit on a message's content.
-MAX_CONTENT = 2000
 #: What the bot allows by default: no pings at all (a message that must ping says whom, with :func:`pings`).
 NO_PINGS = discord.AllowedMentions.none()
 # "@" starting a user, role or everyone/here mention; a zero-width space after it keeps the text and drops the ping.

@@ -42,6 +42,8 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from engine import i18n
 
+from .limits import MAX_CHOICE_NAME, MAX_DESCRIPTION
+
 __all__ = [
     "CommandTranslator",
     "LOCALES",
@@ -62,12 +64,11 @@ LOCALES: dict[discord.Locale, str] = {
     discord.Locale.greek: "el",
     discord.Locale.turkish: "tr",
 }
-#: Discord's limits on a description and on a choice's name.
-MAX_DESCRIPTION = 100
-MAX_CHOICE = 100
+#: Discord's limits on a description and on a choice's name (:mod:`.limits`).
+MAX_CHOICE = MAX_CHOICE_NAME
 #: What is never translated: the names players type.
 NAMES = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
-#: Choice names that are already in their own language (``/bg admin config language``'s).
+#: Choice names that are already in their own language (``/bg-admin config language``'s).
 NATIVE = frozenset(i18n.LANGUAGE_NAMES.values())
 
 
@@ -119,7 +120,7 @@ def _walk(tree: app_commands.CommandTree[Any]) -> Iterator[tuple[str, str, str]]
 
 def tree_messages(tree: app_commands.CommandTree[Any]) -> list[tuple[str, list[str], list[str]]]:
     """The texts to translate: (text, where each use is, what each is), once per text, in the tree's order. Texts in
-    their own language (the language names of ``/bg admin config``) and descriptions Discord fills in itself (``…``)
+    their own language (the language names of ``/bg-admin config``) and descriptions Discord fills in itself (``…``)
     are left out."""
     found: dict[str, tuple[list[str], list[str]]] = {}
     for text, where, what in _walk(tree):

@@ -127,6 +127,12 @@ class ServiceCore:
         self._yielded = 0.0  # when a load last let the event loop run others (see _load)
         #: Each server's language setting as last read, with when that reading expires (SettingsMixin.server_language).
         self._language_memo: dict[str, tuple[float, str]] = {}
+        #: What each server's members speak (their clients' locales, most common first), as last read, and the
+        #: locale last stored for each (server, player), so that an unchanged one is not written again.
+        self._members_memo: dict[str, tuple[float, str | None]] = {}
+        self._locales_seen: dict[tuple[str, str], str] = {}
+        #: Each server's language in Discord, where it means something (a Community server's preferred locale).
+        self._discord_locales: dict[str, str | None] = {}
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
         #: Worker processes for exports, replays and bot players (pool.py), started when first needed.
         self.work = WorkPool(self.limits.worker_processes)
@@ -426,7 +432,7 @@ class ServiceCore:
                 if revealed:
                     seed_hex = revealed["setup"]["dice"]["seed"]
                     with i18n.shared():
-                        said = _("Dice seed revealed: {seed}. Check the rolls with /bg dice verify.").format(
+                        said = _("Dice seed revealed: {seed}. Check the rolls with /bg-dice verify.").format(
                             seed=seed_hex
                         )
                     events.append(Event("dice-revealed", game_id, said, None))

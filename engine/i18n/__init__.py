@@ -7,7 +7,7 @@ formats numbers and dates per locale. Catalogs are plain ``.po`` files in ``engi
 in memory when first used (no build step, nothing binary in the repository).
 
 **Which language.** A request has two languages: the *user's* (what Discord says the asker's client speaks, or
-the console's ``--lang``) and the *shared* one (the server's language, set by ``/bg admin config`` or else the
+the console's ``--lang``) and the *shared* one (the server's language, set by ``/bg-admin config`` or else the
 server's preferred locale) for messages everyone in a game thread reads. :func:`request` sets both for the code
 that handles one request (a :mod:`contextvars` variable: every task and every ``asyncio.to_thread`` worker sees
 its own request's languages); ``_`` translates into the *active* one, which is the user's unless code runs inside
@@ -72,7 +72,7 @@ __all__ = [
 
 #: The shipped languages (ISO 639-1), English first: the source language of every message.
 LANGUAGES: tuple[str, ...] = ("en", "ru", "el", "tr")
-#: Each shipped language by its own name (for menus and ``/bg admin config``).
+#: Each shipped language by its own name (for menus and ``/bg-admin config``).
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "el": "Ελληνικά", "tr": "Türkçe"}
 DEFAULT = "en"
 #: The pseudo-language of the tests: every translated string comes back as ``⟦string⟧``.

@@ -58,9 +58,9 @@ def test_summaries_keep_the_game_words_and_the_command() -> None:
         assert "голов" in summary and "Марс" in summary
     with i18n.use("el"):
         assert "μάνα" in _(get_variant("plakoto").summary)
-        assert "`/bg info rules`" in _(get_variant("tavli").summary)
+        assert "`/bg-info rules`" in _(get_variant("tavli").summary)
     with i18n.use("tr"):
-        assert "`/bg info rules`" in _(get_variant("tavli").summary)
+        assert "`/bg-info rules`" in _(get_variant("tavli").summary)
         assert "Plakoto" in _(get_variant("tavli").summary) and "küp" in _(get_variant("tavli").summary).lower()
 
 

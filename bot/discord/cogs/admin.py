@@ -1,4 +1,4 @@
-"""``/bg admin config | forget``: a server's settings, and erasing a player's data there (Manage Server only).
+"""``/bg-admin config | forget``: a server's settings, and erasing a player's data there (Manage Server only).
 
 An admin's power is over their own server: the service judges it from the request (``Request.admin`` is the
 Manage Server permission in the server the command is used in), and changes nothing anywhere else.
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Admin", "setup", "LANGUAGE_CHOICES"]
 
-#: The choices of ``/bg admin config language``: ``auto`` (the server's preferred locale in Discord, English for a
+#: The choices of ``/bg-admin config language``: ``auto`` (the server's preferred locale in Discord, English for a
 #: locale the bot does not speak) or a shipped language, each by its own name.
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="auto", value="auto"),
@@ -35,11 +35,11 @@ LANGUAGE_CHOICES = [
 
 
 class Admin(BgCog):
-    """Server settings and data removal: ``/bg admin <command>``."""
+    """Server settings and data removal: ``/bg-admin <command>``."""
 
-    admin = app_commands.Group(name="admin", description="Server settings and data removal (Manage Server)")
+    root = "bg-admin"
 
-    @admin.command(name="config")
+    @app_commands.command(name="config")
     @app_commands.guild_only()
     @app_commands.describe(
         default_variant="Rule set of a challenge that names none",
@@ -126,7 +126,7 @@ class Admin(BgCog):
     ) -> list[app_commands.Choice[str]]:
         return variant_choices(self.service, current)
 
-    @admin.command(name="forget")
+    @app_commands.command(name="forget")
     @app_commands.describe(player="Whose personal data to remove (their matches stay, under a neutral name)")
     @refusals
     async def forget(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
@@ -150,5 +150,5 @@ class Admin(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg admin``."""
+    """Add ``/bg-admin``."""
     await bot.add_cog(Admin(bot))

@@ -1,4 +1,4 @@
-"""``/bg dice verify | stats``: verifiable dice, and how a player's dice have fallen.
+"""``/bg-dice verify | stats``: verifiable dice, and how a player's dice have fallen.
 
 A match's dice are committed to before its first roll; ``verify`` checks them on the record exactly as stored (the
 service reads it without replaying it, so even an edited record is checked, and the changed roll named) and attaches
@@ -41,11 +41,11 @@ def dice_table(stats: Any) -> str:
 
 
 class Dice(BgCog):
-    """Dice verification and statistics: ``/bg dice <command>``."""
+    """Dice verification and statistics: ``/bg-dice <command>``."""
 
-    dice = app_commands.Group(name="dice", description="Verifiable dice: check a match's rolls, count a player's")
+    root = "bg-dice"
 
-    @dice.command(name="verify")
+    @app_commands.command(name="verify")
     @app_commands.describe(game="Game number (default: this thread's game)")
     @refusals
     async def verify(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
@@ -85,7 +85,7 @@ class Dice(BgCog):
     async def _verify_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
         return await game_choices(interaction, current, finished=True)
 
-    @dice.command(name="stats")
+    @app_commands.command(name="stats")
     @app_commands.describe(player="Whose dice (default: yours)")
     @refusals
     async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
@@ -93,7 +93,7 @@ class Dice(BgCog):
         who = player or interaction.user
         if interaction.guild_id is None and who.id != interaction.user.id:
             raise Refused(
-                _("In direct messages you see your own dice only: use `/bg dice stats` in a server for others'.")
+                _("In direct messages you see your own dice only: use `/bg-dice stats` in a server for others'.")
             )
         here = interaction.guild_id is not None
         stats = await self.service.dice_stats(requester(interaction), str(who.id))
@@ -145,5 +145,5 @@ class Dice(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg dice``."""
+    """Add ``/bg-dice``."""
     await bot.add_cog(Dice(bot))

@@ -152,13 +152,18 @@ PAGES: tuple[HelpPage, ...] = (
     HelpPage(
         N_("6. Clocks, vacations and finding your games"),
         N_(
-            "Games are asynchronous: take your time within the match's clock (see **`/bg info clocks`**). The bot "
+            "Games are asynchronous: take your time within the match's clock (see **`/bg-info clocks`**). The bot "
             "reminds you before your time runs out; if it runs out, the match's timeout rule applies. Going away? "
-            "**`/bg me vacation days:7`** stops your clocks in this server while you are gone.\n"
+            "**`/bg-me vacation days:7`** stops your clocks in this server while you are gone.\n"
             "\n"
             "Lost a game? **`/bg games`** lists yours (those waiting for you first); **`/bg board`** shows a board "
-            "again, with its buttons; **`/bg hint`** suggests a play in unrated games; **`/bg info rules`** shows a "
-            "game's terms. Your board colours and side: **`/bg me settings`**. Have fun!"
+            "again, with its buttons; **`/bg hint`** suggests a play in unrated games; **`/bg-info rules`** shows a "
+            "game's terms. Your board colours and side: **`/bg-me settings`**.\n"
+            "\n"
+            "Every command starts with `/bg`: type it and Discord lists them all. **`/bg-team`** is for Backgammon "
+            "Doubles teams, **`/bg-tour`** for tournaments, **`/bg-stats`** and **`/bg-dice`** for ratings, records "
+            "and dice, **`/bg-info`** for rules and clocks, **`/bg-me`** for your own settings; admins also see "
+            "**`/bg-admin`**. Have fun!"
         ),
     ),
 )

@@ -1,4 +1,4 @@
-"""``/bg info variants | rules | clocks``: what can be played, and how."""
+"""``/bg-info variants | rules | clocks``: what can be played, and how."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ __all__ = ["Info", "setup"]
 
 
 class Info(BgCog):
-    """Rule sets, their rules and the time controls: ``/bg info <command>``."""
+    """Rule sets, their rules and the time controls: ``/bg-info <command>``."""
 
-    info = app_commands.Group(name="info", description="The rule sets, their rules and the time controls")
+    root = "bg-info"
 
-    @info.command(name="variants")
+    @app_commands.command(name="variants")
     @refusals(defer=False)  # nothing to look up: answered at once
     async def variants(self, interaction: discord.Interaction[Any]) -> None:
         """List the rule sets you can play."""
@@ -40,7 +40,7 @@ class Info(BgCog):
             lines.append(line)
         await reply(interaction, "\n".join(lines))
 
-    @info.command(name="rules")
+    @app_commands.command(name="rules")
     @app_commands.describe(
         variant="The rule set to explain",
         game="A game whose terms to show: length, cube rules, options (default: this thread's game)",
@@ -73,7 +73,7 @@ class Info(BgCog):
     ) -> list[app_commands.Choice[str]]:
         return variant_choices(self.service, current)
 
-    @info.command(name="clocks")
+    @app_commands.command(name="clocks")
     @refusals
     async def clocks(self, interaction: discord.Interaction[Any]) -> None:
         """List the time controls a match can be played with."""
@@ -94,5 +94,5 @@ class Info(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg info``."""
+    """Add ``/bg-info``."""
     await bot.add_cog(Info(bot))

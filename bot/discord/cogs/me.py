@@ -1,4 +1,4 @@
-"""``/bg me settings | vacation | forget``: a player's own settings, absences and data.
+"""``/bg-me settings | vacation | forget``: a player's own settings, absences and data.
 
 Settings are the player's in every server; a vacation stops their clocks in the server it is declared in; ``forget``
 erases the player's own data in every server (their matches stay, under a neutral name), after they confirm.
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["Me", "ForgetMe", "setup"]
 
 QUIET_HOURS = re.compile(r"([01]?\d|2[0-3])\s*-\s*([01]?\d|2[0-3])")
-#: How long the confirmation button of ``/bg me forget`` stays usable, in seconds.
+#: How long the confirmation button of ``/bg-me forget`` stays usable, in seconds.
 CONFIRM_SECONDS = 300.0
 
 
@@ -49,7 +49,7 @@ async def forget_me(interaction: discord.Interaction[Any]) -> None:
 
 
 class ForgetMe(discord.ui.View):
-    """The confirmation of ``/bg me forget``: one button, for the user who asked only."""
+    """The confirmation of ``/bg-me forget``: one button, for the user who asked only."""
 
     def __init__(self, user_id: int) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
@@ -73,11 +73,11 @@ class ForgetMe(discord.ui.View):
 
 
 class Me(BgCog):
-    """Your own settings, vacations and data: ``/bg me <command>``."""
+    """Your own settings, vacations and data: ``/bg-me <command>``."""
 
-    me = app_commands.Group(name="me", description="Your own settings, vacations and data")
+    root = "bg-me"
 
-    @me.command(name="settings")
+    @app_commands.command(name="settings")
     @app_commands.describe(
         autoplay="Play a forced move (the only legal play) for you",
         auto_bearoff="In a pure race with everything home, bear off for you",
@@ -117,7 +117,7 @@ class Me(BgCog):
         answer = _("Your settings: {settings}.").format(settings=text)
         await reply(interaction, _("Saved.") + " " + answer if changes else answer)
 
-    @me.command(name="vacation")
+    @app_commands.command(name="vacation")
     @app_commands.describe(days="How many days you will be away (part days allowed, like 1.5)")
     @refusals
     async def vacation(
@@ -144,7 +144,7 @@ class Me(BgCog):
         for row in running:
             await self.threads.tell_in(row.id, row.thread_id, away)
 
-    @me.command(name="forget")
+    @app_commands.command(name="forget")
     @app_commands.describe(confirm="True to erase at once, without the confirmation button")
     @refusals
     async def forget(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
@@ -164,5 +164,5 @@ class Me(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg me``."""
+    """Add ``/bg-me``."""
     await bot.add_cog(Me(bot))

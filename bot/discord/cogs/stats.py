@@ -1,4 +1,4 @@
-"""``/bg stats leaderboard | profile | history``: ratings, records and finished matches of this server.
+"""``/bg-stats leaderboard | profile | history``: ratings, records and finished matches of this server.
 
 Ratings belong to a server: everything here shows the server the command is used in (a profile asked for in a
 direct message shows only the asker's own matches).
@@ -100,11 +100,11 @@ def result_line(line: dict[str, Any]) -> str:
 
 
 class Stats(BgCog):
-    """Leaderboards, profiles and match history: ``/bg stats <command>``."""
+    """Leaderboards, profiles and match history: ``/bg-stats <command>``."""
 
-    stats = app_commands.Group(name="stats", description="Ratings, records and finished matches of this server")
+    root = "bg-stats"
 
-    @stats.command(name="leaderboard")
+    @app_commands.command(name="leaderboard")
     @app_commands.describe(
         variant="Rule set (default: this server's rule set)",
         min_matches="Only players with at least this many rated matches in it (default 1)",
@@ -148,7 +148,7 @@ class Stats(BgCog):
         embed.set_footer(text=footer)
         await reply(interaction, embed=embed)
 
-    @stats.command(name="profile")
+    @app_commands.command(name="profile")
     @app_commands.describe(player="Whose profile (default: yours)")
     @refusals
     async def profile(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
@@ -183,7 +183,7 @@ class Stats(BgCog):
             embed.description = _("No finished matches yet. `/bg play` starts one.")
         await reply(interaction, embed=embed)
 
-    @stats.command(name="history")
+    @app_commands.command(name="history")
     @app_commands.describe(player="Only this player's matches (default: everyone's)")
     @refusals
     async def history(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
@@ -203,5 +203,5 @@ class Stats(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg stats``."""
+    """Add ``/bg-stats``."""
     await bot.add_cog(Stats(bot))

@@ -1,7 +1,8 @@
-"""``/bg tour …``: tournaments. Admins create one (its sign-up message has Join and Leave buttons) and start it;
-players join and leave, and see its terms and standings; admins pause and resume it, disqualify or replace a
-player, extend a deadline and decide a match. The service runs it (bot/service/tournaments.py); what it does is
-shown by :class:`~bot.discord.tour_posts.TourBoard`, whoever did it.
+"""``/bg-tour …`` and ``/bg-admin tour …``: tournaments. Admins create one (its sign-up message has Join and Leave
+buttons) and start it; players join and leave, and see its terms and standings (``/bg-tour``); admins pause and
+resume it, disqualify or replace a player, extend a deadline and decide a match (``/bg-admin tour``, which Discord
+shows only to members with the Manage Server permission). The service runs it (bot/service/tournaments.py); what
+it does is shown by :class:`~bot.discord.tour_posts.TourBoard`, whoever did it.
 
 Every command but ``create`` is deferred (privately) before it runs and answers the asker alone; ``create`` answers
 with the public sign-up message itself. The tournament is picked from the server's, suggested as one types, or
@@ -39,9 +40,12 @@ TOURNAMENT = "The tournament (default: this server's one taking sign-ups or unde
 
 
 class Tournaments(BgCog):
-    """``/bg tour …``: tournaments that run themselves."""
+    """``/bg-tour …`` and ``/bg-admin tour …``: tournaments that run themselves."""
 
-    tour = app_commands.Group(name="tour", description="Tournaments: knockouts, leagues and Swiss events")
+    root = "bg-tour"
+    #: Running a tournament is for admins: ``/bg-admin tour …``, which Discord shows only to them.
+    joins = {"tour": "bg-admin"}
+    manage = app_commands.Group(name="tour", description="Run a tournament: create it, start it, decide its matches")
 
     def __init__(self, bot: GammonBot) -> None:
         super().__init__(bot)
@@ -78,7 +82,7 @@ class Tournaments(BgCog):
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     # --- creating -------------------------------------------------------------------------------------------------
-    @tour.command(name="create")
+    @manage.command(name="create")
     @app_commands.guild_only()
     @app_commands.describe(
         name="The tournament's name",
@@ -165,7 +169,7 @@ class Tournaments(BgCog):
         )  # fmt: skip
 
     # --- players --------------------------------------------------------------------------------------------------
-    @tour.command(name="info")
+    @app_commands.command(name="info")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def info(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -177,7 +181,7 @@ class Tournaments(BgCog):
             interaction, clip(safe(summary_words(view, me.id, self.service.clock()))), allowed_mentions=NO_PINGS
         )
 
-    @tour.command(name="standings")
+    @app_commands.command(name="standings")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -191,7 +195,7 @@ class Tournaments(BgCog):
         ]
         await reply(interaction, clip(f"**{safe(view.name)}**\n```\n{cut(safe(text))}\n```"), files=files)
 
-    @tour.command(name="join")
+    @app_commands.command(name="join")
     @app_commands.describe(tournament=TOURNAMENT, teammate="Backgammon Doubles: your teammate, who joins with you")
     @refusals
     async def join(
@@ -210,7 +214,7 @@ class Tournaments(BgCog):
         said = _("You joined {tournament}.").format(tournament=news.view.name)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="leave")
+    @app_commands.command(name="leave")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -221,7 +225,7 @@ class Tournaments(BgCog):
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     # --- admins ---------------------------------------------------------------------------------------------------
-    @tour.command(name="start")
+    @manage.command(name="start")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -236,7 +240,7 @@ class Tournaments(BgCog):
         ).format(tournament=news.view.name, count=count)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="pause")
+    @manage.command(name="pause")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def pause(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -246,7 +250,7 @@ class Tournaments(BgCog):
         said = _("{tournament} is paused.").format(tournament=news.view.name)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="resume")
+    @manage.command(name="resume")
     @app_commands.describe(tournament=TOURNAMENT)
     @refusals
     async def resume(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -256,7 +260,7 @@ class Tournaments(BgCog):
         said = _("{tournament} is resumed.").format(tournament=news.view.name)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="disqualify")
+    @manage.command(name="disqualify")
     @app_commands.describe(player="The player (or a member of the team) to disqualify", tournament=TOURNAMENT)
     @refusals
     async def disqualify(
@@ -268,7 +272,7 @@ class Tournaments(BgCog):
         said = _("Done: {tournament} goes on without them.").format(tournament=news.view.name)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="replace")
+    @manage.command(name="replace")
     @app_commands.describe(
         player="The player (or a member of the team) whose place is taken",
         by="The player who takes the place",
@@ -295,7 +299,7 @@ class Tournaments(BgCog):
         said = _("Done: {what}").format(what=news.events[0].text)  # the event said in the asker's language
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="extend")
+    @manage.command(name="extend")
     @app_commands.describe(
         hours="How many hours more", match="One match only (like R2-3; default: the whole round)", tournament=TOURNAMENT
     )
@@ -312,7 +316,7 @@ class Tournaments(BgCog):
         news = await self.service.tour_extend(requester(interaction), hours, tournament, match_id=match)
         await reply(interaction, safe(news.events[0].text), allowed_mentions=NO_PINGS)
 
-    @tour.command(name="decide")
+    @manage.command(name="decide")
     @app_commands.describe(
         match="The match (like R2-3)",
         winner="The winner (a member of the winning team)",
@@ -384,5 +388,5 @@ class Tournaments(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg tour``."""
+    """Add ``/bg-tour`` and ``/bg-admin tour``."""
     await bot.add_cog(Tournaments(bot))

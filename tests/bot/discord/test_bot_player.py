@@ -133,7 +133,7 @@ async def test_a_server_can_refuse_team_talk_by_direct_message(tmp_path: Path) -
         asker = Request(str(admin.id), "admin", str(w.guild.id), "discord", admin=True)
         with pytest.raises(Refused, match="dm .direct messages. or refuse"):
             await service.guild_settings(asker, team_thread_fallback="pigeons")
-        r = await w.do(admin.slash(w.channel, "bg admin config", team_thread_fallback="refuse"))
+        r = await w.do(admin.slash(w.channel, "bg-admin config", team_thread_fallback="refuse"))
         assert r.response is not None and r.response.ephemeral
         assert "team_thread_fallback = refuse" in r.response.content
         assert (await service.server_settings(str(w.guild.id)))["team_thread_fallback"] == "refuse"

@@ -19,7 +19,7 @@ from engine.matchid import decode_match_id
 from engine.plugins import registry
 from engine.positionid import decode_position_id, encode_position_id
 from engine.ratings import FibsRatings, Rating
-from tests.bot.discord.helpers import Driver, World, reply, said, world
+from tests.bot.discord.helpers import Driver, World, reply, said, show_command, world
 
 FIBS = FibsRatings()
 ID_PAIR = re.compile(r"`([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})`")
@@ -113,7 +113,7 @@ async def test_after_matches_in_two_rule_sets_leaderboards_and_profiles_show_exa
 
         # The leaderboards: every player, best first, with exactly the FIBS ratings and the records.
         for variant in ("backgammon", "sprintgammon"):
-            r = await w.do(bob.slash(w.channel, "bg stats leaderboard", variant=variant))
+            r = await w.do(bob.slash(w.channel, "bg-stats leaderboard", variant=variant))
             assert r.ephemeral
             order = sorted(("alice", "bob", "carol"), key=lambda p: -expected[(p, variant)].rating)
             assert table_rows(reply(r)) == [row(k, p, variant) for k, p in enumerate(order, 1)]
@@ -123,22 +123,22 @@ async def test_after_matches_in_two_rule_sets_leaderboards_and_profiles_show_exa
         assert expected[("alice", "backgammon")].rating > 1500 > expected[("carol", "backgammon")].rating
 
         # The rule set may be typed as an alias, and is suggested as it is typed.
-        r = await w.do(alice.slash(w.channel, "bg stats leaderboard", variant="sprint"))
+        r = await w.do(alice.slash(w.channel, "bg-stats leaderboard", variant="sprint"))
         assert [x[1] for x in table_rows(reply(r))][0] == "carol"
-        choices = await alice.autocomplete(w.channel, "bg stats leaderboard", "variant", "sprint")
+        choices = await alice.autocomplete(w.channel, "bg-stats leaderboard", "variant", "sprint")
         assert [c["value"] for c in choices] == ["sprintgammon"]
         # Without a rule set: the server's (backgammon by default).
-        r = await w.do(carol.slash(w.channel, "bg stats leaderboard"))
+        r = await w.do(carol.slash(w.channel, "bg-stats leaderboard"))
         assert reply(r).embeds[0].title == "Backgammon leaderboard"
         # A minimum of matches nobody has yet, and a rule set that does not exist.
-        r = await w.do(alice.slash(w.channel, "bg stats leaderboard", variant="backgammon", min_matches=3))
+        r = await w.do(alice.slash(w.channel, "bg-stats leaderboard", variant="backgammon", min_matches=3))
         assert r.ephemeral and said(r).startswith("No Backgammon players here with at least 3 rated matches")
-        r = await w.do(alice.slash(w.channel, "bg stats leaderboard", variant="chess"))
+        r = await w.do(alice.slash(w.channel, "bg-stats leaderboard", variant="chess"))
         assert r.ephemeral and "chess" in said(r) and "backgammon" in said(r)
 
         # Profiles: rating, record and streak per rule set, and the recent matches, newest first.
         for name in ("alice", "bob", "carol"):
-            r = await w.do(alice.slash(w.channel, "bg stats profile", player=w.people[name]))
+            r = await w.do(alice.slash(w.channel, "bg-stats profile", player=w.people[name]))
             assert r.ephemeral
             for variant, shown in (("backgammon", "Backgammon"), ("sprintgammon", "Sprintgammon")):
                 results = record[(name, variant)]
@@ -150,20 +150,20 @@ async def test_after_matches_in_two_rule_sets_leaderboards_and_profiles_show_exa
             mine = [g for g, p in zip(games, plan) if name in p[:2]][::-1]
             assert [int(re.findall(r"^#(\d+)", x)[0]) for x in recent] == mine
             assert [("**won**" in x) for x in recent] == [plan[games.index(g)][0] == name for g in mine]
-        r = await w.do(carol.slash(w.channel, "bg stats profile"))  # your own by default
+        r = await w.do(carol.slash(w.channel, "bg-stats profile"))  # your own by default
         assert reply(r).embeds[0].title == "carol's backgammon"
         assert "Streak: won 2 in a row" in field(reply(r), "Sprintgammon")
         assert "Streak: lost 2 in a row" in field(reply(r), "Backgammon")
-        r = await w.do(w.people["eve"].slash(w.channel, "bg stats profile"))
+        r = await w.do(w.people["eve"].slash(w.channel, "bg-stats profile"))
         assert "No finished matches yet" in (reply(r).embeds[0].description or "")
 
         # History: every match, newest first, with a link to its thread.
-        r = await w.do(alice.slash(w.channel, "bg stats history"))
+        r = await w.do(alice.slash(w.channel, "bg-stats history"))
         lines = (reply(r).embeds[0].description or "").splitlines()
         assert [int(re.findall(r"^#(\d+)", x)[0]) for x in lines] == games[::-1]
         for gid, line in zip(games[::-1], lines):
             assert f"<#{(await w.view(gid)).thread_id}>" in line
-        r = await w.do(alice.slash(w.channel, "bg stats history", player=bob))
+        r = await w.do(alice.slash(w.channel, "bg-stats history", player=bob))
         lines = (reply(r).embeds[0].description or "").splitlines()
         assert len(lines) == 3 and all("bob" in x for x in lines)
         assert "— lost (" in lines[0] and "— **won** (" in lines[1]  # bob's view: carol beat him, he beat carol
@@ -182,22 +182,25 @@ async def test_after_matches_in_two_rule_sets_leaderboards_and_profiles_show_exa
         choices = await alice.autocomplete(w.channel, "bg ids", "game", "")
         assert {c["value"] for c in choices} == {g for g, p in zip(games, plan) if "alice" in p[:2]}
 
-        # Forgetting a player: refused to a member without Manage Server, with the reason; done for an admin.
-        r = await w.do(carol.slash(w.channel, "bg admin forget", player=bob))
+        # Forgetting a player: /bg-admin is hidden from a member without Manage Server; where the server shows it to
+        # them anyway (its Integrations settings), refused with the reason; done for an admin.
+        assert not [c for c in carol.available_commands(w.channel) if c.startswith("bg-admin")]
+        show_command(w, "bg-admin", carol)
+        r = await w.do(carol.slash(w.channel, "bg-admin forget", player=bob))
         assert r.ephemeral and said(r) == "Only members with the Manage Server permission can remove a player's data."
         here = Request(str(carol.id), "carol", str(w.guild.id), "discord")
         assert (await w.bot.service.profile(here, str(bob.id)))["name"] == "bob"
         role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
-        r = await w.do(admin.slash(w.channel, "bg admin forget", player=bob))
+        r = await w.do(admin.slash(w.channel, "bg-admin forget", player=bob))
         assert r.ephemeral and f"<@{bob.id}>" in said(r) and FORMER_PLAYER in said(r)
-        r = await w.do(alice.slash(w.channel, "bg stats leaderboard", variant="backgammon"))
+        r = await w.do(alice.slash(w.channel, "bg-stats leaderboard", variant="backgammon"))
         assert {x[1] for x in table_rows(reply(r))} == {"alice", "carol"}  # his ratings here are gone
-        r = await w.do(alice.slash(w.channel, "bg stats history"))
+        r = await w.do(alice.slash(w.channel, "bg-stats history"))
         lines = (reply(r).embeds[0].description or "").splitlines()
         assert len(lines) == len(games) and not [x for x in lines if "bob" in x]  # his matches stay, unnamed
         assert len([x for x in lines if FORMER_PLAYER in x]) == 3
-        r = await w.do(alice.slash(w.channel, "bg stats profile"))
+        r = await w.do(alice.slash(w.channel, "bg-stats profile"))
         assert f"Rating **{expected[('alice', 'backgammon')].rating:.2f}**" in field(reply(r), "Backgammon")
 
 
@@ -237,36 +240,43 @@ async def test_watching_vacations_clocks_and_bad_input_get_clear_answers(tmp_pat
 
         # Vacations end when asked, within the server's allowance.
         before = time.time()
-        r = await w.do(alice.slash(w.channel, "bg me vacation", days=2.5))
+        r = await w.do(alice.slash(w.channel, "bg-me vacation", days=2.5))
         ends = [int(x) for x in re.findall(r"<t:(\d+):F>", said(r))]
         assert r.ephemeral and len(ends) == 1 and before + 2.5 * 86400 - 2 <= ends[0] <= time.time() + 2.5 * 86400 + 2
         assert f"<#{thread.id}>" in said(r)  # where the opponent is told
         notice = thread.history()[-1]
         assert notice.content == f"alice is on vacation until <t:{ends[0]}:F>: their clock stands still until then."
-        r = await w.do(alice.slash(w.channel, "bg me vacation", days=30))
+        r = await w.do(alice.slash(w.channel, "bg-me vacation", days=30))
         assert r.ephemeral and "more vacation than this server allows" in said(r)
 
         # The time-control presets, each with its description.
-        r = await w.do(eve.slash(w.channel, "bg info clocks"))
+        r = await w.do(eve.slash(w.channel, "bg-info clocks"))
         assert r.ephemeral
         for tc in w.bot.service.time_controls():
             assert f"**{tc.display_name}** `{tc.name}`: {tc.describe()}" in said(r)
 
 
 @pytest.mark.asyncio
-async def test_a_feature_cogs_group_joins_the_one_bg_command_and_leaves_it_on_unload(tmp_path: Path) -> None:
+async def test_a_feature_cogs_commands_join_their_top_level_command_and_leave_it_on_unload(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
-        group = w.bot.tree.get_command("bg")
-        assert isinstance(group, discord.app_commands.Group)
-        ours = {"bg stats leaderboard", "bg stats profile", "bg stats history"}
-        assert "stats" in {c.name for c in group.commands}
-        assert [c.name for c in w.bot.tree.get_commands()] == ["bg"]
+        ours = {"bg-stats leaderboard", "bg-stats profile", "bg-stats history"}
+        tops = [c.name for c in w.bot.tree.get_commands()]
+        assert "bg-stats" in tops and "bg" in tops
         assert ours <= set(w.people["alice"].available_commands(w.channel))
         await w.bot.unload_extension("bot.discord.cogs.stats")
-        assert "stats" not in {c.name for c in group.commands} and [c.name for c in w.bot.tree.get_commands()] == ["bg"]
+        # Its top-level command, left empty, is gone too; the others stay.
+        assert [c.name for c in w.bot.tree.get_commands()] == [t for t in tops if t != "bg-stats"]
+        group = w.bot.tree.get_command("bg")
+        assert isinstance(group, discord.app_commands.Group)
         assert "bg play" in {c.qualified_name for c in group.walk_commands()}
         await w.bot.load_extension("bot.discord.cogs.stats")
-        assert "stats" in {c.name for c in group.commands}
+        assert {c.qualified_name for c in w.bot.tree.walk_commands()} >= ours
+        # Two cogs share a top-level command: the tournaments' admin commands join /bg-admin beside the server's.
+        admin = w.bot.tree.get_command("bg-admin")
+        assert isinstance(admin, discord.app_commands.Group)
+        assert {c.name for c in admin.commands} == {"config", "forget", "tour"}
+        await w.bot.unload_extension("bot.discord.cogs.tour")
+        assert {c.name for c in admin.commands} == {"config", "forget"} and w.bot.tree.get_command("bg-tour") is None
 
 
 def test_text_helpers() -> None:

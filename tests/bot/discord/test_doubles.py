@@ -170,33 +170,33 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         refused(r, "Only the acting member of your team")
         assert (await d.view()).version == view.version
         play = view.plays[-1]
-        r = await w.do(alice.slash(ours, "bg team propose", text=play))
+        r = await w.do(alice.slash(ours, "bg-team propose", text=play))
         pid = int(re.findall(r"proposal #(\d+)", refused(r, "Proposed to your team", ours.mention))[0])
         assert any(f"proposal #{pid}" in m.content and f"<@{carol.id}>" in m.content for m in ours.history())
         assert not [t for t in public_texts(w, besides=(ours.id,)) if "propos" in t]
 
         # Nobody outside the team reads or uses its proposals, through any command or its suggestions.
         for outsider in (eve, mo):
-            r = await w.do(outsider.slash(w.channel, "bg team proposals", game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg-team proposals", game=gid))
             refused(r, "Only members of a team")
-            r = await w.do(outsider.slash(w.channel, "bg team adopt", proposal=pid, game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg-team adopt", proposal=pid, game=gid))
             refused(r, f"You are not playing in game #{gid}")
-            r = await w.do(outsider.slash(w.channel, "bg team propose", text=play, game=gid))
+            r = await w.do(outsider.slash(w.channel, "bg-team propose", text=play, game=gid))
             refused(r, f"You are not playing in game #{gid}")
-            assert await outsider.autocomplete(w.channel, "bg team adopt", "proposal", "", game=gid) == []
+            assert await outsider.autocomplete(w.channel, "bg-team adopt", "proposal", "", game=gid) == []
         for opponent in (bob, dave):
-            r = await w.do(opponent.slash(thread, "bg team proposals"))
+            r = await w.do(opponent.slash(thread, "bg-team proposals"))
             assert play not in refused(r, "no open proposals")
-            r = await w.do(opponent.slash(thread, "bg team adopt", proposal=pid))
+            r = await w.do(opponent.slash(thread, "bg-team adopt", proposal=pid))
             refused(r, f"Your team has no proposal #{pid}")
-            r = await w.do(opponent.slash(thread, "bg team approve"))
+            r = await w.do(opponent.slash(thread, "bg-team approve"))
             refused(r, "approves your play, not you" if opponent is bob else "no play of your team waiting")
-            assert await opponent.autocomplete(thread, "bg team adopt", "proposal", "") == []
-        r = await w.do(dave.slash(ours, "bg team propose", text=play))  # a moderator, typing in the other team's thread
+            assert await opponent.autocomplete(thread, "bg-team adopt", "proposal", "") == []
+        r = await w.do(dave.slash(ours, "bg-team propose", text=play))  # a moderator, typing in the other team's thread
         refused(r, "Your team has no decision to make now")
         assert not [m for m in ours.history() if "dave" in m.content.lower() and "propos" in m.content]
 
-        r = await w.do(carol.slash(ours, "bg team adopt", proposal=pid))
+        r = await w.do(carol.slash(ours, "bg-team adopt", proposal=pid))
         assert r.acknowledged
         record = await w.bot.service.record(gid, SYSTEM)
         assert record["actions"][0] == {"type": "SetActing", "by": str(carol.id), "member": str(carol.id)}
@@ -233,7 +233,7 @@ async def test_a_3_point_doubles_match_where_each_team_chooses_who_acts(tmp_path
         assert [t.name for t in w.channel.threads if t.id == ours.id] == ["alice and carol's corner"]
         await opening(d)
         await d.until("roll", side=0)
-        r = await w.do(carol.slash(ours, "bg team propose", text="roll"))
+        r = await w.do(carol.slash(ours, "bg-team propose", text="roll"))
         refused(r, "Proposed to your team", ours.mention)
         assert len(w.channel.threads) == 3  # the match thread and the two team threads: none opened anew
         assert any("carol proposes roll" in m.content for m in ours.history())
@@ -299,18 +299,18 @@ async def test_both_must_agree_holds_a_play_picked_on_the_board_until_the_teamma
         assert not [t for t in public_texts(w, besides=(ours.id,)) if "approve" in t]
 
         # Nobody else approves it: not the opponents, not an outsider, not alice herself.
-        r = await w.do(bob.slash(thread, "bg team approve"))
+        r = await w.do(bob.slash(thread, "bg-team approve"))
         refused(r, "approves your play, not you")
-        r = await w.do(dave.slash(thread, "bg team approve"))
+        r = await w.do(dave.slash(thread, "bg-team approve"))
         refused(r, "no play of your team waiting")
-        r = await w.do(eve.slash(w.channel, "bg team approve", game=gid))
+        r = await w.do(eve.slash(w.channel, "bg-team approve", game=gid))
         refused(r, f"You are not playing in game #{gid}")
-        r = await w.do(alice.slash(ours, "bg team approve"))
+        r = await w.do(alice.slash(ours, "bg-team approve"))
         refused(r, "Your teammate approves your play, not you")
         assert (await d.view()).version == view.version
 
         # carol approves in the team thread: the play is made and shown in the match thread.
-        r = await w.do(carol.slash(ours, "bg team approve"))
+        r = await w.do(carol.slash(ours, "bg-team approve"))
         assert r.acknowledged and thread.mention in said(r), said(r)
         after = await d.view()
         assert after.version > view.version and not (after.phase == "move" and after.to_act == str(alice.id))
@@ -359,7 +359,7 @@ async def test_acting_choose_is_for_team_rule_sets(tmp_path: Path) -> None:
         r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, variant="backgammon", acting="choose"))
         refused(r, "`acting: choose` is for team rule sets", "Backgammon each side is one player")
         gid, thread = await w.start(variant="backgammon", length=1, acting="rotate")
-        r = await w.do(alice.slash(thread, "bg team propose", text="roll"))
+        r = await w.do(alice.slash(thread, "bg-team propose", text="roll"))
         refused(r, "Consultation is for team rule sets")
         assert "choose who acts" not in live_message(thread).content
 
@@ -382,7 +382,7 @@ async def test_a_team_thread_opened_during_a_roll_keeps_the_boards_play_select_w
         side = view.side_of(view.to_act or "")
         assert side is not None and await w.bot.service.team_threads(gid) == {}
         mate = w.by_id(next(p for p in view.sides[side] if p != view.to_act))
-        r = await w.do(mate.slash(thread, "bg team propose", text=view.plays[0]))
+        r = await w.do(mate.slash(thread, "bg-team propose", text=view.plays[0]))
         refused(r, "Proposed to your team")
         assert list(await w.bot.service.team_threads(gid)) == [side]
         assert (await d.view()).version == view.version  # storing a team thread is not a game change

@@ -55,8 +55,8 @@ async def finish(w: World, winner: str, loser: str, variant: str = "backgammon",
 async def test_the_dice_and_team_groups_are_under_bg(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         names = set(w.people["alice"].available_commands(w.channel))
-        expected = {"bg dice verify", "bg dice stats", "bg hint"}
-        expected |= {f"bg team {n}" for n in ("propose", "proposals", "adopt", "approve")}
+        expected = {"bg-dice verify", "bg-dice stats", "bg hint"}
+        expected |= {f"bg-team {n}" for n in ("propose", "proposals", "adopt", "approve")}
         assert expected <= names
 
 
@@ -69,7 +69,7 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
         thread = game_thread(w, view)
 
         # In the match's thread, the game is the thread's; anyone may ask (eve did not play).
-        r = await w.do(w.people["eve"].slash(thread, "bg dice verify"))
+        r = await w.do(w.people["eve"].slash(thread, "bg-dice verify"))
         message = answer(r)
         assert message.ephemeral and "Verified: the seed matches the commitment" in message.content, message.content
         (attachment,) = message.attachments
@@ -102,7 +102,7 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
                 .values(action=json.dumps(changed))
             )
         await w.restart()  # a new bot on the same database: nothing cached
-        r = await w.do(w.people["eve"].slash(w.channel, "bg dice verify", game=gid))
+        r = await w.do(w.people["eve"].slash(w.channel, "bg-dice verify", game=gid))
         message = answer(r)
         assert message.ephemeral and message.attachments == []
         assert f"Tampered: roll {number} (" in message.content, message.content
@@ -113,13 +113,13 @@ async def test_verify_attaches_a_record_that_verifies_and_a_changed_roll_is_name
 async def test_verify_refuses_games_without_commitment_or_without_a_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         gid = await finish(w, "alice", "bob", "sprintgammon", rolls=1)  # seeded test dice: no commitment
-        r = await w.do(w.people["alice"].slash(w.channel, "bg dice verify", game=gid))
+        r = await w.do(w.people["alice"].slash(w.channel, "bg-dice verify", game=gid))
         assert r.ephemeral and "carry no commitment" in said(r) and said(r)[0].isupper()
-        r = await w.do(w.people["alice"].slash(w.channel, "bg dice verify"))
+        r = await w.do(w.people["alice"].slash(w.channel, "bg-dice verify"))
         assert r.ephemeral and "`game` option" in said(r)
-        choices = await w.people["alice"].autocomplete(w.channel, "bg dice verify", "game", "")
+        choices = await w.people["alice"].autocomplete(w.channel, "bg-dice verify", "game", "")
         assert [c["value"] for c in choices] == [gid] and choices[0]["name"].startswith(f"#{gid} Sprintgammon")
-        r = await w.do(w.people["alice"].slash(w.channel, "bg dice verify", game=gid + 50))
+        r = await w.do(w.people["alice"].slash(w.channel, "bg-dice verify", game=gid + 50))
         assert r.ephemeral and f"There is no game #{gid + 50}" in said(r)
 
 
@@ -131,7 +131,7 @@ async def test_dice_counts_each_number_and_the_doublets_against_fair_dice(tmp_pa
         eve = Request(str(w.people["eve"].id), "eve", str(w.guild.id), "discord")
         stats = await w.bot.service.dice_stats(eve, str(alice.id))
         assert stats.rolls > 0
-        r = await w.do(w.people["eve"].slash(w.channel, "bg dice stats", player=alice.user))
+        r = await w.do(w.people["eve"].slash(w.channel, "bg-dice stats", player=alice.user))
         text = said(r)
         assert r.ephemeral and f"{stats.rolls} rolls" in text
         seen = next(line for line in text.splitlines() if line.startswith("Seen"))
@@ -141,7 +141,7 @@ async def test_dice_counts_each_number_and_the_doublets_against_fair_dice(tmp_pa
         assert f"Doublets: **{stats.doublets}** (expected {stats.rolls / 6:.1f})" in text
         assert "p = " in text
 
-        r = await w.do(w.people["eve"].slash(w.channel, "bg dice stats"))
+        r = await w.do(w.people["eve"].slash(w.channel, "bg-dice stats"))
         assert r.ephemeral and "eve has no rolls" in said(r)
 
 
@@ -202,11 +202,11 @@ async def test_a_teammates_proposal_reaches_only_the_team_and_the_acting_member_
         eve = w.people["eve"]
 
         # Suggestions list the legal plays; the teammate proposes one from the match thread.
-        choices = await mate.autocomplete(thread, "bg team propose", "text", "")
+        choices = await mate.autocomplete(thread, "bg-team propose", "text", "")
         assert [c["value"] for c in choices] == list(view.plays[:25])
-        assert await opponents[0].autocomplete(thread, "bg team propose", "text", "") == []
+        assert await opponents[0].autocomplete(thread, "bg-team propose", "text", "") == []
         play = view.plays[0]
-        r = await w.do(mate.slash(thread, "bg team propose", text=play))
+        r = await w.do(mate.slash(thread, "bg-team propose", text=play))
         assert r.ephemeral and "Proposed to your team (proposal #" in said(r), said(r)
         pid = int(re.findall(r"proposal #(\d+)", said(r))[0])
 
@@ -222,19 +222,19 @@ async def test_a_teammates_proposal_reaches_only_the_team_and_the_acting_member_
         assert not [t for t in public_texts(w, besides=(team.id,)) if "propos" in t]
 
         # Only the team reads its proposals; an outsider is refused, the opponents see only their own (none).
-        r = await w.do(mate.slash(thread, "bg team proposals"))
+        r = await w.do(mate.slash(thread, "bg-team proposals"))
         assert r.ephemeral and f"#{pid} **{play}**" in said(r)
-        r = await w.do(eve.slash(w.channel, "bg team proposals", game=gid))
+        r = await w.do(eve.slash(w.channel, "bg-team proposals", game=gid))
         assert r.ephemeral and "Only members of a team" in said(r)
-        r = await w.do(opponents[0].slash(thread, "bg team proposals"))
+        r = await w.do(opponents[0].slash(thread, "bg-team proposals"))
         assert r.ephemeral and play not in said(r) and "no open proposals" in said(r)
-        choices = await acting.autocomplete(thread, "bg team adopt", "proposal", "")
+        choices = await acting.autocomplete(thread, "bg-team adopt", "proposal", "")
         assert [c["value"] for c in choices] == [pid]
 
         # The teammate cannot adopt; the acting member does, from the team thread, and the play is made.
-        r = await w.do(mate.slash(team, "bg team adopt", proposal=pid))
+        r = await w.do(mate.slash(team, "bg-team adopt", proposal=pid))
         assert r.ephemeral and "Only the acting member" in said(r)
-        r = await w.do(acting.slash(team, "bg team adopt", proposal=pid))
+        r = await w.do(acting.slash(team, "bg-team adopt", proposal=pid))
         assert r.ephemeral and thread.mention in said(r), said(r)
         after = await d.view()
         assert after.version > view.version and (after.phase != "move" or after.to_act not in view.sides[side])
@@ -243,7 +243,7 @@ async def test_a_teammates_proposal_reaches_only_the_team_and_the_acting_member_
         record = await w.bot.service.record(gid, SYSTEM)
         moves = [a for a in record["actions"] if a["type"] == "Move"]
         assert moves and moves[-1]["by"] == str(acting.id)
-        r = await w.do(acting.slash(team, "bg team adopt", proposal=pid))
+        r = await w.do(acting.slash(team, "bg-team adopt", proposal=pid))
         assert r.ephemeral and "earlier decision" in said(r)
 
 
@@ -257,7 +257,7 @@ async def test_without_a_team_thread_one_is_opened_lazily_and_remembered(tmp_pat
         view = await d.view()
         assert view.acting is not None
         mate = w.by_id(next(p for p in view.sides[0] if p != view.acting[0]))
-        r = await w.do(mate.slash(w.channel, "bg team propose", text="roll", game=gid))
+        r = await w.do(mate.slash(w.channel, "bg-team propose", text="roll", game=gid))
         assert r.ephemeral, said(r)
         (team,) = [t for t in w.channel.threads if t.id != thread.id]
         assert team.name == team_thread_name(view, 0) == f"#{gid} team alice & carol"
@@ -268,10 +268,10 @@ async def test_without_a_team_thread_one_is_opened_lazily_and_remembered(tmp_pat
         assert any("proposes roll" in m.content for m in team.history(viewer=mate))
         assert w.bot.threads.team_threads == {(gid, 0): team.id}
         # Inside the team thread the game is known; a second proposal goes to the same thread.
-        r = await w.do(mate.slash(team, "bg team propose", text="double"))
+        r = await w.do(mate.slash(team, "bg-team propose", text="double"))
         assert r.ephemeral and team.mention in said(r)
         assert len([t for t in w.channel.threads if t.id != thread.id]) == 1
-        r = await w.do(mate.slash(team, "bg team propose", text="take"))
+        r = await w.do(mate.slash(team, "bg-team propose", text="take"))
         assert r.ephemeral and "may propose: double, roll" in said(r)
 
 
@@ -291,7 +291,7 @@ async def test_without_the_private_thread_permission_both_members_get_a_direct_m
         assert view.acting is not None
         acting = w.by_id(view.acting[1])
         mate = w.by_id(next(p for p in view.sides[1] if p != view.acting[1]))
-        r = await w.do(mate.slash(thread, "bg team propose", text="double"))
+        r = await w.do(mate.slash(thread, "bg-team propose", text="double"))
         assert r.ephemeral and "Create Private Threads" in said(r) and "direct message" in said(r), said(r)
         for member in (acting, mate):
             assert any("proposes double" in m.content for m in member.user.dm_channel.history())
@@ -334,17 +334,17 @@ async def test_both_must_agree_holds_the_play_for_the_teammates_approval(tmp_pat
         assert [e.kind for e in held.events] == ["held"]
 
         # The teammate sends it back: the team is told privately, the game is unchanged.
-        r = await w.do(mate.slash(w.channel, "bg team approve", agree=False, game=gid))
+        r = await w.do(mate.slash(w.channel, "bg-team approve", agree=False, game=gid))
         assert r.ephemeral and "chooses again" in said(r), said(r)
         # (The version moves on only because the team thread opened just now is stored with the game.)
         assert dataclasses.replace(await svc.view(gid, SYSTEM), version=view.version) == view
         held = await svc.move(gid, acting_ref, view.plays[0])
         opponent = w.by_id(next(p for p in view.sides[1 - side] if p != view.acting[1 - side]))
-        r = await w.do(opponent.slash(w.channel, "bg team approve", game=gid))
+        r = await w.do(opponent.slash(w.channel, "bg-team approve", game=gid))
         assert r.ephemeral and "no play of your team waiting" in said(r)
 
         # Approved: the play is made and shown in the game's channel; the approval itself stays in the team thread.
-        r = await w.do(mate.slash(w.channel, "bg team approve", game=gid))
+        r = await w.do(mate.slash(w.channel, "bg-team approve", game=gid))
         assert r.acknowledged
         after = await svc.view(gid, SYSTEM)
         assert after.version > view.version and not (after.phase == "move" and after.to_act in view.sides[side])
@@ -357,7 +357,7 @@ async def test_both_must_agree_holds_the_play_for_the_teammates_approval(tmp_pat
 async def test_consultation_is_for_team_rule_sets(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         gid, thread = await w.start(variant="backgammon", length=1)
-        r = await w.do(w.people["alice"].slash(thread, "bg team propose", text="roll"))
+        r = await w.do(w.people["alice"].slash(thread, "bg-team propose", text="roll"))
         assert r.ephemeral and "Consultation is for team rule sets" in said(r)
-        r = await w.do(w.people["alice"].slash(thread, "bg team adopt", proposal=1))
+        r = await w.do(w.people["alice"].slash(thread, "bg-team adopt", proposal=1))
         assert r.ephemeral and "Consultation is for team rule sets" in said(r)

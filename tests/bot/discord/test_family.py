@@ -58,8 +58,8 @@ async def test_a_3_game_tavli_match_says_which_game_of_the_cycle_is_played(tmp_p
         history = "\n".join(m.content for m in thread.history())
         assert "starts and rolls both dice" in history and "Next: Tavli, game 2: Plakoto." in history
         assert "Match over:" in history and "Ratings (Tavli)" in history
-        r = await w.do(w.people["alice"].slash(thread, "bg info rules"))
+        r = await w.do(w.people["alice"].slash(thread, "bg-info rules"))
         assert r.response is not None and "Portes, then Plakoto, then Fevga" in r.response.content
-        r = await w.do(w.people["alice"].slash(w.channel, "bg stats leaderboard", variant="tavli"))
+        r = await w.do(w.people["alice"].slash(w.channel, "bg-stats leaderboard", variant="tavli"))
         board = r.response.embeds[0] if r.response is not None and r.response.embeds else None
         assert board is not None and "Tavli" in (board.title or "") and "alice" in (board.description or "")

@@ -14,8 +14,8 @@ from engine.controls import allowed_actions
 from engine.match import Phase, move_from_text
 from tests.bot.discord.helpers import answer, components, reply, said, world
 
-#: Every slash command the help mentions must exist: "/bg <words>" as typed.
-MENTION = re.compile(r"/bg ((?:[a-z]+ )?[a-z]+)")
+#: Every slash command the help mentions must exist: "/bg <words>" or "/bg-team <words>" as typed.
+MENTION = re.compile(r"/(bg(?:-[a-z]+)?)((?: [a-z]+){0,2})")
 
 
 def test_every_picture_is_the_position_its_page_describes() -> None:
@@ -69,9 +69,14 @@ async def test_help_walks_through_the_pages_with_pictures(tmp_path: Path) -> Non
 
         # Every command the help names exists.
         names = {c.qualified_name for c in w.bot.tree.walk_commands()}
+        mentioned = set()
         for page in PAGES:
-            for typed in MENTION.findall(page.text):
-                assert f"bg {typed}" in names or f"bg {typed.split()[0]}" in names, typed
+            for root, words in MENTION.findall(page.text):
+                typed = f"{root}{words}"
+                assert typed in names or f"{root}{words.rsplit(' ', 1)[0]}" in names, typed
+                mentioned.add(root)
+        # The last page names every top-level command (the admins' one for admins).
+        assert mentioned == {c.name for c in w.bot.tree.get_commands()}
 
 
 @pytest.mark.asyncio

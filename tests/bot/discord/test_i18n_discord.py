@@ -1,7 +1,7 @@
 """The Discord layer in the players' languages: command localizations, and who reads which language.
 
 Each player's own answers (ephemeral replies, refusals) come in the language of their Discord client; what the bot
-posts for everyone in a game thread or channel comes in the server's language (``/bg admin config language``). The
+posts for everyone in a game thread or channel comes in the server's language (``/bg-admin config language``). The
 slash commands' descriptions and choices are registered in every shipped language (their names stay English).
 
 simcord sends every interaction with ``locale`` and ``guild_locale`` ``en-US`` and has no way to set them per user
@@ -37,9 +37,10 @@ from bot.discord.translator import (
     template,
     tree_messages,
 )
+from bot.discord.tree import command_of
 from engine import i18n
 from engine.i18n import catalogs
-from tests.bot.discord.helpers import components, game_thread, labels, reply, said, world
+from tests.bot.discord.helpers import components, game_thread, labels, reply, said, show_command, world
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +52,7 @@ def tree() -> app_commands.CommandTree[Any]:
 
 
 def _command(tree: app_commands.CommandTree[Any], path: str) -> app_commands.Command[Any, ..., Any]:
-    found = tree.get_command("bg")
-    for part in path.split():
-        assert isinstance(found, app_commands.Group), path
-        found = found.get_command(part)
+    found = command_of(tree, path)
     assert isinstance(found, app_commands.Command), path
     return found
 
@@ -64,7 +62,7 @@ def _command(tree: app_commands.CommandTree[Any], path: str) -> app_commands.Com
 async def test_the_translator_gives_russian_descriptions_and_keeps_names_english(
     tree: app_commands.CommandTree[Any],
 ) -> None:
-    play = _command(tree, "play")
+    play = _command(tree, "bg play")
     translator = CommandTranslator()
 
     async def translate(text: str, locale: discord.Locale, where: Where, data: Any) -> str | None:
@@ -96,13 +94,14 @@ async def test_the_translator_gives_russian_descriptions_and_keeps_names_english
 async def test_the_synced_payload_carries_the_localizations(tree: app_commands.CommandTree[Any]) -> None:
     """What ``tree.sync`` sends Discord: descriptions in ru, el and tr, names without localizations."""
     translator = CommandTranslator()
-    root = tree.get_command("bg")
-    assert isinstance(root, app_commands.Group)
-    payload = await root.get_translated_payload(tree, translator)
-    assert set(payload["description_localizations"]) == {"ru", "el", "tr"}
-    assert not payload.get("name_localizations")
-    admin = next(o for o in payload["options"] if o["name"] == "admin")
-    config = next(o for o in admin["options"] if o["name"] == "config")
+    for root in tree.get_commands():
+        payload = await root.get_translated_payload(tree, translator)
+        assert set(payload["description_localizations"]) == {"ru", "el", "tr"}, root.name
+        assert not payload.get("name_localizations")
+    admin = tree.get_command("bg-admin")
+    assert isinstance(admin, app_commands.Group)
+    payload = await admin.get_translated_payload(tree, translator)
+    config = next(o for o in payload["options"] if o["name"] == "config")
     language = next(o for o in config["options"] if o["name"] == "language")
     assert not language.get("name_localizations")
     assert language["description_localizations"]["ru"].startswith("Язык сообщений бота")
@@ -138,7 +137,7 @@ def test_every_description_and_choice_is_translated_within_discords_limits(
 def _is_choice(tree: app_commands.CommandTree[Any], text: str, place: str) -> bool:
     if ":" not in place:
         return False
-    path, option = place.removeprefix("/bg/").split(":")
+    path, option = place.removeprefix("/").split(":")
     command = _command(tree, path.replace("/", " "))
     param = next(p for p in command.parameters if p.name == option)
     return any(c.name == text for c in param.choices)
@@ -199,7 +198,7 @@ async def test_each_player_reads_their_own_language_and_the_thread_the_servers(t
         with speaking({alice.id: "ru", carol.id: "ru", bob.id: "tr"}):
             # The server speaks Greek in its threads; the admin (an English client) is answered in English.
             assert [c.value for c in LANGUAGE_CHOICES] == ["auto", "en", "ru", "el", "tr"]
-            r = await w.do(admin.slash(w.channel, "bg admin config", language="el"))
+            r = await w.do(admin.slash(w.channel, "bg-admin config", language="el"))
             assert r.ephemeral and said(r).startswith("Saved. Server settings:") and "language = Ελληνικά" in said(r)
 
             # Alice's challenge is posted for the channel: in Greek, buttons too.
@@ -238,5 +237,6 @@ async def test_each_player_reads_their_own_language_and_the_thread_the_servers(t
             assert r.ephemeral and said(r).startswith("Oyunlarınız ve davetleriniz"), said(r)
 
             # Suggestions speak the asker's language too.
-            choices = await alice.autocomplete(w.channel, "bg admin config", "default_clock", "")
+            show_command(w, "bg-admin", alice)
+            choices = await alice.autocomplete(w.channel, "bg-admin config", "default_clock", "")
             assert choices[0]["name"] == "Без часов"

@@ -98,7 +98,7 @@ async def test_a_russian_and_a_greek_player_play_a_match_on_a_turkish_server(tmp
         role = w.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         admin = w.guild.add_member(w.env.create_user("admin"), roles=[role])
         with speaking({alice.id: "ru", bob.id: "el"}):
-            await w.do(admin.slash(w.channel, "bg admin config", language="tr"))
+            await w.do(admin.slash(w.channel, "bg-admin config", language="tr"))
             r = await w.do(alice.slash(w.channel, "bg play", opponent=bob, length=1))
             assert r.response is not None and not r.ephemeral
             game_id = int(re.findall(r"#(\d+)", r.response.content)[0])
@@ -159,12 +159,12 @@ async def test_nothing_the_bot_sends_in_a_match_bypasses_the_catalogs(tmp_path: 
                     await w.do(who.slash(w.channel, "bg board", game=game_id))
                     await w.do(who.slash(w.channel, "bg move", play="8/5 6/5", game=game_id))
                 await w.do(alice.slash(w.channel, "bg help"))
-                await w.do(alice.slash(w.channel, "bg me settings"))
-                for command in ("bg stats leaderboard", "bg stats profile", "bg stats history", "bg info variants",
-                                "bg info clocks", "bg dice stats"):
+                await w.do(alice.slash(w.channel, "bg-me settings"))
+                for command in ("bg-stats leaderboard", "bg-stats profile", "bg-stats history", "bg-info variants",
+                                "bg-info clocks", "bg-dice stats"):
                     await w.do(alice.slash(w.channel, command))
-                await w.do(alice.slash(w.channel, "bg info rules", variant="longgammon"))
-                await w.do(alice.slash(w.channel, "bg dice verify", game=game_id))
+                await w.do(alice.slash(w.channel, "bg-info rules", variant="longgammon"))
+                await w.do(alice.slash(w.channel, "bg-dice verify", game=game_id))
             finally:
                 simcord.interactions.base_payload = original  # type: ignore[assignment]
         w.env.http_requests[:] = [c for c in w.env.http_requests if "/commands" not in c.path]  # the command sync

@@ -41,7 +41,7 @@ async def test_the_bot_starts_and_refuses_only_the_plugin_whose_alias_clashes(
     ) in caplog.text
     async with world(tmp_path) as w:
         alice = w.people["alice"]
-        r = await w.do(alice.slash(w.channel, "bg info variants"))
+        r = await w.do(alice.slash(w.channel, "bg-info variants"))
         assert "Backgammon" in said(r) and "Thief" not in said(r)
         gid, _ = await w.start(variant="bg")
         assert (await w.view(gid)).display_name == "Backgammon"

@@ -44,7 +44,7 @@ async def played_match(w: World, winner: str, loser: str, rolls: int = 8) -> int
 async def test_the_match_card_is_posted_when_a_match_ends_with_the_analysis_asked_for(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         alice = w.people["alice"]
-        r = await w.do(alice.slash(w.channel, "bg me settings", analysis=True))
+        r = await w.do(alice.slash(w.channel, "bg-me settings", analysis=True))
         assert r.acknowledged, said(r)
         gid = await played_match(w, "alice", "bob")
         thread = game_thread(w, await w.view(gid))

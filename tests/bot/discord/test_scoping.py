@@ -4,7 +4,7 @@ Matches are played in server A. Then, from server B (by a member of both servers
 admin) and from direct messages (by users who play in none of A's games), every command that takes a game number
 or a player is tried on A's games and players. Each answer says "There is no game #N" or shows only B's (or the
 asker's own) data, and afterwards A's games, settings, names and records are exactly as they were. Then: B's admin
-forgetting a player leaves A's matches as they are, while ``/bg me forget`` erases the player everywhere; and a
+forgetting a player leaves A's matches as they are, while ``/bg-me forget`` erases the player everywhere; and a
 button of A's game pressed by someone not playing in it is refused.
 """
 
@@ -20,7 +20,7 @@ import simcord
 
 from bot.discord.cogs.stats import FORMER_PLAYER
 from bot.service import SYSTEM, Request
-from tests.bot.discord.helpers import Driver, World, answer, live_message, reply, said, world
+from tests.bot.discord.helpers import Driver, World, answer, live_message, reply, said, show_command, world
 
 pytestmark = pytest.mark.asyncio
 
@@ -102,11 +102,11 @@ async def test_a_game_and_the_players_of_one_server_are_out_of_reach_from_anothe
                 ("bg watch", {}),
                 ("bg export", {}),
                 ("bg ids", {}),
-                ("bg team propose", {"text": "roll"}),
-                ("bg team proposals", {}),
-                ("bg team adopt", {"proposal": 1}),
-                ("bg team approve", {}),
-                ("bg dice verify", {}),
+                ("bg-team propose", {"text": "roll"}),
+                ("bg-team proposals", {}),
+                ("bg-team adopt", {"proposal": 1}),
+                ("bg-team approve", {}),
+                ("bg-dice verify", {}),
             ]
             for command, options in probes:
                 for who, actor, channel in askers:
@@ -120,7 +120,7 @@ async def test_a_game_and_the_players_of_one_server_are_out_of_reach_from_anothe
                     else:
                         assert text == f"There is no game #{gid}", (user.name, command, text)
                 # Suggestions never offer A's games either.
-                if command in ("bg board", "bg ids", "bg dice verify", "bg team propose"):
+                if command in ("bg board", "bg ids", "bg-dice verify", "bg-team propose"):
                     assert await alice_b.autocomplete(lobby, command, "game", "") == []
                     assert await zed.user.autocomplete(command, "game", "") == []
 
@@ -132,41 +132,43 @@ async def test_a_game_and_the_players_of_one_server_are_out_of_reach_from_anothe
 
         # Players: only B's data (none), never A's ratings, records or matches.
         for who, actor in (("alice in B", alice_b), ("zed in B", zed)):
-            r = await w.do(actor.slash(lobby, "bg dice stats", player=alice.user))
+            r = await w.do(actor.slash(lobby, "bg-dice stats", player=alice.user))
             assert told(r).startswith("alice has no rolls in this server's matches yet"), (who, told(r))
-            r = await w.do(actor.slash(lobby, "bg stats profile", player=bob.user))
+            r = await w.do(actor.slash(lobby, "bg-stats profile", player=bob.user))
             (embed,) = reply(r).embeds
             assert embed.description == "No finished matches yet. `/bg play` starts one." and not embed.fields
-            r = await w.do(actor.slash(lobby, "bg stats history", player=bob.user))
+            r = await w.do(actor.slash(lobby, "bg-stats history", player=bob.user))
             assert told(r) == "bob has no finished matches yet."
-            r = await w.do(actor.slash(lobby, "bg stats history"))
+            r = await w.do(actor.slash(lobby, "bg-stats history"))
             assert told(r) == "This server has no finished matches yet."
-            r = await w.do(actor.slash(lobby, "bg stats leaderboard"))
+            r = await w.do(actor.slash(lobby, "bg-stats leaderboard"))
             assert told(r).startswith("No Backgammon players here")
-        r = await w.do(zed.user.slash("bg dice stats", player=alice.user))
+        r = await w.do(zed.user.slash("bg-dice stats", player=alice.user))
         assert told(r).startswith("In direct messages you see your own dice only")
-        r = await w.do(zed.user.slash("bg stats profile", player=bob.user))
+        r = await w.do(zed.user.slash("bg-stats profile", player=bob.user))
         assert told(r) == "In a direct message you can see only your own profile"
-        for command in ("bg stats history", "bg admin forget"):
-            r = await w.do(zed.user.slash(command, player=bob.user))
-            assert told(r) == f"Use `/{command}` in a server: it is about that server's players and matches."
+        r = await w.do(zed.user.slash("bg-stats history", player=bob.user))
+        assert told(r) == "Use `/bg-stats history` in a server: it is about that server's players and matches."
+        # /bg-admin is for servers only: Discord does not offer it in direct messages at all.
+        assert not [c for c in zed.user.available_commands() if c.startswith("bg-admin")]
+        assert "bg-stats history" in zed.user.available_commands()
 
-        # Settings and vacations in B are B's: A's settings and clocks do not move.
-        r = await w.do(alice_b.slash(lobby, "bg admin config", default_length=9))
+        # Settings and vacations in B are B's: A's settings and clocks do not move. (B shows /bg-admin to alice and
+        # zed, who lack Manage Server: the service refuses them all the same.)
+        show_command(w, "bg-admin", alice_b, zed)
+        r = await w.do(alice_b.slash(lobby, "bg-admin config", default_length=9))
         assert told(r) == "Only members with the Manage Server permission can see or change the server's settings."
-        r = await w.do(bea.slash(lobby, "bg admin config", default_length=9, default_variant="sprint"))
+        r = await w.do(bea.slash(lobby, "bg-admin config", default_length=9, default_variant="sprint"))
         assert "default_length = 9" in told(r)
-        r = await w.do(alice_b.slash(lobby, "bg me vacation", days=2))
+        r = await w.do(alice_b.slash(lobby, "bg-me vacation", days=2))
         assert "Enjoy your break" in told(r) and "<#" not in told(r)  # no running game of hers in B to tell
-        r = await w.do(zed.user.slash("bg me vacation", days=2))
-        assert told(r) == "Use `/bg me vacation` in a server: it is about that server's players and matches."
-        r = await w.do(zed.user.slash("bg admin config", default_length=9))
-        assert told(r) == "Only members with the Manage Server permission can see or change the server's settings."
+        r = await w.do(zed.user.slash("bg-me vacation", days=2))
+        assert told(r) == "Use `/bg-me vacation` in a server: it is about that server's players and matches."
 
         # B's admin forgets bob (who played only in A): in B only. A's matches keep his name.
-        r = await w.do(bea.slash(lobby, "bg admin forget", player=bob.user))
+        r = await w.do(bea.slash(lobby, "bg-admin forget", player=bob.user))
         assert f"<@{bob.id}>" in told(r) and FORMER_PLAYER in told(r)
-        r = await w.do(zed.slash(lobby, "bg admin forget", player=alice.user))
+        r = await w.do(zed.slash(lobby, "bg-admin forget", player=alice.user))
         assert told(r) == "Only members with the Manage Server permission can remove a player's data."
 
         after = await snapshot(w, games)
@@ -181,7 +183,7 @@ async def test_a_game_and_the_players_of_one_server_are_out_of_reach_from_anothe
         assert await w.view(running) == before["views"][1]
 
         # alice erases her own data (from B, confirming with the button): her name is gone from A's matches too.
-        r = await w.do(alice_b.slash(lobby, "bg me forget"))
+        r = await w.do(alice_b.slash(lobby, "bg-me forget"))
         assert "cannot be undone" in told(r)
         r = await w.do(alice_b.click(reply(r), label="Erase my data everywhere"))
         assert "your personal data is gone from every server" in told(r)
@@ -197,10 +199,10 @@ async def test_me_forget_asks_for_confirmation_unless_confirm_is_given(tmp_path:
     async with world(tmp_path) as w:
         alice, bob = w.people["alice"], w.people["bob"]
         gid, _thread = await w.start(variant="sprintgammon", length=1)
-        r = await w.do(alice.slash(w.channel, "bg me forget"))
+        r = await w.do(alice.slash(w.channel, "bg-me forget"))
         assert "cannot be undone" in told(r)
         assert (await w.view(gid)).names[str(alice.id)] == "alice"  # nothing yet
-        r = await w.do(alice.slash(w.channel, "bg me forget", confirm=True))
+        r = await w.do(alice.slash(w.channel, "bg-me forget", confirm=True))
         assert "your personal data is gone from every server" in told(r)
         assert (await w.view(gid)).names[str(alice.id)] == FORMER_PLAYER
         assert (await w.view(gid)).names[str(bob.id)] == "bob"

@@ -1,5 +1,5 @@
-"""Tournaments through Discord in the players' languages: each asker's answers (the Join button's, ``/bg tour info``,
-``/bg tour start``) in their client's language; what the bot posts for everyone (the sign-up message and its
+"""Tournaments through Discord in the players' languages: each asker's answers (the Join button's, ``/bg-tour info``,
+``/bg-admin tour start``) in their client's language; what the bot posts for everyone (the sign-up message and its
 buttons, the round's announcement, the pinned standings) in the server's."""
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ async def test_askers_read_their_language_and_the_channel_the_servers(tmp_path: 
         with i18n.use("el"):
             buttons = [_("Join"), _("Leave")]  # (the discord catalog's words)
         with speaking(locales):
-            r = await w.do(director.slash(w.channel, "bg admin config", language="el"))
+            r = await w.do(director.slash(w.channel, "bg-admin config", language="el"))
             assert r.ephemeral
 
             # The sign-up message is the channel's: in Greek, its buttons too.
-            r = await w.do(director.slash(w.channel, "bg tour create", name="Κύπελλο", format="swiss", rounds=3,
+            r = await w.do(director.slash(w.channel, "bg-admin tour create", name="Κύπελλο", format="swiss", rounds=3,
                                           variant="sprintgammon", length=1))  # fmt: skip
             signup = reply(r)
             assert "Οι εγγραφές είναι ανοιχτές" in signup.content and "ελβετικό σύστημα 3 γύρων" in signup.content
@@ -48,11 +48,11 @@ async def test_askers_read_their_language_and_the_channel_the_servers(tmp_path: 
             again = next(m for m in w.channel.history() if m.id == signup.id)
             assert "μέχρι στιγμής 3 από το πολύ 256 συμμετέχοντες" in again.content, again.content
 
-            r = await w.do(players[1].slash(w.channel, "bg tour info", tournament=tid))
+            r = await w.do(players[1].slash(w.channel, "bg-tour info", tournament=tid))
             assert r.ephemeral and "Идёт запись: пока участников 3 (максимум 256)." in said(r), said(r)
 
             # The director is answered in Russian; the channel hears the round in Greek, with the pinned standings.
-            r = await w.do(director.slash(w.channel, "bg tour start", tournament=tid))
+            r = await w.do(director.slash(w.channel, "bg-admin tour start", tournament=tid))
             assert said(r) == "Турнир Κύπελλο начался: открыт 1 матч.", said(r)
             assert posts(w, "Κύπελλο: ξεκινά ο γύρος 1 από 3.") and not posts(w, "starts.")
             await settle(w)
@@ -60,8 +60,8 @@ async def test_askers_read_their_language_and_the_channel_the_servers(tmp_path: 
             assert "Παίκτης" in pinned.content and "Κατάταξη κατά βαθμούς" in pinned.content, pinned.content
             assert pinned.attachments and "Βαθμολογία του Κύπελλο." in (pinned.attachments[0].description or "")
 
-            r = await w.do(players[0].slash(w.channel, "bg tour standings", tournament=tid))
+            r = await w.do(players[0].slash(w.channel, "bg-tour standings", tournament=tid))
             assert "Oyuncu" in said(r) and "Sıralama ölçütü: puan" in said(r), said(r)
             # A refusal is the asker's too.
-            r = await w.do(players[2].slash(w.channel, "bg tour leave", tournament=tid))
+            r = await w.do(players[2].slash(w.channel, "bg-tour leave", tournament=tid))
             assert "has started: an admin may replace or disqualify a player instead" in said(r), said(r)

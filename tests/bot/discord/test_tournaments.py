@@ -18,7 +18,7 @@ import simcord
 from bot.service import Request
 from bot.service.tour_parts import TourView
 from engine.tournament import How, champion, open_matches
-from tests.bot.discord.helpers import FakeTime, World, labels, live_message, reply, said, world
+from tests.bot.discord.helpers import FakeTime, World, labels, live_message, reply, said, show_command, world
 
 pytestmark = pytest.mark.asyncio
 
@@ -67,7 +67,7 @@ async def forfeit(w: World, game_id: int, side: int = 1) -> None:
 
 async def open_signups(w: World, director: simcord.MemberActor, **terms: object) -> tuple[int, simcord.ResponseMessage]:
     """A tournament created by its director: its id and its sign-up message (with Join and Leave)."""
-    r = await w.do(director.slash(w.channel, "bg tour create", variant="sprintgammon", length=1, **terms))
+    r = await w.do(director.slash(w.channel, "bg-admin tour create", variant="sprintgammon", length=1, **terms))
     signup = reply(r)
     assert labels(signup) == ["Join", "Leave"], signup.content
     return int(re.findall(r"#(\d+)", signup.content)[0]), signup
@@ -87,7 +87,7 @@ async def join_and_start(
     await w.do(players[0].click(signup, label="Join"))
     again = next(m for m in w.channel.history() if m.id == signup.id)
     assert f"{len(players)} of at most" in again.content and labels(again) == ["Join", "Leave"]
-    r = await w.do(director.slash(w.channel, "bg tour start", tournament=tid))
+    r = await w.do(director.slash(w.channel, "bg-admin tour start", tournament=tid))
     assert "has started" in said(r)
     closed = next(m for m in w.channel.history() if m.id == signup.id)
     assert "Sign-ups are closed" in closed.content and labels(closed) == []
@@ -101,7 +101,10 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
     now = FakeTime()
     async with world(tmp_path, clock=now) as w:
         director, players = cast_of(w, 16)
-        refused = await w.do(players[1].slash(w.channel, "bg tour create", name="Mine", format="swiss"))
+        # Running a tournament is hidden from players (and refused where a server shows it to them).
+        assert not [c for c in players[1].available_commands(w.channel) if c.startswith("bg-admin")]
+        show_command(w, "bg-admin", players[1])
+        refused = await w.do(players[1].slash(w.channel, "bg-admin tour create", name="Mine", format="swiss"))
         assert "Only a server admin" in said(refused)
         tid, signup = await open_signups(w, director, name="Spring Swiss", format="swiss", rounds=4, round_hours=24.0)
         await join_and_start(w, director, players, tid, signup)
@@ -155,7 +158,7 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
 
         # Round 3: a player is disqualified (their match is a walkover); the others play.
         gone = w.by_id(t.entrant(open_matches(t)[0].a or "").members[0])
-        r = await w.do(director.slash(w.channel, "bg tour disqualify", player=gone, tournament=tid))
+        r = await w.do(director.slash(w.channel, "bg-admin tour disqualify", player=gone, tournament=tid))
         assert "goes on without them" in said(r)
         assert posts(w, "wins by walkover")
         t = (await standing(w, director, tid)).tournament
@@ -205,7 +208,7 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
             opened = open_matches(t)
             if t.round == 2:
                 gone = w.by_id(t.entrant(opened[0].b or "").members[0])
-                await w.do(director.slash(w.channel, "bg tour disqualify", player=gone, tournament=ko))
+                await w.do(director.slash(w.channel, "bg-admin tour disqualify", player=gone, tournament=ko))
                 opened = opened[1:]
             for x in opened:
                 await forfeit(w, int(x.game or 0))
@@ -215,5 +218,5 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
         bracket = next(m for m in w.channel.pinned_messages() if "Summer Cup" in m.content)
         assert bracket.attachments and bracket.edited_at is not None
         assert len(posts(w, "wins the tournament")) == 2
-        r = await w.do(players[2].slash(w.channel, "bg tour standings", tournament=ko))
+        r = await w.do(players[2].slash(w.channel, "bg-tour standings", tournament=ko))
         assert reply(r).attachments or r.followups[0].attachments

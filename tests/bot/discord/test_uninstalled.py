@@ -61,12 +61,12 @@ async def test_a_game_of_an_uninstalled_rule_set_is_listed_refused_in_words_and_
         button = next(c for c in components(old_prompt) if c.get("type") == 2 and c.get("custom_id"))
         r = await w.do(mover.click(old_prompt, custom_id=button["custom_id"]))  # a button posted before the restart
         assert r.ephemeral and refusal in said(r).lower()
-        r = await w.do(alice.slash(w.channel, "bg stats history"))
+        r = await w.do(alice.slash(w.channel, "bg-stats history"))
         (line,) = [x for x in (reply(r).embeds[0].description or "").splitlines() if x.startswith(f"#{done} ")]
         assert line.startswith(f"#{done} Nackgammon 1-point match") and MISSING in line
-        r = await w.do(carol.slash(w.channel, "bg stats profile"))
+        r = await w.do(carol.slash(w.channel, "bg-stats profile"))
         assert f"nackgammon ({MISSING})" in [f.name for f in reply(r).embeds[0].fields]
-        r = await w.do(carol.slash(w.channel, "bg stats leaderboard", variant="nackgammon"))
+        r = await w.do(carol.slash(w.channel, "bg-stats leaderboard", variant="nackgammon"))
         assert reply(r).embeds[0].title == f"nackgammon leaderboard ({MISSING})"
         other, _ = await w.start(opponent="carol")  # the bot serves everything else
         assert (await w.view(other)).status == "active"
