@@ -32,6 +32,7 @@ from discord import app_commands
 from engine.i18n import N_, _
 
 from ..service import Refused
+from .delivery import late_reply, token_refused
 from .text import NO_PINGS, capital, clip
 
 __all__ = [
@@ -76,17 +77,30 @@ async def answer_first(interaction: discord.Interaction[Any], *, ephemeral: bool
     return True
 
 
-async def reply(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> None:
+async def reply(
+    interaction: discord.Interaction[Any], content: str | None = None, *, private: bool = False, **kwargs: Any
+) -> None:
     """Answer the asker: the interaction's response if it has none yet, else a follow-up (the first after a
     deferral fills in its "thinking…" message). Ephemeral unless ``ephemeral=False``; other keywords (``file``,
-    ``embed``, ``view``, ``allowed_mentions``…) go to Discord as they are."""
+    ``embed``, ``view``, ``allowed_mentions``…) go to Discord as they are.
+
+    An answer ready after the interaction's 15 minutes (a long record checked, a long match drawn, a loaded bot) can
+    no longer be given through it: it is posted in the channel the command was used in, mentioning the asker, or,
+    when ``private`` (only the asker may read it: a team's proposals, a hint), sent to them by direct message
+    (:func:`.delivery.late_reply`)."""
     kwargs.setdefault("ephemeral", True)
     if content is not None:
         kwargs["content"] = content
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs)
+        return
+    try:
+        await interaction.followup.send(**kwargs)
+    except discord.HTTPException as exc:
+        if not token_refused(exc):
+            raise
+        log.info("interaction %s: Discord no longer takes its answer (%s); answering late", interaction.id, exc)
+        await late_reply(interaction, kwargs, private=private)
 
 
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
@@ -94,7 +108,7 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
 
     An interaction Discord no longer knows (it expired) cannot be told anything: that is logged, not raised."""
     try:
-        await reply(interaction, clip(capital(text)), allowed_mentions=NO_PINGS)
+        await reply(interaction, clip(capital(text)), allowed_mentions=NO_PINGS, private=True)
     except discord.NotFound as exc:
         log.info("interaction %s: refusal not delivered (%s): %s", interaction.id, exc, text)
 

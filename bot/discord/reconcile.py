@@ -86,6 +86,14 @@ class Reconciler:
         task = asyncio.create_task(self._background(shard, list(guild_ids)), name=f"gammonbot-reconcile-{shard}")
         self._running[shard] = task
 
+    def again(self, guild_id: str) -> None:
+        """Reconcile one server's games now, in the background (the bot was added back to it)."""
+        key = -int(guild_id) if guild_id.isdigit() else None  # a key of its own, apart from the shards'
+        if key in self._running:
+            return
+        task = asyncio.create_task(self._background(key, [guild_id]), name=f"gammonbot-reconcile-guild-{guild_id}")
+        self._running[key] = task
+
     def cancel(self) -> None:
         for task in self._running.values():
             task.cancel()
@@ -221,9 +229,9 @@ class Reconciler:
 
     async def _edit(self, message: discord.Message, view: GameView) -> bool:
         """Edit the game's prompt to the game as it stands (keeping what it told); False if Discord refuses."""
-        content, file, ui, allowed = await self.table._turn(view, (), _told(message.content))
+        content, picture, ui, allowed = await self.table._turn(view, (), _told(message.content))
         try:
-            await message.edit(content=content, attachments=[file], view=ui, allowed_mentions=allowed)
+            await message.edit(content=content, attachments=[picture.file()], view=ui, allowed_mentions=allowed)
         except discord.HTTPException as exc:  # an archived thread, say: a fresh prompt instead
             log.info("game %s: could not edit its prompt %s (%s)", view.id, message.id, exc)
             return False

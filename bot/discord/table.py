@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -26,14 +25,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from engine import i18n
+from engine.ascii import ascii_board
 from engine.controls import Allowed, PlayStatus, allowed_actions
 from engine.i18n import _
+from engine.match import Phase
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
 from .components import board_pointer, may_press
 from .context import requester
 from .controls import MAX_SELECT, acting_question, challenge_controls, resign_chooser, turn_controls
+from .delivery import Upload
 from .errors import answer_first, refuse, reply
 from .language import public, server_language
 from .text import NO_PINGS, callers, clip, describe, mention, pings, safe, team_name, texts
@@ -337,7 +339,9 @@ class Table:
                     f"{mention(e.by)} {safe(e.text)}" if e.kind == "reminder" and e.by else safe(e.text)
                     for e in out.events
                 ]
-                sent = await target.send(clip("\n".join(lines)), allowed_mentions=pings(reminded))
+                sent = await self.threads.delivery.send(
+                    view, target, content=clip("\n".join(lines)), allowed_mentions=pings(reminded)
+                )
                 for e in out.events:
                     if e.kind == "reminder" and e.by:
                         await self.direct(e.by, f"{safe(e.text)} {sent.jump_url}")
@@ -417,10 +421,10 @@ class Table:
         ):
             # The same player acts again: their message is edited in place (or, if it cannot be, posted afresh).
             assert interaction is not None
-            content, file, ui, allowed = await self._turn(view, out.events, _told(message.content))
+            content, picture, ui, allowed = await self._turn(view, out.events, _told(message.content))
             try:
                 edited = await self._edit_pressed(
-                    interaction, content=content, attachments=[file], view=ui, allowed_mentions=allowed
+                    interaction, content=content, attachments=[picture.file()], view=ui, allowed_mentions=allowed
                 )
             finally:
                 ui.stop()
@@ -498,9 +502,11 @@ class Table:
     @public
     async def _post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
         view = await self.threads.titled(view)
-        content, file, ui, allowed = await self._turn(view, events)
+        content, picture, ui, allowed = await self._turn(view, events)
         try:
-            sent = await target.send(content=content, file=file, view=ui, allowed_mentions=allowed)
+            sent = await self.threads.delivery.send(
+                view, target, content=content, uploads=[picture], view=ui, allowed_mentions=allowed
+            )
         finally:
             ui.stop()
         self.turn_messages[view.id] = (sent.channel.id, sent.id)
@@ -518,10 +524,10 @@ class Table:
         attached = _("The final board and the match file (.mat) are attached.")
         content = clip(f"**{describe(view)}**\n{texts(events)}\n{attached}")
         files = [
-            discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}-final.png", description=rendered.alt_text),
-            discord.File(io.BytesIO(mat.encode()), filename=f"game{view.id}.mat"),
+            Upload(rendered.png, f"game{view.id}-final.png", rendered.alt_text),
+            Upload(mat.encode(), f"game{view.id}.mat"),
         ]
-        await target.send(content=content, files=files, allowed_mentions=NO_PINGS)
+        await self.threads.delivery.send(view, target, content=content, uploads=files, allowed_mentions=NO_PINGS)
         # Post-match analysis for players who asked for it: computed off the event loop, posted when ready.
         task = asyncio.create_task(self._post_analysis(target, view.id))
         self._background.add(task)
@@ -540,7 +546,7 @@ class Table:
     @public
     async def _turn(
         self, view: GameView, events: Sequence[Event], earlier: Sequence[str] = ()
-    ) -> tuple[str, discord.File, discord.ui.View, discord.AllowedMentions]:
+    ) -> tuple[str, Upload, discord.ui.View, discord.AllowedMentions]:
         """The content, board, components and pings of the message calling the next player to act.
 
         ``earlier``: what the message said had happened before, when it is edited in place (kept, so the thread
@@ -550,9 +556,7 @@ class Table:
         view = dataclasses.replace(view, display_name=state.title)  # the title in the server's language
         viewer = view.to_act or (view.acting[0] if view.acting else None)
         rendered = await self.service.board(view.id, SYSTEM, viewer=viewer)
-        file = discord.File(
-            io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text[:1024]
-        )
+        picture = Upload(rendered.png, f"game{view.id}.png", rendered.alt_text, _board_in_text(view, state, viewer))
         ui, prompt = await self.controls(view, state)
         lines = [f"**{describe(view)}**", *earlier]
         told = texts(e for e in events if e.kind not in ("turn", "draft"))
@@ -562,7 +566,7 @@ class Table:
         watchers = await self.service.watchers(view.id)
         if watchers:  # spectators who asked for turn updates (/bg watch)
             lines.append(_("Watching: {players}").format(players=" ".join(mention(p) for p in watchers)))
-        return clip("\n".join(lines)), file, ui, pings(callers(view), watchers)
+        return clip("\n".join(lines)), picture, ui, pings(callers(view), watchers)
 
 
 def in_quiet_hours(spec: str, now: float) -> bool:
@@ -573,6 +577,17 @@ def in_quiet_hours(spec: str, now: float) -> bool:
     a, b = int(start) % 24, int(end) % 24
     hour = datetime.fromtimestamp(now, UTC).hour
     return a <= hour < b if a <= b else (hour >= a or hour < b)
+
+
+def _board_in_text(view: GameView, state: MatchState, viewer: str | None) -> str:
+    """The board drawn in text, from ``viewer``'s side (what a turn message shows where it may not attach its
+    picture)."""
+    side = view.side_of(viewer) if viewer is not None else None
+    side = 0 if side is None else side
+    names = (view.name(state.acting_member(side)), view.name(state.acting_member(1 - side)))
+    dice = state.dice if state.phase is Phase.MOVE else None
+    on_roll = state.roller is None or state.roller == side
+    return ascii_board(state.variant, state.position_for(side), dice=dice, names=names, x_on_roll=on_roll)
 
 
 def _told(content: str) -> list[str]:

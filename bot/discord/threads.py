@@ -12,10 +12,10 @@ members get a direct message instead, unless the server's ``team_thread_fallback
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import functools
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Literal
@@ -23,11 +23,12 @@ from typing import Any, Final, Literal
 import discord
 
 from engine import i18n
-from engine.i18n import _
+from engine.i18n import N_, _
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, Refused
 from .controls import acting_question
+from .delivery import Delivery, Notices, Upload, missing_permissions
 from .language import public
 from .text import callers, clip, mention, pings, safe, sides_text, team_name, texts
 
@@ -47,8 +48,11 @@ log = logging.getLogger("gammonbot.discord")
 TEAM_KINDS = frozenset({"proposal", "held", "adopted", "approved", "rejected"})
 #: How many games' locks (and remembered rooms) are kept at most.
 MAX_LOCKS = 10000
-#: A week: how long Discord keeps a quiet thread open.
+#: A week: how long Discord keeps a quiet thread open (a thread archived since is reopened by the next message).
 ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+#: Tries to open a match thread when Discord answers "too many requests" (a tournament round opening many at once),
+#: waiting 1, 2, 4… seconds between them.
+THREAD_ATTEMPTS = 5
 
 
 def match_thread_name(view: GameView) -> str:
@@ -86,6 +90,11 @@ class Threads:
     def __init__(self, bot: discord.Client, service: GameService) -> None:
         self.bot = bot
         self.service = service
+        #: What Discord refuses: the admins told (:class:`~.delivery.Notices`), games' messages posted elsewhere.
+        self.notices = Notices(bot)
+        self.delivery = Delivery(bot, service, self.notices, self._channel, match_thread_name)
+        #: How a retry waits (a test passes a clock of its own).
+        self.sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
         #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
         self.team_threads: dict[tuple[int, int], int] = {}
         self._lock: KeyedLocks[tuple[int, int]] = KeyedLocks(MAX_LOCKS)  # one per (game, side)
@@ -103,11 +112,23 @@ class Threads:
         return channel
 
     async def channel_of(self, view: GameView) -> discord.abc.Messageable:
-        """The game's thread (or, without one, the channel the challenge was made in)."""
-        for raw in (view.thread_id, view.channel_id):
-            channel = await self._channel(raw)
-            if isinstance(channel, discord.abc.Messageable):
-                return channel
+        """The game's thread (or, without one, the channel the challenge was made in). A thread that was deleted is
+        replaced (:meth:`.delivery.Delivery.elsewhere`): the match goes on in a new thread, or in the channel."""
+        if view.thread_id:
+            thread = self.bot.get_channel(int(view.thread_id))
+            if thread is None:
+                try:
+                    thread = await self.bot.fetch_channel(int(view.thread_id))
+                except discord.NotFound as exc:
+                    replaced: discord.abc.Messageable = await self.delivery.elsewhere(view, None, exc)
+                    return replaced
+                except discord.HTTPException:
+                    thread = None
+            if isinstance(thread, discord.abc.Messageable):
+                return thread
+        channel = await self._channel(view.channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            return channel
         raise Refused(_("game #{game} has no channel I can reach any more").format(game=view.id))
 
     async def parent(self, view: GameView) -> discord.TextChannel | None:
@@ -194,13 +215,11 @@ class Threads:
             view = out.game
             try:
                 rendered = await self.service.board(view.id, SYSTEM, game_end=event)
-                file = discord.File(
-                    io.BytesIO(rendered.png),
-                    filename=f"game{view.id}-{event.data.get('game', view.game - 1)}-final.png",
-                    description=rendered.alt_text[:1024],
+                picture = Upload(
+                    rendered.png, f"game{view.id}-{event.data.get('game', view.game - 1)}-final.png", rendered.alt_text
                 )
                 head = _("**#{game} game over.**").format(game=view.id)
-                await target.send(content=clip(f"{head} {safe(event.text)}"), file=file)
+                await self.delivery.send(view, target, content=clip(f"{head} {safe(event.text)}"), uploads=[picture])
                 posted = True
             except (discord.HTTPException, Refused) as exc:
                 log.warning("game %s: could not post the end of a game (%s)", view.id, exc)
@@ -213,10 +232,10 @@ class Threads:
         the error rates and equity graph) in a finished match's thread. Best effort: a failure is logged."""
         try:
             card = await self.service.match_card(game_id, SYSTEM)
-            file = discord.File(
-                io.BytesIO(card.png), filename=f"game{game_id}-card.png", description=card.alt_text[:1024]
-            )
-            await target.send(content=_("**#{game} match card**").format(game=game_id), file=file)
+            picture = Upload(card.png, f"game{game_id}-card.png", card.alt_text)
+            view = await self.service.view(game_id, SYSTEM)
+            title = _("**#{game} match card**").format(game=game_id)
+            await self.delivery.send(view, target, content=title, uploads=[picture])
         except (discord.HTTPException, Refused) as exc:
             log.warning("game %s: could not post its match card (%s)", game_id, exc)
         except Exception:  # a card that fails must not disturb the match that just ended
@@ -233,13 +252,30 @@ class Threads:
             return channel
         name = match_thread_name(await self.titled(view))
         thread: discord.Thread | None = None
-        try:
-            if message is not None:
-                thread = await message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
-            elif isinstance(channel, discord.TextChannel):
-                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not open a thread (%s); playing in the channel", view.id, exc)
+        for attempt in range(THREAD_ATTEMPTS):
+            try:
+                if message is not None:
+                    thread = await message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
+                elif isinstance(channel, discord.TextChannel):
+                    thread = await channel.create_thread(
+                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=ARCHIVE_MINUTES
+                    )
+                break
+            except discord.HTTPException as exc:
+                if exc.status == 429 and attempt + 1 < THREAD_ATTEMPTS:  # a burst (a tournament round): wait, again
+                    await self.sleep(2**attempt)
+                    continue
+                log.warning("server %s: game %s got no thread (%s): played in the channel", view.guild_id, view.id, exc)
+                if isinstance(exc, discord.Forbidden):
+                    where = message.channel if message is not None else channel
+                    missing = missing_permissions(where, ("create_public_threads", "send_messages_in_threads"))
+                    await self.notices.missing(
+                        where,
+                        missing or ["create_public_threads"],
+                        N_("play each match in a thread"),
+                        N_("Meanwhile matches are played in the channel."),
+                    )
+                break
         if thread is not None:
             await self.service.set_thread(view.id, str(thread.id))
         return thread
@@ -312,7 +348,7 @@ class Threads:
             )
             welcome = _(
                 "{members}: your team's private thread for game #{game}. Talk over your plays and cube decisions here, "
-                "where the opponents cannot see them (`/bg team` has the commands for it).{match} Only your acting "
+                "where the opponents cannot see them (`/bg-team` has the commands for it).{match} Only your acting "
                 "member rolls, moves and handles the cube."
             ).format(members=" ".join(mention(p) for p in members), game=view.id, match=match)
         try:
@@ -323,6 +359,12 @@ class Threads:
                 auto_archive_duration=ARCHIVE_MINUTES,
             )
         except discord.Forbidden:
+            await self.notices.missing(
+                parent,
+                ["create_private_threads"],
+                N_("give each Backgammon Doubles team a private thread"),
+                N_("Meanwhile teams talk by direct message, where the server allows it."),
+            )
             return None, _(
                 "I may not create private threads in {channel} (the bot needs the Create Private Threads permission "
                 "there)"
@@ -479,7 +521,7 @@ def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tup
         lines[0] = f"{mention(acting)} {lines[0]}"
         ping.append(acting)
         lines.append(
-            _("Play it with `/bg team adopt proposal:{number}`; `/bg team proposals` lists them all.").format(
+            _("Play it with `/bg-team adopt proposal:{number}`; `/bg-team proposals` lists them all.").format(
                 number=proposals[-1]
             )
         )
@@ -488,5 +530,5 @@ def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tup
         if mates:
             lines[0] = f"{mention(mates[0])} {lines[0]}"
             ping.append(mates[0])
-        lines.append(_("Agree with `/bg team approve`, or send it back with `/bg team approve agree:False`."))
+        lines.append(_("Agree with `/bg-team approve`, or send it back with `/bg-team approve agree:False`."))
     return clip("\n".join(lines)), tuple(ping)

@@ -32,6 +32,7 @@ from ..locks import KeyedLocks
 from ..service import SYSTEM, Refused, Request
 from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
 from .components import TourButton, signup_controls
+from .delivery import MAX_PINS_REACHED
 from .text import MAX_CONTENT, NO_PINGS, clip, mention, pings, safe
 
 if TYPE_CHECKING:
@@ -76,10 +77,10 @@ def signup_text(view: TourView) -> str:
     how = _("Press **{join}** to sign up (**{leave}** takes your name off).").format(join=join, leave=leave)
     if t.spec.team_size > 1:
         # Translators: {leave} is the label of a button under this message.
-        how = _("Sign your team up with `/bg tour join` and your teammate (**{leave}** takes your team off).").format(
+        how = _("Sign your team up with `/bg-tour join` and your teammate (**{leave}** takes your team off).").format(
             leave=leave
         )
-    start = _("An admin starts it with `/bg tour start`.")
+    start = _("An admin starts it with `/bg-admin tour start`.")
     return clip(f"{safe(head)}\n{how} {start}")
 
 
@@ -243,12 +244,67 @@ class TourBoard:
                 except discord.NotFound:
                     pass  # deleted: post it again
             sent: discord.Message = await channel.send(content=content, files=files, allowed_mentions=NO_PINGS)
-            try:
-                await sent.pin(reason=_("the bracket or standings of {tournament}").format(tournament=view.name))
-            except discord.HTTPException as exc:  # no permission to pin: the message is edited all the same
-                log.info("tournament #%s: its standings could not be pinned (%s)", tid, exc)
             await self.service.tour_set_messages(who, tid, pinned_message_id=str(sent.id))
+            await self._pin_message(sent, view, who)
             return sent
+
+    async def _pin_message(self, sent: discord.Message, view: TourView, who: Request) -> None:
+        """Pin the standings message. A channel holds at most 50 pinned messages: at the limit, the standings of
+        the server's oldest finished tournament in this channel are unpinned to make room (they stay in the channel),
+        else the admins are told. Without the permission to pin, the message is edited all the same; the admins are
+        told what is missing."""
+        reason = _("the bracket or standings of {tournament}").format(tournament=view.name)
+        for _attempt in range(2):
+            try:
+                await sent.pin(reason=reason)
+                return
+            except discord.Forbidden:
+                await self.bot.threads.notices.missing(
+                    sent.channel,
+                    ["pin_messages"],
+                    N_("pin each tournament's bracket or standings"),
+                    N_("Meanwhile they are posted without a pin, and kept up to date."),
+                )
+                return
+            except discord.HTTPException as exc:
+                if exc.code != MAX_PINS_REACHED or not await self._make_room(sent.channel, view, who):
+                    log.warning("server %s: tournament #%s's standings not pinned (%s)", view.guild_id, view.id, exc)
+                    if exc.code == MAX_PINS_REACHED:
+                        await self._full(sent.channel)
+                    return
+
+    async def _make_room(self, channel: Any, view: TourView, who: Request) -> bool:
+        """Unpin the standings of this server's oldest finished tournament pinned in ``channel``; True if one was."""
+        for tid, _name, status in sorted(await self.service.tour_list(who)):
+            if status != "finished" or tid == view.id:
+                continue
+            old = await self.service.tour_view(who, tid)
+            if old.channel_id != str(channel.id) or old.pinned_message_id is None:
+                continue
+            try:
+                await channel.get_partial_message(int(old.pinned_message_id)).unpin(
+                    reason=_("room for the standings of {tournament}").format(tournament=view.name)
+                )
+            except discord.HTTPException as exc:
+                log.info("tournament #%s: its standings could not be unpinned (%s)", tid, exc)
+                continue
+            await self.service.tour_set_messages(who, tid, pinned_message_id=None)
+            return True
+        return False
+
+    async def _full(self, channel: Any) -> None:
+        """The channel has 50 pinned messages, none of them a finished tournament's: tell the admins (once in a
+        while), and the operator."""
+        notices = self.bot.threads.notices
+        await notices.tell(
+            channel,
+            "pins",
+            _(
+                "{channel} has 50 pinned messages, the most Discord allows, so this tournament's standings are not "
+                "pinned (they are kept up to date all the same). Unpin a few old messages and they will be pinned "
+                "with the next result."
+            ).format(channel=channel.mention),
+        )
 
     async def idle(self) -> None:
         """Wait until every drawing under way is done (tests, shutting down)."""

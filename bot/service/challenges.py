@@ -422,8 +422,9 @@ class ChallengesMixin(ServiceCore):
                     text = _("{player} declined challenge #{game}.").format(player=player.name, game=game_id)
             return Outcome((Event("declined", game_id, text, player.id),), self._view(loaded))
 
-    async def set_thread(self, game_id: int, thread_id: str) -> None:
-        """Remember the transport's thread for a game (Discord: the match thread)."""
+    async def set_thread(self, game_id: int, thread_id: str | None) -> None:
+        """Remember the transport's thread for a game (Discord: the match thread; None: the game is played in the
+        channel of its challenge)."""
         async with self._lock(game_id):
             loaded = await self._load(game_id, SYSTEM)
             version = await self.store.update_game(game_id, loaded.row.version, thread_id=thread_id)

@@ -276,7 +276,7 @@ class Games(BgCog):
         else:
             head = _("Take or pass")
         body = "\n".join(advice.lines())
-        await reply(interaction, clip(f"**{describe(view)}**\n{head}:\n```\n{body}\n```"))
+        await reply(interaction, clip(f"**{describe(view)}**\n{head}:\n```\n{body}\n```"), private=True)
 
     # --- looking --------------------------------------------------------------------------------------------
     @app_commands.command(name="board")
@@ -330,7 +330,8 @@ class Games(BgCog):
             return
         content, embed, ui = games_message(shown)
         try:
-            await reply(interaction, content, embed=embed, **({"view": ui} if ui is not None else {}))
+            extra: dict[str, Any] = {"view": ui} if ui is not None else {}
+            await reply(interaction, content, embed=embed, **extra)
         finally:
             if ui is not None:
                 ui.stop()

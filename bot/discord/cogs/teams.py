@@ -1,4 +1,4 @@
-"""``/bg team propose | proposals | adopt | approve``: consultation in Backgammon Doubles.
+"""``/bg-team propose | proposals | adopt | approve``: consultation in Backgammon Doubles.
 
 Consultation is private to the team: proposals, plays held for approval, approvals and rejections are posted only
 in the team's room (see :mod:`..threads`), never in the match thread. What a teammate may propose now is the
@@ -29,11 +29,11 @@ __all__ = ["Teams", "setup"]
 
 
 class Teams(BgCog):
-    """Backgammon Doubles consultation: ``/bg team <command>``."""
+    """Backgammon Doubles consultation: ``/bg-team <command>``."""
 
-    team = app_commands.Group(name="team", description="Backgammon Doubles: consult your teammate in private")
+    root = "bg-team"
 
-    @team.command(name="propose")
+    @app_commands.command(name="propose")
     @app_commands.describe(
         text="A play like 13/7 8/7, or double, roll, take, pass, beaver, accept, reject",
         game="Game number (default: this thread's game, or your only game)",
@@ -70,7 +70,7 @@ class Teams(BgCog):
             options = [str(k) for k in allowed.proposal_kinds if str(k).startswith(key)]
         return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:MAX_CHOICES]]
 
-    @team.command(name="proposals")
+    @app_commands.command(name="proposals")
     @app_commands.describe(game="Game number (default: this thread's game, or your only game)")
     @refusals
     async def proposals(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
@@ -80,7 +80,7 @@ class Teams(BgCog):
         if not rows:
             await reply(
                 interaction,
-                _("Your team has no open proposals in game #{game}. Suggest one with `/bg team propose`.").format(
+                _("Your team has no open proposals in game #{game}. Suggest one with `/bg-team propose`.").format(
                     game=view.id
                 ),
             )
@@ -90,13 +90,13 @@ class Teams(BgCog):
         side = view.side_of(str(interaction.user.id))
         acting = view.acting[side] if view.acting is not None and side is not None else None
         lines.append(
-            _("{name}, the acting member, plays one with `/bg team adopt proposal:<number>`.").format(
+            _("{name}, the acting member, plays one with `/bg-team adopt proposal:<number>`.").format(
                 name=safe(view.name(acting))
             )
         )
-        await reply(interaction, clip("\n".join(lines)), allowed_mentions=NO_PINGS)
+        await reply(interaction, clip("\n".join(lines)), allowed_mentions=NO_PINGS, private=True)
 
-    @team.command(name="adopt")
+    @app_commands.command(name="adopt")
     @app_commands.describe(
         proposal="The proposal's number (suggestions list your team's proposals)",
         game="Game number (default: this thread's game, or your only game)",
@@ -129,7 +129,7 @@ class Teams(BgCog):
                 out.append(app_commands.Choice(name=label[:100], value=int(r["id"])))
         return out[:MAX_CHOICES]
 
-    @team.command(name="approve")
+    @app_commands.command(name="approve")
     @app_commands.describe(
         agree="True (default) to let your teammate's play stand; False to send them back to choose again",
         game="Game number (default: this thread's game, or your only game)",
@@ -158,5 +158,5 @@ class Teams(BgCog):
 
 
 async def setup(bot: GammonBot) -> None:
-    """Add ``/bg team`` (Backgammon Doubles consultation)."""
+    """Add ``/bg-team`` (Backgammon Doubles consultation)."""
     await bot.add_cog(Teams(bot))
