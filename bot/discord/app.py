@@ -28,6 +28,8 @@ from ..scheduler import Scheduler
 from ..service import DiceProvider, GameService, service_for
 from ..storage import Store
 from .components import DYNAMIC_ITEMS
+from .language import discord_language
+from .limits import commands_problems
 from .network import StorageUnreachable, quiet_reconnects, serve, unreachable
 from .reconcile import Reconciler
 from .table import Table
@@ -35,11 +37,14 @@ from .text import NO_PINGS
 from .threads import Threads
 from .translator import CommandTranslator
 from .tree import GammonTree
+from .welcome import SetupSelect, Welcome
 
 __all__ = ["GammonBot", "ShardedGammonBot", "build_bot", "run_bot", "INTENTS", "PERMISSIONS", "EXTENSIONS"]
 
 log = logging.getLogger("gammonbot.discord")
 
+#: Every log line: when (the machine's local time, to the millisecond), how bad, from where, and what.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: Seconds between two looks for due timers (deadlines, reminders): how late a deadline may fire at most.
 SCHEDULER_INTERVAL = 5.0
 #: The cogs loaded at start-up, one per feature; each adds its commands to ``/bg`` (in any order).
@@ -120,6 +125,7 @@ class GammonBot(commands.Bot):
         self.store: Store | None = None
         self.scheduler: Scheduler | None = None
         self.reconciler: Reconciler | None = None
+        self.welcome: Welcome | None = None
         #: Whether this bot was ever connected (ready): a later network failure then starts its retries over.
         self.connected_once = False
 
@@ -128,18 +134,36 @@ class GammonBot(commands.Bot):
         (:meth:`prepare`); install the command translator and sync the commands."""
         await self.prepare()
         await self.tree.set_translator(CommandTranslator())
-        if self.settings.guild_id:
-            guild = discord.Object(int(self.settings.guild_id))
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), self.settings.guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+        await self.sync_commands()
         if self.run_scheduler:
             self.timer_loop.start()
         if self.tune_after_setup:
             tune_for_serving()  # shorter collector pauses, and the GIL back to the event loop sooner
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands (with their translations) to the test server named in ``config.toml``, or
+        globally. They are checked against Discord's rules first (:mod:`.limits`): Discord refuses a whole sync for one
+        command past them, so what breaks a rule is logged by name. A refused sync is logged, not fatal: the commands
+        Discord already has stay, and the games' buttons work without them."""
+        translator = self.tree.translator or CommandTranslator()
+        payloads = [await command.get_translated_payload(self.tree, translator) for command in self.tree.get_commands()]
+        problems = commands_problems(payloads)
+        if problems:
+            log.error("the slash commands break Discord's rules (Discord will refuse them): %s", "; ".join(problems))
+        try:
+            if self.settings.guild_id:
+                guild = discord.Object(int(self.settings.guild_id))
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to server %s", len(synced), self.settings.guild_id)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+        except discord.HTTPException as exc:
+            log.error(
+                "Discord refused the slash commands (%s); the ones it had before stay, and games' buttons still work",
+                exc,
+            )
 
     async def prepare(self) -> None:
         """Everything of the start-up that needs no Discord: open storage, build the service, the threads and the
@@ -165,11 +189,12 @@ class GammonBot(commands.Bot):
         # Deadlines, reminders, automatic opening rolls and expiries, announced in the games' threads.
         self.scheduler = Scheduler(self.store, self.service, notify=self.table.notify, clock=self.clock)
         self.reconciler = Reconciler(self, self.service, self.table, self.threads)
+        self.welcome = Welcome(self)
         # Load the rule-set plugins now, not inside the first player's click.
         log.info("rule sets: %s", ", ".join(cls.name for cls in self.service.variants()))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, SetupSelect)
 
     @tasks.loop(seconds=SCHEDULER_INTERVAL)
     async def timer_loop(self) -> None:
@@ -186,10 +211,32 @@ class GammonBot(commands.Bot):
 
     # --- after a restart: the live games' messages ------------------------------------------------------------
     async def on_ready(self) -> None:
-        """Connected (every shard ready): unsharded, reconcile every server's games now."""
+        """Connected (every shard ready): unsharded, reconcile every server's games now; offer the setup message to
+        the servers that never had it."""
         self.connected_once = True
+        for guild in self.guilds:
+            self.service.server_locale(str(guild.id), discord_language(guild))
         if not isinstance(self, discord.AutoShardedClient):
             self.reconcile(None)
+        if self.welcome is not None:
+            self.welcome.ready(list(self.guilds))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server (or added back): offer it the setup message, and bring up to date the games it had."""
+        log.info("joined server %s", guild.id)
+        self.service.server_locale(str(guild.id), discord_language(guild))
+        if self.welcome is not None:
+            self.welcome.joined(guild)
+        if self.reconciler is not None:
+            self.reconciler.again(str(guild.id))
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        """A server changed (its Discord language, or became a Community server)."""
+        self.service.server_locale(str(after.id), discord_language(after))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its games are kept (their players see them again if the bot is added back)."""
+        log.warning("removed from server %s: its games are kept, and go on if the bot is added back", guild.id)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         """One shard is ready: reconcile the games of the servers it serves."""
@@ -252,7 +299,7 @@ def build_bot(settings: Settings, **kwargs: Any) -> GammonBot:
 def run_bot(settings: Settings, token: str) -> int:
     """Run the bot until it is stopped; returns an exit status. Network trouble is one line and a retry with
     backoff (:func:`.network.serve`); a refused token is one line and exit status 1."""
-    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO), format=LOG_FORMAT)
     quiet_reconnects()
     try:
         build_bot(settings)  # the configuration is checked once, before anything connects

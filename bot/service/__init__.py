@@ -100,6 +100,15 @@ __all__ = [
 ]
 
 
+def _server(args: tuple[Any, ...]) -> str:
+    """The server a service call is about, from its request (``-`` when none names one)."""
+    for arg in args:
+        guild = getattr(arg, "guild_id", None)
+        if isinstance(arg, Request) and guild is not None:
+            return str(guild)
+    return "-"
+
+
 #: Whether a service call is under way in this task: only the outermost call turns Unavailable into a refusal.
 _calling: ContextVar[bool] = ContextVar("gammonbot_service_call", default=False)
 
@@ -128,6 +137,10 @@ def _answering_try_again(cls: type[T]) -> type[T]:
                 except Unavailable as exc:
                     if not convert:
                         raise
+                    # Players were turned away for a reason that is not theirs: the operator must see it.
+                    log.warning(
+                        "server %s: %s refused, the database is not answering (%s)", _server(args), method.__name__, exc
+                    )
                     raise Refused(str(exc)) from exc
                 finally:
                     _calling.reset(token)

@@ -28,8 +28,10 @@ log = logging.getLogger("gammonbot.service")
 #: Seconds a server's language setting is taken from memory (every interaction asks for it); a change made through
 #: this process is seen at once, one made through another process within this many seconds.
 LANGUAGE_TTL = 30.0
-#: The ``language`` setting that follows the server's Discord preferred locale (else English).
+#: The ``language`` setting that follows the server: its Discord language, else its members', else English.
 AUTO = "auto"
+#: How many (server, player) locales are remembered as stored, at most.
+LOCALES_SEEN = 100_000
 
 
 class SettingsMixin(ServiceCore):
@@ -139,16 +141,72 @@ class SettingsMixin(ServiceCore):
 
     async def server_language(self, guild_id: str | None, preferred: str | None = None) -> str:
         """The language of what the bot posts for everyone in a server (game threads, timers' messages): its
-        ``language`` setting, or when that is ``auto`` the server's Discord preferred locale (``preferred``, a
-        locale tag such as ``"ru"`` or ``"en-US"``) if it is a shipped language, else English. A direct message
-        (``guild_id`` None) has no server: ``preferred`` or English. Always one of :data:`engine.i18n.LANGUAGES`
-        (or the tests' pseudo-language, when ``preferred`` names it).
+        ``language`` setting, or when that is ``auto``: the server's own language where it has one that means
+        something (``preferred``, a locale tag such as ``"ru"``, or the one the transport told with
+        :meth:`server_locale`; Discord: a Community server's preferred locale), if it is a shipped language; else the
+        shipped language most of the server's players' clients show (:meth:`note_locale`); else English. A direct
+        message (``guild_id`` None) has no server: ``preferred`` or English. Always one of
+        :data:`engine.i18n.LANGUAGES` (or the tests' pseudo-language, when ``preferred`` names it).
 
         Cheap to call per interaction: the setting is read through a memo (:data:`LANGUAGE_TTL`); a database
         that does not answer gives the last value known (else ``preferred`` or English), never a refusal."""
-        fallback = i18n.normalize(preferred) or i18n.DEFAULT
         if guild_id is None:
-            return fallback
+            return i18n.normalize(preferred) or i18n.DEFAULT
+        setting = await self._language_setting(guild_id)
+        if setting in i18n.LANGUAGES:
+            return setting
+        own = i18n.normalize(preferred) or i18n.normalize(self._discord_locales.get(guild_id))
+        return own or await self.members_language(guild_id) or i18n.DEFAULT
+
+    def server_locale(self, guild_id: str, locale: str | None) -> None:
+        """The server's own language as the transport knows it (Discord: a Community server's preferred locale;
+        None: it has none that means anything, as a server that is not a Community server always reports en-US)."""
+        if len(self._discord_locales) >= 100_000:
+            self._discord_locales.clear()
+        self._discord_locales[guild_id] = locale
+
+    async def note_locale(self, guild_id: str, player_id: str, locale: str | None) -> None:
+        """A player used the bot in a server with their client in ``locale``: remembered (stored when it changed),
+        for :meth:`members_language`. Never raises: a database that does not answer only means it is noted later."""
+        if not locale or not player_id.isdigit():
+            return
+        key = (guild_id, player_id)
+        if self._locales_seen.get(key) == locale:
+            return
+        try:
+            await self.store.note_locale(guild_id, player_id, locale)
+        except Exception as exc:  # a locale is worth no refusal
+            log.info("server %s: a player's locale was not stored (%s)", guild_id, exc)
+            return
+        if len(self._locales_seen) >= LOCALES_SEEN:
+            self._locales_seen.clear()
+        self._locales_seen[key] = locale
+        self._members_memo.pop(guild_id, None)
+
+    async def members_language(self, guild_id: str) -> str | None:
+        """The shipped language most of a server's players' clients show (None: none of them shows one)."""
+        now = time.monotonic()
+        memo = self._members_memo.get(guild_id)
+        if memo is not None and memo[0] > now:
+            return memo[1]
+        try:
+            counts = await self.store.locales_of(guild_id)
+        except Unavailable:
+            return memo[1] if memo is not None else None
+        votes: dict[str, int] = {}
+        for locale, n in counts.items():
+            lang = i18n.normalize(locale)  # a shipped language (or the tests' pseudo-language), else None
+            if lang is not None:
+                votes[lang] = votes.get(lang, 0) + n
+        # The most players; on a tie, English (the bot's own), then the first by name.
+        found = min(votes, key=lambda lang: (-votes[lang], lang != i18n.DEFAULT, lang)) if votes else None
+        if len(self._members_memo) >= 100_000:
+            self._members_memo.clear()
+        self._members_memo[guild_id] = (now + LANGUAGE_TTL, found)
+        return found
+
+    async def _language_setting(self, guild_id: str) -> str:
+        """A server's ``language`` setting, through the memo."""
         now = time.monotonic()
         memo = self._language_memo.get(guild_id)
         if memo is not None and memo[0] > now:
@@ -163,7 +221,7 @@ class SettingsMixin(ServiceCore):
                 if len(self._language_memo) >= 100_000:
                     self._language_memo.clear()
                 self._language_memo[guild_id] = (now + LANGUAGE_TTL, setting)
-        return setting if setting in i18n.LANGUAGES else fallback
+        return setting
 
     def _default_options(self, value: Any, current: Mapping[str, Any]) -> dict[str, Any]:
         """Server default options from an options string (``jacoby beavers koks=on``), a JSON object or a mapping,

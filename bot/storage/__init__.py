@@ -28,8 +28,8 @@ own games, or the system's all) and applies it in the query's ``WHERE``: a game 
 
 The package: ``schema`` (tables, migrations), ``rows`` (values and errors), ``store`` (opening, games and the unit
 of work), ``timers``, ``community`` (results, ratings, watchers, vacations, settings, forgetting), ``consultation``
-(team proposals, dice secrets), ``prompts`` (each live game's message with buttons), and ``dialects`` (every
-SQLite/PostgreSQL difference, one compare-and-swap each).
+(team proposals, dice secrets), ``prompts`` (each live game's message with buttons), ``servers`` (members' locales,
+the setup message), and ``dialects`` (every SQLite/PostgreSQL difference, one compare-and-swap each).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from .schema import (
     game_secrets,
     games,
     guilds,
+    member_locales,
     metadata,
     players,
     prompts,
@@ -53,6 +54,7 @@ from .schema import (
     result_players,
     results,
     schema_version,
+    server_setup,
     timers_table,
     vacations,
     watchers,
@@ -87,6 +89,7 @@ __all__ = [
     "game_secrets",
     "games",
     "guilds",
+    "member_locales",
     "players",
     "prompts",
     "proposals",
@@ -94,6 +97,7 @@ __all__ = [
     "result_players",
     "results",
     "schema_version",
+    "server_setup",
     "timers_table",
     "vacations",
     "watchers",

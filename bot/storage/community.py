@@ -15,7 +15,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .dialects import Plan, Step
 from .parts import StoreBase
 from .rows import Scope, dump, game_id_of, id_in_range
-from .schema import game_players, games, guilds, players, ratings, result_players, results, vacations, watchers
+from .schema import (
+    game_players,
+    games,
+    guilds,
+    member_locales,
+    players,
+    ratings,
+    result_players,
+    results,
+    vacations,
+    watchers,
+)
 
 __all__ = ["CommunityMixin"]
 
@@ -314,6 +325,7 @@ class CommunityMixin(StoreBase):
                 await conn.execute(vacations.delete().where(vacations.c.player_id == player_id))
                 await conn.execute(watchers.delete().where(watchers.c.player_id == player_id))
                 await conn.execute(ratings.delete().where(ratings.c.player_id == player_id))
+                await conn.execute(member_locales.delete().where(member_locales.c.player_id == player_id))
             else:
                 in_guild = sa.select(games.c.id).where(games.c.guild_id == guild_id)
                 await conn.execute(
@@ -324,6 +336,11 @@ class CommunityMixin(StoreBase):
                 )
                 await conn.execute(
                     ratings.delete().where(ratings.c.player_id == player_id, ratings.c.guild_id == guild_id)
+                )
+                await conn.execute(
+                    member_locales.delete().where(
+                        member_locales.c.player_id == player_id, member_locales.c.guild_id == guild_id
+                    )
                 )
         return changed
 

@@ -19,6 +19,7 @@ __all__ = [
     "game_secrets",
     "games",
     "guilds",
+    "member_locales",
     "metadata",
     "players",
     "prompts",
@@ -27,6 +28,7 @@ __all__ = [
     "result_players",
     "results",
     "schema_version",
+    "server_setup",
     "timers_table",
     "tournaments",
     "vacations",
@@ -222,6 +224,28 @@ tournaments = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
+#: The Discord locale each player's client last showed in each server (a player's interactions carry it): what the
+#: server's members speak, for a server whose Discord language says nothing (a server that is not a Community server
+#: always reports en-US). Erased with the player's data.
+member_locales = sa.Table(
+    "member_locales",
+    metadata,
+    sa.Column("guild_id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("locale", sa.String(16), nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+)
+
+#: The setup message the bot posts once in each server (language, default rule set, match length): where, and when.
+server_setup = sa.Table(
+    "server_setup",
+    metadata,
+    sa.Column("guild_id", sa.String(32), primary_key=True),
+    sa.Column("offered_at", sa.Float, nullable=False),
+    sa.Column("channel_id", sa.String(32), nullable=True),
+    sa.Column("message_id", sa.String(32), nullable=True),
+)
+
 # --- tables as released migrations built them (frozen: never change these) ---------------------------------------
 _released = sa.MetaData()
 
@@ -301,5 +325,11 @@ def _migration_5(conn: sa.Connection) -> None:
     tournaments.create(conn, checkfirst=True)
 
 
+def _migration_6(conn: sa.Connection) -> None:
+    """The members' locales and each server's setup message (issue 30)."""
+    for table in (member_locales, server_setup):
+        table.create(conn, checkfirst=True)
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
-MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5]
+MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5, _migration_6]

@@ -34,6 +34,7 @@ from .rows import (
     load,
 )
 from .schema import MIGRATIONS, Migration, actions, game_players, games, schema_version
+from .servers import ServersMixin
 from .timers import TimersMixin
 from .tournaments import TournamentsMixin
 
@@ -114,7 +115,7 @@ DECODE_ON_THE_LOOP = 200
 _IN_CHUNK = 500
 
 
-class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, TournamentsMixin):
+class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, TournamentsMixin, ServersMixin):
     """The game database. Create with :meth:`open`; every method is a coroutine.
 
     Every game lookup takes a :class:`Scope` (which server, or whose direct messages, asks): a game outside it is

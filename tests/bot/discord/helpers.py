@@ -268,6 +268,18 @@ class World:
         return game_id, game_thread(self, await self.view(game_id))
 
 
+def show_command(w: World, name: str, *members: simcord.MemberActor) -> None:
+    """Let ``members`` see a top-level command Discord hides from them (``/bg-admin`` from members without the
+    Manage Server permission), as a server's admin can in Server Settings → Integrations (in each member's server)."""
+    found = [c for c in w.env.backend.commands.get(None, {}).values() if c["name"] == name]
+    assert found, f"/{name} is not registered"
+    by_guild: dict[int, list[simcord.MemberActor]] = {}
+    for member in members:
+        by_guild.setdefault(member.guild.id, []).append(member)
+    for group in by_guild.values():
+        group[0].guild.set_command_permissions(int(found[0]["id"]), dict.fromkeys(group, True))
+
+
 class _Catcher(logging.Handler):
     def __init__(self, into: list[logging.LogRecord]) -> None:
         super().__init__(logging.ERROR)
@@ -289,6 +301,8 @@ async def world(
         channel = guild.create_text_channel("backgammon")
         people = {name: guild.add_member(env.create_user(name)) for name in NAMES}
         w = World(env, bot, db, guild, channel, people, dice=dice, clock=clock)
+        # The server of these tests had its setup message already (tests/bot/discord/test_server_setup.py shows it).
+        await bot.service.store.claim_setup(str(guild.id))
         catcher = _Catcher(w.ui_errors)
         ui_log = logging.getLogger("discord.ui.view")
         ui_log.addHandler(catcher)
@@ -384,7 +398,12 @@ class Driver:
         return await self.w.view(self.game_id)
 
     async def thread(self) -> simcord.ChannelHandle:
-        return game_thread(self.w, await self.view())
+        """Where the game is played: its thread, or the channel of its challenge when it has none."""
+        view = await self.view()
+        if view.thread_id is None:
+            assert view.channel_id == str(self.w.channel.id), view.channel_id
+            return self.w.channel
+        return game_thread(self.w, view)
 
     async def actor(self) -> simcord.MemberActor:
         v = await self.view()
