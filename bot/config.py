@@ -85,8 +85,8 @@ class StorageSettings:
     pool_size: int | None = None
     #: Seconds a process may keep player and server settings it read (another process's change shows within it).
     settings_ttl: float = 5.0
-    #: Seconds a request may wait for a database connection before it is answered "try again".
-    acquire_timeout: float = 2.0
+    #: Seconds a request may wait (its turn) for a database connection before it is answered "try again".
+    acquire_timeout: float = 30.0
     #: Seconds one statement may run (waits for locks included) before it is cancelled and answered "try again".
     statement_timeout: float = 2.0
 
@@ -147,8 +147,10 @@ class LimitSettings:
     max_open_challenges_per_server: int = 200
     #: The longest typed play (characters) the bot tries to read; longer text is refused unread.
     max_play_length: int = 100
-    #: Worker processes for heavy work (long records, bot players: bot/service/pool.py); 0: threads of this process.
-    worker_processes: int = 2
+    #: Worker processes for heavy work, in lanes (bot/service/pool.py); 0: threads of this process.
+    worker_processes: int = 4
+    #: Players' requests worked on at once (each waits its turn for the database); one more is refused at once.
+    max_waiting_requests: int = 2000
 
 
 @dataclass(frozen=True)
@@ -588,16 +590,14 @@ def _ratings(t: _Table) -> RatingSettings:
 def _limits(t: _Table) -> LimitSettings:
     t.known(tuple(f.name for f in dataclasses.fields(LimitSettings)))
     d = LimitSettings()
-    return LimitSettings(
-        max_open_challenges_per_player=t.get(
-            "max_open_challenges_per_player", _whole(1, 1000), d.max_open_challenges_per_player
-        ),
-        max_open_challenges_per_server=t.get(
-            "max_open_challenges_per_server", _whole(1, 100_000), d.max_open_challenges_per_server
-        ),
-        max_play_length=t.get("max_play_length", _whole(20, 200), d.max_play_length),
-        worker_processes=t.get("worker_processes", _whole(0, 64), d.worker_processes),
-    )
+    bounds = {
+        "max_open_challenges_per_player": (1, 1000),
+        "max_open_challenges_per_server": (1, 100_000),
+        "max_play_length": (20, 200),
+        "worker_processes": (0, 64),
+        "max_waiting_requests": (10, 1_000_000),
+    }
+    return LimitSettings(**{key: t.get(key, _whole(*b), getattr(d, key)) for key, b in bounds.items()})
 
 
 def _logging(t: _Table) -> LoggingSettings:

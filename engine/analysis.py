@@ -250,6 +250,8 @@ class MatchAnalysis:
     analyst: str
     label: str
     exact: bool
+    #: The first game judged (1: every game; a long session's analysis may judge only its last games).
+    from_game: int = 1
 
 
 def _cube_words(advice: CubeAdvice) -> str:
@@ -263,19 +265,21 @@ def analyse(
     *,
     top: int = 5,
     time_cap: float | None = None,
+    from_game: int = 1,
 ) -> MatchAnalysis:
     """Replay a match and measure each side's decisions against the analyst's best.
 
     Counted decisions: a roll with more than one legal play; a turn where the roller could double (doubling
     or rolling); the answer to a double (take, beaver or pass; answers to a beaver are not judged). A
-    decision's loss is the analyst's best equity minus that of the choice made (never negative).
+    decision's loss is the analyst's best equity minus that of the choice made (never negative). Only the
+    decisions of game ``from_game`` and later are judged (the games before are replayed, not judged).
     """
     name, analyst = _resolve(setup, player)
     state = replay(setup, ())
     sides = (SideAnalysis(0, setup.side_name(0)), SideAnalysis(1, setup.side_name(1)))
     everything: list[Mistake] = []
     for action in actions:
-        judged = _judge(state, action, analyst, time_cap)
+        judged = _judge(state, action, analyst, time_cap) if state.game >= from_game else None
         if judged is not None:
             side, mistake = judged
             record = sides[side]
@@ -292,7 +296,7 @@ def analyse(
     for record in sides:
         record.mistakes.sort(key=lambda m: -m.loss)
     everything.sort(key=lambda m: -m.loss)
-    return MatchAnalysis(sides, everything[:top], name, _shown(analyst.equity_label), _exact(analyst))
+    return MatchAnalysis(sides, everything[:top], name, _shown(analyst.equity_label), _exact(analyst), from_game)
 
 
 def _judge(

@@ -101,6 +101,8 @@ __all__ = [
     "commitment",
     "derive_roll",
     "dice_stats",
+    "pair_stats",
+    "tally_rolls",
     "new_server_seed",
     "player_rolls",
     "recorded_rolls",
@@ -644,3 +646,31 @@ def dice_stats(rolls: Iterable[tuple[int, int]]) -> DiceStats:
         pairs[6 * (a - 1) + b - 1] += 1
         doublets += a == b
     return DiceStats(n, tuple(faces), doublets, tuple(pairs))
+
+
+def tally_rolls(actions: Iterable[Action], tally: Mapping[str, Sequence[int]] | None = None) -> dict[str, list[int]]:
+    """Each player's rolls in ``actions`` as counts of the 36 ordered rolls (``[6 * (d1 - 1) + d2 - 1]``), added to
+    ``tally`` (the counts of the actions before, as this returns them): what a game keeps as it is played, so that a
+    player's dice statistics read one small row per game instead of every record (:func:`pair_stats`). Counts the
+    rolls :func:`player_rolls` gives (opening throws, one die each, left out)."""
+    out = {player: list(counts) for player, counts in (tally or {}).items()}
+    for action in actions:
+        if isinstance(action, Roll):
+            a, b = action.dice
+            if not (1 <= a <= 6 and 1 <= b <= 6):
+                raise ValueError(f"a die shows 1 to 6, got {a}-{b}")
+            counts = out.setdefault(action.by, [0] * 36)
+            counts[6 * (a - 1) + b - 1] += 1
+    return out
+
+
+def pair_stats(pairs: Sequence[int]) -> DiceStats:
+    """:func:`dice_stats` of the rolls counted as 36 ordered pairs (sums of :func:`tally_rolls`' counts)."""
+    if len(pairs) != 36 or any(n < 0 for n in pairs):
+        raise ValueError("counts of the 36 ordered rolls, none negative")
+    faces = [0] * 6
+    for k, n in enumerate(pairs):
+        faces[k // 6] += n
+        faces[k % 6] += n
+    doublets = sum(pairs[7 * k] for k in range(6))
+    return DiceStats(sum(pairs), tuple(faces), doublets, tuple(pairs))

@@ -192,6 +192,9 @@ class MatchCard:
     analysis: CardAnalysis | None = None
     #: Whether the sides are teams (a team's name takes "win", not "wins").
     teams: bool = False
+    #: The first game whose dice, cube actions and (with an analysis) play the card counts: 1, or for a long
+    #: session its last games only (its every game is in the score all the same).
+    counted_from: int = 1
 
     def running_score(self) -> list[tuple[int, int]]:
         """The score before the first game and after each game."""
@@ -205,9 +208,12 @@ def match_card(
     analysis: CardAnalysis | None = None,
     *,
     names: Mapping[str, str] | None = None,
+    from_game: int = 1,
 ) -> MatchCard:
     """The card of a match (finished or not) from its record; ``analysis`` from :func:`analyse_card`; ``names``:
-    display names by player id (a side is then called by its members' names; default: the setup's side names)."""
+    display names by player id (a side is then called by its members' names; default: the setup's side names).
+    ``from_game``: count the dice and cube actions of that game and later only (a long session's last games:
+    judging every roll's shots is most of a card's work); every game is in the score."""
     variant = setup.variant
     state = m.replay(setup, ())
     luck = [_Luck(), _Luck()]
@@ -220,19 +226,24 @@ def match_card(
         if len(state.results) > len(before.results):
             r = state.results[-1]
             ended[r.game] = (before.variant.result_name(r.level) if r.level else "", rule_end(before, action, r))
-        if isinstance(action, m.Roll) and before.roller is not None:
+        counted = before.game >= from_game
+        if isinstance(action, m.Roll) and before.roller is not None and counted:
             side = before.roller
             luck[side].roll(action.dice)
             if before.variant.hitting and before.position is not None:
                 luck[side].shot(_shot(before, action.dice))
             if state.game != before.game or state.roller != side or state.phase is not m.Phase.MOVE:
                 plays[before.game] = plays.get(before.game, 0) + 1  # no legal play: the roll is the turn
+        elif isinstance(action, m.Roll) and before.roller is not None:
+            if state.game != before.game or state.roller != before.roller or state.phase is not m.Phase.MOVE:
+                plays[before.game] = plays.get(before.game, 0) + 1
         elif isinstance(action, m.Move) and before.roller is not None and before.position is not None:
             plays[before.game] = plays.get(before.game, 0) + 1
-            moved = before.variant.apply(before.position, _played(before, state, action))
-            if moved.bar[1] > before.position.bar[1]:
-                luck[before.roller].hits += moved.bar[1] - before.position.bar[1]
-        elif isinstance(action, m.Double | m.Take | m.Pass | m.Beaver | m.Raccoon):
+            if counted:
+                moved = before.variant.apply(before.position, _played(before, state, action))
+                if moved.bar[1] > before.position.bar[1]:
+                    luck[before.roller].hits += moved.bar[1] - before.position.bar[1]
+        elif isinstance(action, m.Double | m.Take | m.Pass | m.Beaver | m.Raccoon) and counted:
             cube.append(_cube_action(before, state, action))
     games = tuple(
         GameLine(
@@ -263,6 +274,7 @@ def match_card(
         hitting=variant.hitting,
         analysis=analysis,
         teams=variant.team_size > 1,
+        counted_from=from_game,
     )
 
 
@@ -419,13 +431,14 @@ def analyse_card(
     player: Analyst | PlayerSpec | None = None,
     *,
     time_cap: float | None = None,
+    from_game: int = 1,
 ) -> tuple[MatchAnalysis, CardAnalysis]:
-    """:func:`engine.analysis.analyse` of a match, and the figures its card shows (with the equity graph, noted
-    during that one analysis). ``player`` as there (default: the strongest analyst for the rule set);
-    :class:`~engine.analysis.HintError` when no analyst can judge the rule set."""
+    """:func:`engine.analysis.analyse` of a match (from game ``from_game`` on), and the figures its card shows (with
+    the equity graph, noted during that one analysis). ``player`` as there (default: the strongest analyst for the
+    rule set); :class:`~engine.analysis.HintError` when no analyst can judge the rule set."""
     name, inner = _resolve(setup, player)
     recorder = _Recorder(inner)
-    result = analyse(setup, actions, recorder, time_cap=time_cap)
+    result = analyse(setup, actions, recorder, time_cap=time_cap, from_game=from_game)
     result = replace(result, analyst=name)
     sides = tuple(SideQuality(s.decisions, s.errors, s.blunders, s.equity_lost, s.error_rate) for s in result.sides)
     card = CardAnalysis(name, result.label, result.exact, (sides[0], sides[1]), tuple(recorder.points))

@@ -315,8 +315,17 @@ def _dashed(c: _Canvas, x0: float, x1: float, y: float, colour: RGB) -> None:
 
 
 # --- dice ------------------------------------------------------------------------------------------------------
+def _counted(card: MatchCard, heading: str) -> str:
+    """A section's heading, with the games it counts when it counts only a long session's last games."""
+    if card.counted_from <= 1 or not card.games:
+        return heading
+    return _("{heading}: games {first} to {last}").format(
+        heading=heading, first=card.counted_from, last=max(card.counted_from, card.games[-1].number)
+    )
+
+
 def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
-    y = c.title(y, _("Dice"))
+    y = c.title(y, _counted(card, _("Dice")))
     a, b = card.dice
 
     def expected(value: str) -> str:
@@ -441,7 +450,7 @@ def _cube_words(action: str, who: str, value: int, team: bool) -> str:
 
 # --- analysis ------------------------------------------------------------------------------------------------------
 def _analysis(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float:
-    y = c.title(y, _("Play"))
+    y = c.title(y, _counted(card, _("Play")))
     c.panel(y, y + 84)
     for side in (0, 1):
         q = a.sides[side]
@@ -569,6 +578,8 @@ def card_text(card: MatchCard, title: str = "") -> str:
     elif card.over:
         head += "; " + _("tied")
     parts = [head]
+    if card.counted_from > 1:
+        parts.append(_("dice, cube and play of games {first} and later").format(first=card.counted_from))
     if card.games:
         games = ", ".join(
             _("{number} {name} +{points} ({how})").format(

@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from engine.i18n import _
+
 from ..config import Settings
 from ..storage import Store, Unavailable
 from .bots import BotsMixin
@@ -113,12 +115,22 @@ def _server(args: tuple[Any, ...]) -> str:
 _calling: ContextVar[bool] = ContextVar("gammonbot_service_call", default=False)
 
 
+def _asked(args: tuple[Any, ...]) -> bool:
+    """Whether a service call is a player's request (it names a Request), not the service's or a timer's."""
+    return any(isinstance(arg, Request) for arg in args)
+
+
 def _answering_try_again(cls: type[T]) -> type[T]:
     """Every public call of the service answers a database that does not answer in time (storage's
     :class:`~bot.storage.Unavailable`) as a refusal saying so ("try again in a moment"), which every transport
     shows the player; nothing was changed. Only the outermost call does (a call the service makes of itself
     lets it through), and the scheduler's :meth:`fire_timer` never does, so a timer that met a silent database
-    stays due and fires again instead of being taken as done."""
+    stays due and fires again instead of being taken as done.
+
+    **Overload is answered in order.** A request waits for the database as long as ``[storage] acquire_timeout``
+    (30 s: the transports answer first, a Discord interaction then has 15 minutes), in the order it came; only
+    when ``[limits] max_waiting_requests`` players' requests are under way already is one refused at once, with
+    the reason ("busy") and a warning in the log."""
     members: dict[str, Any] = {}
     for base in reversed(cls.__mro__):
         members.update(vars(base))
@@ -131,7 +143,17 @@ def _answering_try_again(cls: type[T]) -> type[T]:
             async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
                 if _calling.get():
                     return await method(self, *args, **kwargs)
+                bounded = convert and _asked(args)
+                if bounded and self.in_flight >= self.limits.max_waiting_requests:
+                    log.warning(
+                        "server %s: %s refused, %d requests are under way already",
+                        _server(args),
+                        method.__name__,
+                        self.in_flight,
+                    )
+                    raise Refused(_("the bot is very busy right now; try again in a moment"))
                 token = _calling.set(True)
+                self.in_flight += bounded
                 try:
                     return await method(self, *args, **kwargs)
                 except Unavailable as exc:
@@ -143,6 +165,7 @@ def _answering_try_again(cls: type[T]) -> type[T]:
                     )
                     raise Refused(str(exc)) from exc
                 finally:
+                    self.in_flight -= bounded
                     _calling.reset(token)
 
             return call

@@ -13,9 +13,10 @@ from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, U
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
 from .core import ServiceCore
+from .heavy import Job, analysed_from
 from .helpers import _deciding, _Loaded, _to_act, bot_name, keep_analysis
 from .pool import analyse_record, choose_action, hint_for
-from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who
+from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who, asker
 
 log = logging.getLogger("gammonbot.service")
 
@@ -134,6 +135,14 @@ class BotsMixin(ServiceCore):
                 game=game_id, analyst=result.analyst, label=result.label
             )
         ]
+        if result.from_game > 1:
+            played = len(loaded.state.results)
+            lines.append(
+                _(
+                    "Analysing all {count} games of this session would take minutes: the last {analysed}, from game "
+                    "{first}, are analysed."
+                ).format(count=played, analysed=played - result.from_game + 1, first=result.from_game)
+            )
         for side in result.sides:
             lines.append(
                 # Translators: one side's analysis: "Alice: 40 decisions, 3 errors (1 blunder), equity lost …".
@@ -174,9 +183,16 @@ class BotsMixin(ServiceCore):
         made = self._analyses.get(key)  # with its match card, or asked for before
         if made is not None:
             return made
+        setup = loaded.state.setup
+        first = analysed_from(loaded.state)
+        job = Job("analysis", game_id, loaded.row.version)
         try:
-            made = await self.work.on_record(
-                self.store, game_id, analyse_record, (loaded.state.setup,), 0.5, large=True
+            made = await self.heavy.run(
+                job,
+                asker(who),
+                lambda: self.work.on_record(
+                    self.store, game_id, analyse_record, (setup,), 0.5, first, large=True, lane=job.lane
+                ),
             )
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             raise Refused(str(exc)) from None

@@ -20,13 +20,7 @@ from engine.players import Player, PlayerSpec
 from engine.plugins import UnknownVariant, registry
 from engine.positionid import encode_position_id
 from engine.ratings import RatingSystem
-from engine.record import (
-    RecordError,
-    action_to_data,
-    advance_counters,
-    setup_from_data,
-    state_from_data,
-)
+from engine.record import RecordError, action_to_data, advance_counters, setup_from_data, state_from_data
 from engine.timecontrol import TimeControl
 from engine.turn import TurnError
 from engine.variant import Variant
@@ -38,6 +32,7 @@ from ..locks import KeyedLocks
 from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
 from .cache import GameCache
 from .events import _events, _phase_words, _ratings_event, _with_names
+from .heavy import HeavyWork
 from .helpers import (
     SNAPSHOT_VERSION,
     _Loaded,
@@ -49,6 +44,7 @@ from .helpers import (
     _time_control,
     _to_act,
     challenge_awaiting,
+    dice_after,
     status_word,
 )
 from .missing import NotInstalled, missing_view, not_installed
@@ -127,15 +123,15 @@ class ServiceCore:
         self._yielded = 0.0  # when a load last let the event loop run others (see _load)
         #: Each server's language setting as last read, with when that reading expires (SettingsMixin.server_language).
         self._language_memo: dict[str, tuple[float, str]] = {}
-        #: What each server's members speak (their clients' locales, most common first), as last read, and the
-        #: locale last stored for each (server, player), so that an unchanged one is not written again.
+        # Servers' languages (SettingsMixin): what most members' clients show, as last read; the locale last stored
+        # per (server, player); a Community server's Discord language.
         self._members_memo: dict[str, tuple[float, str | None]] = {}
         self._locales_seen: dict[tuple[str, str], str] = {}
-        #: Each server's language in Discord, where it means something (a Community server's preferred locale).
         self._discord_locales: dict[str, str | None] = {}
         self._lock: KeyedLocks[int] = KeyedLocks(4 * self._cache_size)  # one per game
-        #: Worker processes for exports, replays and bot players (pool.py), started when first needed.
-        self.work = WorkPool(self.limits.worker_processes)
+        self.work = WorkPool(self.limits.worker_processes)  # worker processes (pool.py), started when first needed
+        self.heavy = HeavyWork(workers=self.work.workers)  # heavy requests: shared, one at a time, bounded
+        self.in_flight = 0  # players' requests under way: past [limits] max_waiting_requests one is refused
         #: The rating system (a plugin may register others: ``register_rating_systems``).
         self.ratings: RatingSystem = registry().find_rating_system(rating_system)
 
@@ -379,6 +375,8 @@ class ServiceCore:
                     revealed = {"setup": {**setup, "dice": {**setup["dice"], "seed": seed}}}
                 counters = advance_counters(loaded.counters, all_actions)
                 summary = _snapshot(final, counters)
+                dice = dice_after(loaded, all_actions)  # each player's rolls, kept as the game is played
+                more: dict[str, Any] = {} if dice is None or dice == loaded.row.dice else {"dice": dice}
                 turn_player = _to_act(final)
                 clock_data = None if clock is None else clock.to_data()
                 try:
@@ -393,6 +391,7 @@ class ServiceCore:
                         turn_player=turn_player,
                         draft=draft_value,
                         clock=clock_data,
+                        **more,
                         # An untimed game in progress keeps its one archive timer (set at the start), which
                         # judges the game's last change when it comes due: a move writes no timer rows.
                         timers=None
@@ -413,6 +412,7 @@ class ServiceCore:
                     draft=draft_value,
                     clock=clock_data,
                     updated_at=now,
+                    dice=dice,
                 )
                 new_loaded = _Loaded(row, final, counters)
                 if finished:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from engine import i18n
 from engine import match as m
+from engine.fairdice import tally_rolls
 from engine.i18n import N_, _, pgettext
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
 from engine.plugins import UnknownPlayer, UnknownTimeControl, find_player, registry
@@ -336,3 +337,10 @@ def keep_analysis(memo: dict[tuple[int, int], Any], key: tuple[int, int], analys
     memo[key] = analysis
     while len(memo) > ANALYSES_KEPT:
         del memo[next(iter(memo))]
+
+
+def dice_after(loaded: _Loaded, actions: Sequence[Action]) -> dict[str, list[int]] | None:
+    """Each player's rolls after ``actions`` (engine.fairdice.tally_rolls), kept with the game as it is played; None
+    for a game played before tallies were kept (it is counted once, when someone asks: RecordsMixin.dice_stats)."""
+    kept = loaded.row.dice if loaded.row.dice is not None or loaded.n_actions else {}
+    return None if kept is None else tally_rolls(actions, kept)

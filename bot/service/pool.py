@@ -16,8 +16,15 @@ back. Both paths call the same function with the same values, so a job gives the
 worker. A job goes to a worker only when the caller says it is large (:func:`pooled`: a record of at least
 :data:`POOL_FROM_ACTIONS` actions; a bot player's thinking); anything else, and everything while the pool is starting,
 when it is turned off (``[limits] worker_processes = 0``) or after :meth:`WorkPool.close`, runs in a thread as before.
-Jobs that can wait (exports, replays, analyses) take turns for all the workers but one, which is kept for the urgent
-ones (a bot player to move, a hint).
+
+**Lanes.** Every job names its lane (:data:`LANES`): ``urgent`` (a bot player to move, a hint: someone waits at
+the table), ``short`` (exports, replays, record checks, dice statistics, cards without analysis: seconds at most)
+and ``long`` (analyses, and cards with one: a minute for a long match). With three workers or more each lane has
+workers of its own (one urgent, one long, the rest short), so a minute-long analysis never holds up an export, and
+no export a bot's move; with two, the urgent lane keeps one and the others share the second; with one, all share
+it. Within a lane, jobs wait for a worker in the order they came (the service lets each user and each game have
+one heavy job under way at a time, :mod:`.heavy`, so one user's requests cannot fill a lane); a job whose callers
+all gave up while it waited is dropped before a worker ever sees it. A job a worker has begun runs to its end.
 
 **Why forkserver (spawn where there is none).** The service's process runs threads: SQLite's writer thread, the
 database driver's, asyncio's worker threads. A child made by ``fork`` copies every lock as it was at that instant,
@@ -57,7 +64,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engine import i18n
 from engine import match as m
 from engine.analysis import analyse, hint
-from engine.fairdice import player_rolls
+from engine.fairdice import player_rolls, tally_rolls, verify_record
 from engine.matchcard import analyse_card, match_card, replay_frames
 from engine.matfile import export_mat
 from engine.players import Player, bot_action
@@ -71,6 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "POOL_FROM_ACTIONS",
+    "LANES",
     "WorkPool",
     "NotServed",
     "pooled",
@@ -80,6 +88,9 @@ __all__ = [
     "replay_agrees",
     "replay_counted",
     "rolls_of",
+    "tally_logs",
+    "check_record",
+    "record_of",
     "choose_action",
     "hint_for",
     "analyse_record",
@@ -96,10 +107,33 @@ T = TypeVar("T")
 POOL_FROM_ACTIONS = 200
 
 
+#: The lanes of jobs (see the module docstring), in the order their workers are given out.
+LANES = ("urgent", "long", "short")
+
+
+def lane_sizes(processes: int) -> dict[str, tuple[str, int]]:
+    """Each lane's executor (lanes with the same name share one) and its number of workers, for ``processes``
+    workers in all: three or more, one each for the urgent and the long lane and the rest for the short one; two,
+    the urgent lane one and the others the second; one, all of them the one."""
+    if processes >= 3:
+        return {"urgent": ("urgent", 1), "long": ("long", 1), "short": ("short", processes - 2)}
+    if processes == 2:
+        return {"urgent": ("urgent", 1), "long": ("heavy", 1), "short": ("heavy", 1)}
+    return {lane: ("all", 1) for lane in LANES}
+
+
 #: How much lower a worker's CPU priority is than the service's (``nice``; POSIX only). When the machine's cores are
 #: all busy, the operating system runs the event loop's process first: a worker's export can wait some milliseconds,
 #: every game on the loop cannot. A worker still has every core nobody else wants.
 WORKER_NICENESS = 10
+#: The same for the workers of the urgent lane when it has its own (bot players to move, hints): above the heavy
+#: lanes', below the event loop's.
+URGENT_NICENESS = 5
+#: Records read at once for heavy jobs: the rest wait, so that long reads never take every database connection
+#: from the players' requests.
+RECORD_READS = 2
+#: An answer larger than this (bytes, pickled) is unpickled in a thread, not on the event loop.
+UNPICKLE_ON_THE_LOOP = 256 * 1024
 
 
 def pooled(n_actions: int) -> bool:
@@ -155,9 +189,28 @@ def replay_agrees(final: m.MatchState, log: Log) -> bool:
         return False
 
 
+def check_record(log: Log, setup: dict[str, Any], proof: dict[str, Any], with_text: bool) -> tuple[Any, str | None]:
+    """A match record checked against its dice proof (engine.fairdice.VerifyReport) and, when ``with_text`` and it
+    checks out, the record as the JSON text players download (what ``gammonbot verify`` reads)."""
+    record = {"setup": setup, "actions": _rows(log), "dice": proof}
+    report = verify_record(record)
+    text = json.dumps(record, indent=1, sort_keys=True) if with_text and report.ok else None
+    return report, text
+
+
+def record_of(log: Log, setup: dict[str, Any], proof: dict[str, Any] | None) -> dict[str, Any]:
+    """A match record as a value: setup, every action, the dice proof."""
+    return {"setup": setup, "actions": _rows(log), "dice": proof}
+
+
 def rolls_of(log: Log, player: str) -> list[tuple[int, int]]:
     """The dice ``player`` threw in a record (engine.fairdice.player_rolls)."""
     return player_rolls(_actions(log), player)
+
+
+def tally_logs(*logs: Log) -> list[dict[str, list[int]]]:
+    """Each record's dice tally (engine.fairdice.tally_rolls), for games played before tallies were kept."""
+    return [tally_rolls(_actions(log)) for log in logs]
 
 
 def choose_action(player: Player, state: m.MatchState, side: int, time_cap: float) -> tuple[m.Action, Player]:
@@ -172,9 +225,9 @@ def hint_for(state: m.MatchState, n: int, time_cap: float) -> Any:
     return hint(state, None, n, time_cap=time_cap)
 
 
-def analyse_record(setup: m.MatchSetup, log: Log, time_cap: float) -> Any:
-    """engine.analysis.analyse of a record by the default analyst."""
-    return analyse(setup, _actions(log), None, time_cap=time_cap)
+def analyse_record(setup: m.MatchSetup, log: Log, time_cap: float, from_game: int = 1) -> Any:
+    """engine.analysis.analyse of a record by the default analyst (from game ``from_game`` on)."""
+    return analyse(setup, _actions(log), None, time_cap=time_cap, from_game=from_game)
 
 
 def draw_card(
@@ -186,9 +239,12 @@ def draw_card(
     title: str,
     compress_level: int,
     time_cap: float,
+    from_game: int = 1,
+    analyse_from: int = 1,
 ) -> tuple[Any, str | None, Any]:
     """A match card drawn (render.card.RenderedCard), why its analysis was left out (None when it was not), and
-    the analysis (engine.analysis.MatchAnalysis, None without one), so the match's report need not make it again."""
+    the analysis (engine.analysis.MatchAnalysis, None without one), so the match's report need not make it again.
+    ``from_game``: count dice and cube from that game on; ``analyse_from``: analyse from that game on."""
     from engine.analysis import HintError
     from engine.players import PlayerUnavailable, UnsupportedVariant
     from render.card import render_card
@@ -197,10 +253,10 @@ def draw_card(
     result, figures, left_out = None, None, None
     if analysis:
         try:
-            result, figures = analyse_card(setup, acts, time_cap=time_cap)
+            result, figures = analyse_card(setup, acts, time_cap=time_cap, from_game=analyse_from)
         except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
             left_out = str(exc)
-    card = match_card(setup, acts, figures, names=names)
+    card = match_card(setup, acts, figures, names=names, from_game=max(from_game, analyse_from if analysis else 1))
     return render_card(card, theme, title=title, compress_level=compress_level), left_out, result
 
 
@@ -240,14 +296,14 @@ def registry_fingerprint(reg: Registry) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _start_worker(plugins: str | None) -> None:
+def _start_worker(plugins: str | None, niceness: int = WORKER_NICENESS) -> None:
     """A new worker: the service's GAMMONBOT_PLUGINS, its own registry, ^C left to the service, and a lower CPU
-    priority than the service's (:data:`WORKER_NICENESS`)."""
+    priority than the service's (``niceness``: :data:`WORKER_NICENESS`, or :data:`URGENT_NICENESS`)."""
     global _worker_fingerprint
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(os, "nice"):
         with contextlib.suppress(OSError):
-            os.nice(WORKER_NICENESS)
+            os.nice(niceness)
     if plugins is None:
         os.environ.pop(ENV_PLUGINS, None)
     else:
@@ -314,33 +370,47 @@ def _context() -> multiprocessing.context.BaseContext:
 # --- the service's side -------------------------------------------------------------------------------------------
 
 
+#: Each group of lanes' executor (lanes of one group share it).
+Executors = dict[str, concurrent.futures.ProcessPoolExecutor]
+
+
 class WorkPool:
-    """Up to ``processes`` worker processes, started in the background at the first large job (0: every job in a
-    thread). :meth:`close` stops them."""
+    """Up to ``processes`` worker processes in their lanes (:func:`lane_sizes`), started in the background at the
+    first large job (0: every job in a thread). :meth:`close` stops them."""
 
     def __init__(self, processes: int) -> None:
         self.processes = max(0, processes)
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self.lanes = lane_sizes(self.processes)
+        #: Each group of lanes' executor, once the workers are up.
+        self._executors: Executors | None = None
         #: The workers starting (in a thread of its own: not tied to one event loop), then started.
-        self._starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor] | None = None
+        self._starting: concurrent.futures.Future[Executors] | None = None
         self._closed = False
         self._fingerprint: tuple[Registry, str] | None = None
-        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        self._turns: tuple[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] | None = None
+        self._reads: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         #: Jobs the workers answered (the rest ran in threads).
         self.answered = 0
+        #: Jobs whose callers all gave up while they waited for a worker (dropped before one began them).
+        self.dropped = 0
         #: Stops the workers of a pool dropped without close() (a service a test forgot): see _stop_soon.
-        self._finalizer: weakref.finalize[[concurrent.futures.ProcessPoolExecutor], WorkPool] | None = None
+        self._finalizer: weakref.finalize[..., WorkPool] | None = None
+
+    @property
+    def workers(self) -> dict[str, int]:
+        """How many workers each lane has (0 everywhere without workers: jobs in threads)."""
+        return {lane: size if self.processes else 0 for lane, (_group, size) in self.lanes.items()}
 
     @property
     def running(self) -> bool:
         """Whether the worker processes are up (jobs go to them)."""
-        return self._executor is not None
+        return self._executors is not None
 
     @property
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""
-        executor = self._executor
-        return [] if executor is None else sorted(p.pid for p in (executor._processes or {}).values() if p.pid)
+        executors = self._executors or {}
+        return sorted(p.pid for e in executors.values() for p in (e._processes or {}).values() if p.pid)
 
     async def start(self) -> bool:
         """Start the workers now (normally the first large job does) and wait until they are up; False when the pool
@@ -353,7 +423,7 @@ class WorkPool:
             await asyncio.wrap_future(self._starting)
         except Exception:  # logged
             return False
-        return self._executor is not None
+        return self._executors is not None
 
     async def run(
         self,
@@ -363,16 +433,20 @@ class WorkPool:
         *,
         large: bool,
         urgent: bool = False,
+        lane: str | None = None,
     ) -> T:
-        """``fn(*objects, *data)``: in a worker process when the job is ``large`` and the workers are up, else in a
-        thread (see the module docstring). Jobs not ``urgent`` (exports, replays: not a bot player about to move)
-        wait for one another here, so that a worker is soon free for an urgent one.
+        """``fn(*objects, *data)``: in a worker of its ``lane`` (``urgent`` for ``urgent=True``, else ``short`` unless
+        named) when the job is ``large`` and the workers are up, else in a thread (see the module docstring). Jobs
+        wait for a worker of their lane here, in order; cancelled while waiting, a job is dropped.
 
         A job for a worker is pickled first (in a thread) and its values let go: while it waits, the records it carries
         are one ``bytes`` each, which the garbage collector never looks at (a caller that wants that too passes the
         record without keeping it)."""
-        executor = self._executor if large and not self._closed else None
-        if executor is None:
+        lane = lane or ("urgent" if urgent else "short")
+        if lane not in self.lanes:
+            raise ValueError(f"no lane {lane!r}; lanes: {', '.join(LANES)}")
+        executors = self._executors if large and not self._closed else None
+        if executors is None:
             if large and self.processes and not self._closed:
                 self._begin()
             return await asyncio.to_thread(fn, *objects, *data)
@@ -382,15 +456,23 @@ class WorkPool:
             log.debug("%s stays in a thread: its values do not pickle (%s)", fn.__name__, exc)
             return await asyncio.to_thread(fn, *objects, *data)
         del objects, data
-        async with contextlib.nullcontext() if urgent else self._turn():
-            executor = self._executor
+        group = self.lanes[lane][0]
+        try:
+            turn = self._turn(group)
+            await turn.acquire()
+        except asyncio.CancelledError:
+            self.dropped += 1
+            raise
+        try:
+            executor = (self._executors or {}).get(group)
             try:
                 if executor is None:
                     raise NotServed("the pool closed or stopped meanwhile")
                 answer = await asyncio.get_running_loop().run_in_executor(
                     executor, _work, fn, blob, self._registry_fingerprint(), _languages()
                 )
-                result: T = pickle.loads(answer)
+                big = len(answer) > UNPICKLE_ON_THE_LOOP  # a card, a replay, a long export: not on the loop
+                result: T = await asyncio.to_thread(pickle.loads, answer) if big else pickle.loads(answer)
                 self.answered += 1
                 return result
             except NotServed as exc:
@@ -398,7 +480,7 @@ class WorkPool:
             except BrokenProcessPool:
                 log.error("a worker process stopped; the pool starts again at the next large job, this job in a thread")
                 assert executor is not None
-                self._discard(executor)
+                self._discard()
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if not self._closed or (task is not None and task.cancelling()):
@@ -408,6 +490,8 @@ class WorkPool:
                 if not self._closed:  # "cannot schedule new futures after shutdown": closing meanwhile
                     raise
                 log.debug("%s done in a thread: the pool closed meanwhile (%s)", fn.__name__, exc)
+        finally:
+            turn.release()
         objects, data = pickle.loads(blob)
         return await asyncio.to_thread(fn, *objects, *data)
 
@@ -420,12 +504,15 @@ class WorkPool:
         *more: Any,
         first: int | None = None,
         large: bool = False,
+        lane: str = "short",
     ) -> T:
         """``fn(*objects, log, *more)`` on a game's record as stored (:data:`Log`: one string; its ``first``
-        actions), in a worker when the record is long (:func:`pooled`) or the job ``large``. This process
-        never decodes the record (a worker does), and does not keep it while the job waits (see :meth:`run`)."""
-        log = await store.action_log(game_id, scope=Scope.system(), first=first)
-        job = self.run(fn, objects, (log, *more), large=large or pooled(log.count("\n") + 1 if log else 0))
+        actions), in a worker of ``lane`` when the record is long (:func:`pooled`) or the job ``large``. This
+        process never decodes the record (a worker does), and does not keep it while the job waits (see
+        :meth:`run`)."""
+        async with self._reading():
+            log = await store.action_log(game_id, scope=Scope.system(), first=first)
+        job = self.run(fn, objects, (log, *more), large=large or pooled(log.count("\n") + 1 if log else 0), lane=lane)
         del log
         return await job
 
@@ -434,23 +521,31 @@ class WorkPool:
         jobs run in threads)."""
         self._closed = True
         starting, self._starting = self._starting, None
-        executor, self._executor = self._executor, None
+        executors, self._executors = self._executors, None
         if self._finalizer is not None:
             self._finalizer.detach()
         if starting is not None:
             with contextlib.suppress(Exception):  # it never started (logged)
-                executor = await asyncio.wrap_future(starting)
-        self._executor = None
-        if executor is not None:
+                executors = await asyncio.wrap_future(starting)
+        self._executors = None
+        for executor in (executors or {}).values():
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
     # --- internals ----------------------------------------------------------------------------------------------
-    def _turn(self) -> asyncio.Semaphore:
-        """The jobs not urgent take turns: as many at once as there are workers but one (one with a single worker)."""
+    def _reading(self) -> asyncio.Semaphore:
+        """Turns for reading records (:data:`RECORD_READS` at once, on this event loop)."""
+        loop = asyncio.get_running_loop()
+        if self._reads is None or self._reads[0] is not loop:
+            self._reads = (loop, asyncio.Semaphore(RECORD_READS))
+        return self._reads[1]
+
+    def _turn(self, group: str) -> asyncio.Semaphore:
+        """A group of lanes' turns: as many jobs at once as it has workers (the rest wait here, in order)."""
         loop = asyncio.get_running_loop()
         if self._turns is None or self._turns[0] is not loop:  # a semaphore serves one event loop
-            self._turns = (loop, asyncio.Semaphore(max(1, self.processes - 1)))
-        return self._turns[1]
+            sizes = {name: size for name, size in self.lanes.values()}
+            self._turns = (loop, {name: asyncio.Semaphore(size) for name, size in sizes.items()})
+        return self._turns[1][group]
 
     def _registry_fingerprint(self) -> str:
         reg = registry()
@@ -462,31 +557,35 @@ class WorkPool:
         """Start the workers in a thread (the fork server imports the engine first: seconds), once."""
         if self._starting is not None:
             return
-        starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor] = concurrent.futures.Future()
+        starting: concurrent.futures.Future[Executors] = concurrent.futures.Future()
         starting.set_running_or_notify_cancel()  # nobody waiting for it can cancel it
         self._starting = starting
         threading.Thread(target=self._start_into, args=(starting,), name="gammonbot-pool-start", daemon=True).start()
 
-    def _make(self) -> concurrent.futures.ProcessPoolExecutor:
-        executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.processes,
-            mp_context=_context(),
-            initializer=_start_worker,
-            initargs=(os.environ.get(ENV_PLUGINS),),
-        )
+    def _make(self) -> Executors:
+        sizes = {name: size for name, size in self.lanes.values()}
+        made: dict[str, concurrent.futures.ProcessPoolExecutor] = {}
         try:
-            # Each submission starts a worker while none is idle: all of them now, none later on the event loop.
-            started = [executor.submit(_ready) for _ in range(self.processes)]
-            for future in started:
-                future.result()
+            for name, size in sizes.items():
+                executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=size,
+                    mp_context=_context(),
+                    initializer=_start_worker,
+                    initargs=(os.environ.get(ENV_PLUGINS), URGENT_NICENESS if name == "urgent" else WORKER_NICENESS),
+                )
+                made[name] = executor
+                # Each submission starts a worker while none is idle: all of them now, none later on the event loop.
+                for future in [executor.submit(_ready) for _ in range(size)]:
+                    future.result()
         except BaseException:
-            executor.shutdown(wait=False, cancel_futures=True)
+            for executor in made.values():
+                executor.shutdown(wait=False, cancel_futures=True)
             raise
-        return executor
+        return made
 
-    def _start_into(self, starting: concurrent.futures.Future[concurrent.futures.ProcessPoolExecutor]) -> None:
+    def _start_into(self, starting: concurrent.futures.Future[Executors]) -> None:
         try:
-            executor = self._make()
+            executors = self._make()
         except Exception as exc:
             log.error(
                 "the worker processes did not start (%s: %s); heavy work stays in threads", type(exc).__name__, exc
@@ -494,18 +593,27 @@ class WorkPool:
             starting.set_exception(exc)
             return
         if not self._closed:  # else close() stops it
-            self._executor = executor
-            self._finalizer = weakref.finalize(self, _stop_soon, executor)
+            self._executors = executors
+            self._finalizer = weakref.finalize(self, _stop_all, list(executors.values()))
             self._finalizer.atexit = False  # at exit concurrent.futures stops every pool itself
-            log.info("%d worker processes started for exports, replays and bot players", self.processes)
-        starting.set_result(executor)
+            log.info(
+                "%d worker processes started for heavy work (lanes: %s)",
+                self.processes,
+                ", ".join(f"{lane} {size}" for lane, (_group, size) in self.lanes.items()),
+            )
+        starting.set_result(executors)
 
-    def _discard(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
-        if self._executor is executor:
-            self._executor = None
-            self._starting = None
-            if self._finalizer is not None:
-                self._finalizer.detach()
+    def _discard(self) -> None:
+        """A worker died: stop every executor; the pool starts again at the next large job."""
+        executors, self._executors = self._executors, None
+        self._starting = None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        _stop_all(list((executors or {}).values()))
+
+
+def _stop_all(executors: list[concurrent.futures.ProcessPoolExecutor]) -> None:
+    for executor in executors:
         _stop_soon(executor)
 
 

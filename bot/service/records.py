@@ -3,36 +3,66 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import match as m
-from engine.fairdice import dice_stats, verify_record
+from engine.fairdice import pair_stats
 from engine.i18n import _, ngettext
 from engine.positionid import encode_position_id
 
-from ..storage import NotFound
+from ..storage import GameRow, NotFound, Scope
 from .core import ServiceCore
+from .heavy import Job, analysed_from, counted_from
 from .helpers import _board_of, _Loaded, _names, keep_analysis
-from .pool import draw_card, draw_replay, export_record, replay_record, rolls_of
-from .types import PLAYER_DEFAULTS, Event, Refused, Request, Who, scope_of
+from .pool import (
+    check_record,
+    draw_card,
+    draw_replay,
+    export_record,
+    pooled,
+    record_of,
+    replay_record,
+    tally_logs,
+)
+from .types import PLAYER_DEFAULTS, Event, Refused, Request, Who, asker, scope_of
 
 log = logging.getLogger("gammonbot.service")
+
+
+#: Games of a player's dice statistics counted in one worker job when they have no tally yet.
+TALLY_BATCH = 50
+
+
+def _sum_tallies(texts: list[str], player_id: str) -> list[int]:
+    """The sum of a player's counts in stored tallies (JSON texts)."""
+    pairs = [0] * 36
+    for text in texts:
+        for k, n in enumerate(json.loads(text).get(player_id, ())):
+            pairs[k] += n
+    return pairs
+
+
+class CheckedRecord(NamedTuple):
+    """A match record's dice check (engine.fairdice.VerifyReport), the record as JSON text (None unless asked for
+    and the dice check out) and the commitment its dice were checked against."""
+
+    report: Any
+    text: str | None
+    commitment: str
 
 
 class RecordsMixin(ServiceCore):
     """Records: the verifiable dice record, dice statistics, exports, position ids and board images."""
 
     # --- verifiable dice ---------------------------------------------------------------------------
-    async def record(self, game_id: int, who: Who) -> dict[str, Any]:
-        """The match record anyone who may see the game can verify: setup, every action and the dice proof (the
-        seed only once the match is over: the one place that rule lives).
-
-        Read straight from storage, without replaying, so that even a record that no longer replays (tampered
-        with) can be checked and the bad roll named.
-        """
+    async def _started(self, game_id: int, who: Who) -> tuple[GameRow, dict[str, Any] | None]:
+        """A started game's row as stored (never replayed: a record that no longer replays can still be checked),
+        and its dice proof as anyone may see it (the seed only once the match is over: the one place that rule
+        lives)."""
         try:
-            row, logged = await self.store.load_game_and_actions(game_id, scope=scope_of(who))
+            row = await self.store.load_game(game_id, scope=scope_of(who))
         except NotFound:
             raise Refused(_("there is no game #{game}").format(game=game_id)) from None
         if row.status == "challenge" or "match" not in row.setup:
@@ -40,30 +70,69 @@ class RecordsMixin(ServiceCore):
         proof = row.setup.get("dice")
         if proof and row.status != "finished":
             proof = {**proof, "seed": None}
-        return {"setup": row.setup["match"], "actions": [a.action for a in logged], "dice": proof}
+        return row, proof
+
+    async def record(self, game_id: int, who: Who) -> dict[str, Any]:
+        """The match record anyone who may see the game can verify: setup, every action and the dice proof. Read
+        straight from storage and decoded off the event loop (a long record in a worker process)."""
+        row, proof = await self._started(game_id, who)
+        return await self.work.on_record(self.store, game_id, record_of, (), row.setup["match"], proof)
 
     async def verify(self, game_id: int, who: Who) -> Any:
         """Check a match's dice against its commitment (engine.fairdice.VerifyReport)."""
-        record = await self.record(game_id, who)
-        if not record["dice"]:
+        return (await self.checked_record(game_id, who, with_text=False)).report
+
+    async def checked_record(self, game_id: int, who: Who, *, with_text: bool = True) -> CheckedRecord:
+        """A match's dice checked against their commitment (engine.fairdice.VerifyReport) and, when they check out
+        and ``with_text``, the match record as the JSON text anyone can check again (``gammonbot verify``).
+
+        Off the event loop (a record of any length: a worker process when long), shared and remembered by the
+        game's version (:mod:`.heavy`)."""
+        row, proof = await self._started(game_id, who)
+        if not proof:
             raise Refused(
                 _("game #{game} was played with dice that carry no commitment (a test or demo game)").format(
                     game=game_id
                 )
             )
-        return verify_record(record)
+        job = Job("record" if with_text else "verify", game_id, row.version)
+        report, text = await self.heavy.run(
+            job,
+            asker(who),
+            lambda: self.work.on_record(self.store, game_id, check_record, (), row.setup["match"], proof, with_text),
+        )
+        return CheckedRecord(report, text, str(proof.get("commitment", "")))
 
     async def dice_stats(self, who: Request, player_id: str | None = None) -> Any:
         """Counts of each number and of doublets in a player's rolls (default: the asker's) in the asker's server,
-        with the expected values. In a direct message: the asker's own rolls in every server."""
+        with the expected values. In a direct message: the asker's own rolls in every server.
+
+        Each game keeps its players' rolls as it is played (``games.dice``), so this is one read of a small text per
+        game. A game played before they were kept is counted from its record once, :data:`TALLY_BATCH` games a job in
+        a worker, and its tally stored."""
         player_id = player_id or who.id
         if who.guild_id is None and player_id != who.id:
             raise Refused(_("in a direct message you can see only your own dice"))
-        rows = await self.store.games_of(player_id, scope=scope_of(who), statuses=("active", "finished", "archived"))
-        rolls: list[tuple[int, int]] = []
-        for row in rows:
-            rolls.extend(await self.work.on_record(self.store, row.id, rolls_of, (), player_id))
-        return dice_stats(rolls)
+        rows = await self.store.dice_of(player_id, scope=scope_of(who))
+        job = Job("dice", None, None, (player_id, who.guild_id, tuple((g, v) for g, v, _d in rows)))
+        return await self.heavy.run(job, asker(who), lambda: self._dice_stats(player_id, rows))
+
+    async def _dice_stats(self, player_id: str, rows: list[tuple[int, int, str | None]]) -> Any:
+        texts = [text for _g, _v, text in rows if text is not None]
+        # A player in hundreds of games: their tallies are added up in a worker thread, not on the event loop.
+        many = len(texts) > 200
+        pairs = await asyncio.to_thread(_sum_tallies, texts, player_id) if many else _sum_tallies(texts, player_id)
+        missing = [(g, v) for g, v, text in rows if text is None]
+        for start in range(0, len(missing), TALLY_BATCH):
+            batch = missing[start : start + TALLY_BATCH]
+            logs = [await self.store.action_log(g, scope=Scope.system()) for g, _v in batch]
+            actions = sum(log.count("\n") + 1 for log in logs if log)
+            tallies = await self.work.run(tally_logs, (), tuple(logs), large=pooled(actions))
+            for (game_id, version), tally in zip(batch, tallies, strict=True):
+                await self.store.set_dice(game_id, version, tally)
+                for k, n in enumerate(tally.get(player_id, ())):
+                    pairs[k] += n
+        return pair_stats(pairs)
 
     async def ids_at(self, game_id: int, who: Who, after_actions: int | None = None) -> tuple[str, str]:
         """GNU Backgammon Position ID and Match ID of a position of a match (default: the current one)."""
@@ -143,8 +212,12 @@ class RecordsMixin(ServiceCore):
         loaded = await self._load(game_id, who)
         if loaded.state is None:
             raise Refused(_("game #{game} has not started: nothing to export").format(game=game_id))
+        setup = loaded.state.setup
         # A long record is exported in a worker process (replaying it is most of the work): see pool.py.
-        return await self.work.on_record(self.store, game_id, export_record, (loaded.state.setup,))
+        job = Job("export", game_id, loaded.row.version)
+        return await self.heavy.run(
+            job, asker(who), lambda: self.work.on_record(self.store, game_id, export_record, (setup,))
+        )
 
     # --- match cards and replays --------------------------------------------------------------------
     async def match_card(
@@ -163,18 +236,26 @@ class RecordsMixin(ServiceCore):
         names = dict(_names(loaded))
         chosen = self.render_config.theme_for(theme)
         title = f"#{game_id} {_(state.variant.display_name)}"
-        # In a worker process when analysed or long (see pool.py).
-        card, left_out, analysed = await self.work.on_record(
-            self.store,
-            game_id,
-            draw_card,
-            (state.setup, chosen),
-            analysis,
-            names,
-            title,
-            self.render_config.compress_level,
-            0.5,
-            large=analysis,
+        job = Job("card+analysis" if analysis else "card", game_id, loaded.row.version, (theme, *sorted(names.items())))
+        # In a worker process when analysed or long (see pool.py), in the long lane when analysed.
+        card, left_out, analysed = await self.heavy.run(
+            job,
+            asker(who),
+            lambda: self.work.on_record(
+                self.store,
+                game_id,
+                draw_card,
+                (state.setup, chosen),
+                analysis,
+                names,
+                title,
+                self.render_config.compress_level,
+                0.5,
+                counted_from(state),
+                analysed_from(state),
+                large=analysis,
+                lane=job.lane,
+            ),
         )
         if left_out is not None:
             log.info("game %s: no analysis on its card (%s)", game_id, left_out)
@@ -222,9 +303,14 @@ class RecordsMixin(ServiceCore):
             prefs = await self.settings_of(who.id)
         names = dict(_names(loaded))
         chosen = self.render_config.theme_for(prefs["theme"])
+        job = Job("replay", game_id, loaded.row.version, (number, side, prefs["theme"], prefs["home"], *names.items()))
         try:
-            return await self.work.on_record(
-                self.store, game_id, draw_replay, (state.setup, chosen), number, side, names, prefs["home"]
+            return await self.heavy.run(
+                job,
+                asker(who),
+                lambda: self.work.on_record(
+                    self.store, game_id, draw_replay, (state.setup, chosen), number, side, names, prefs["home"]
+                ),
             )
         except ValueError as exc:  # longer than any picture Discord takes (no game is this long in practice)
             raise Refused(

@@ -193,6 +193,7 @@ class ResultsMixin(ServiceCore):
         changed += await self._tour_forget(player_id, who.guild_id)
         self._cache.clear()
         self._analyses.clear()  # they name the players
+        self.heavy.forget_all()  # so do the cards, records and exports it remembers
         return changed
 
     async def forget_me(self, who: Request) -> int:
@@ -203,6 +204,7 @@ class ResultsMixin(ServiceCore):
         changed += await self._tour_forget(who.id, None)
         self._cache.clear()
         self._analyses.clear()  # they name the players
+        self.heavy.forget_all()  # so do the cards, records and exports it remembers
         return changed
 
     async def game_list(

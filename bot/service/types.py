@@ -102,6 +102,12 @@ SYSTEM = _System()
 Who = Request | _System
 
 
+def asker(who: Who) -> str | None:
+    """Who asks, for heavy work taken one at a time per user (:mod:`.heavy`): a player's id, or None for the service
+    itself (a post-match card, a timer)."""
+    return who.id if isinstance(who, Request) else None
+
+
 def scope_of(who: Who) -> Scope:
     """The storage scope of a request: its server's games, or in a direct message the asker's own games."""
     if isinstance(who, _System):

@@ -122,6 +122,8 @@ class GameRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     players: dict[str, int | None] = field(default_factory=dict)
+    #: Each player's rolls so far (engine.fairdice.tally_rolls); None for a game played before they were kept.
+    dice: dict[str, list[int]] | None = None
 
 
 def _decoded_when_read(name: str) -> Any:

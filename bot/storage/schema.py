@@ -56,6 +56,9 @@ games = sa.Table(
     sa.Column("turn_player", sa.String(32), nullable=True, index=True),
     sa.Column("clock", sa.Text, nullable=True),  # JSON: reserves and whose clock runs since when
     sa.Column("created_at", sa.Float, nullable=False),
+    # JSON: each player's rolls so far, counts of the 36 ordered rolls (engine.fairdice.tally_rolls); NULL for a
+    # game played before migration 7 until it is counted (a player's dice statistics count it once).
+    sa.Column("dice", sa.Text, nullable=True),
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
@@ -331,5 +334,19 @@ def _migration_6(conn: sa.Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+def _migration_7(conn: sa.Connection) -> None:
+    """Each game's dice tally (issue 31): a column of ``games`` (a database made since has it from migration 1)."""
+    if "dice" not in {c["name"] for c in sa.inspect(conn).get_columns("games")}:
+        conn.execute(sa.text("ALTER TABLE games ADD COLUMN dice TEXT"))
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
-MIGRATIONS: list[Migration] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5, _migration_6]
+MIGRATIONS: list[Migration] = [
+    _migration_1,
+    _migration_2,
+    _migration_3,
+    _migration_4,
+    _migration_5,
+    _migration_6,
+    _migration_7,
+]

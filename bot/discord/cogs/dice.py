@@ -8,7 +8,6 @@ the record, which anyone can check again with ``gammonbot verify``.
 from __future__ import annotations
 
 import io
-import json
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -62,8 +61,7 @@ class Dice(BgCog):
                 raise Refused(_("Game #{game} never started, so it has no dice to check.").format(game=view.id))
             title = describe(view)
         try:
-            report = await self.service.verify(game_id, asker)
-            record = await self.service.record(game_id, asker) if report.ok else None
+            report, record, commitment = await self.service.checked_record(game_id, asker)
         except ValueError as exc:
             if isinstance(exc, Refused):
                 raise
@@ -77,9 +75,8 @@ class Dice(BgCog):
         filename = f"game{game_id}-record.json"
         text += "\n" + _(
             "The match record is attached: anyone can check it with {command} (commitment {commitment})."
-        ).format(command=f"`gammonbot verify {filename}`", commitment=f"`{record['dice']['commitment']}`")
-        data = json.dumps(record, indent=1, sort_keys=True).encode()
-        await reply(interaction, clip(text), file=discord.File(io.BytesIO(data), filename=filename))
+        ).format(command=f"`gammonbot verify {filename}`", commitment=f"`{commitment}`")
+        await reply(interaction, clip(text), file=discord.File(io.BytesIO(record.encode()), filename=filename))
 
     @verify.autocomplete("game")
     async def _verify_game(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:

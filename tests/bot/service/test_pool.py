@@ -21,13 +21,14 @@ from bot.config import ConfigError, LimitSettings, settings_from_mapping
 from bot.service import SYSTEM, GameService, Request, SeededDice, service_for
 from bot.service.helpers import SNAPSHOT_VERSION, _to_act
 from bot.service.pool import POOL_FROM_ACTIONS, WORKER_NICENESS, WorkPool, choose_action, export_record, replay_record
-from bot.storage import Scope, Store
+from bot.storage import Scope, Store, games
 from bot.storage.rows import dump
 from engine import i18n, plugins
 from engine import match as m
 from engine.dice import RandomDice
+from engine.fairdice import dice_stats, player_rolls
 from engine.plugins import build_plugin_manager, find_player, registry, reset_registry
-from engine.record import action_to_data, log_counters, setup_from_data, state_to_data
+from engine.record import action_from_data, action_to_data, log_counters, setup_from_data, state_to_data
 from engine.selfplay import RandomPlayer
 from tests.bot.service.playing import next_action
 from variants.bgsage_player import BgsagePlayer
@@ -115,7 +116,14 @@ def test_a_long_record_gives_the_same_export_replays_card_and_dice_in_a_worker(t
             assert exported.count("\n") > 50
             assert await there.export(gid, ALICE) == exported
             assert await there.ids_at(gid, ALICE, n - 7) == await here.ids_at(gid, ALICE, n - 7)
-            assert await there.dice_stats(ALICE) == await here.dice_stats(ALICE)
+            # Dice statistics read the tallies kept as the games are played; a game from before they were kept
+            # (its tally cleared here) is counted from its record once, in a worker, and its tally stored.
+            kept = await here.dice_stats(ALICE)
+            async with store.engine.begin() as conn:
+                await conn.execute(games.update().values(dice=None))
+            assert await there.dice_stats(ALICE) == kept == await here.dice_stats(ALICE)
+            rolls = player_rolls([action_from_data(a) for a in (await here.record(gid, SYSTEM))["actions"]], ALICE.id)
+            assert kept == dice_stats(rolls) and kept.rolls > 10
             final = await here.state(gid, SYSTEM)
             assert await there._check_record(gid, final) and await here._check_record(gid, final)
             with i18n.use(i18n.PSEUDO):  # the worker speaks the caller's language
@@ -326,7 +334,7 @@ def test_without_workers_nothing_starts(tmp_path: Path) -> None:
 
 
 def test_config_toml_sets_the_number_of_worker_processes(tmp_path: Path) -> None:
-    assert settings_from_mapping({}).limits.worker_processes == LimitSettings().worker_processes == 2
+    assert settings_from_mapping({}).limits.worker_processes == LimitSettings().worker_processes == 4
     settings = settings_from_mapping({"limits": {"worker_processes": 0}}, source="config.toml")
     with pytest.raises(
         ConfigError, match=r"config.toml: \[limits\] worker_processes must be a whole number from 0 to 64"
