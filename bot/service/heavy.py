@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -156,9 +157,11 @@ class HeavyWork:
                     return found[0]  # type: ignore[no-any-return]
                 running = self._running.get(job)
                 if running is None:
-                    running = _Running(asyncio.ensure_future(self._make(job, make)))
-                    self._running[job] = running
-                    handed = True  # the job gives the place back when it is done
+                    task = asyncio.ensure_future(self._make(job, make))
+                    # Done, failed or cancelled (even before it began): the job's place is given back.
+                    task.add_done_callback(functools.partial(self._finished, job))
+                    running = self._running[job] = _Running(task)
+                    handed = True
                     self.made += 1
                 else:
                     self.joined += 1
@@ -185,12 +188,14 @@ class HeavyWork:
         self.remembered += 1
         return (self._done[job],)
 
+    def _finished(self, job: Job, task: asyncio.Task[Any]) -> None:
+        if self._running.get(job) is not None and self._running[job].task is task:
+            del self._running[job]
+        self._load[job.lane] -= 1
+
     async def _make(self, job: Job, make: Callable[[], Awaitable[Any]]) -> Any:
-        try:
-            answer = await make()
-        finally:
-            self._running.pop(job, None)
-            self._load[job.lane] -= 1
+        answer = await make()
+        self._running.pop(job, None)
         weight = _weight(answer)
         if weight <= KEEP_BYTES // 4:
             self._done[job] = answer
@@ -211,7 +216,8 @@ class HeavyWork:
             if running.waiting == 0 and not running.task.done():
                 running.task.cancel()
                 self.cancelled += 1
-                self._running.pop(job, None)
+                if self._running.get(job) is running:
+                    del self._running[job]
 
 
 def _weight(answer: Any) -> int:

@@ -183,6 +183,13 @@ def wait_for_file(path: str, answer: str) -> str:
     return answer
 
 
+def append(path: str, line: str) -> str:
+    """A worker job that adds a line to a file (the order the jobs ran in)."""
+    with open(path, "a") as f:
+        f.write(line + "\n")
+    return line
+
+
 def mark(path: str, answer: str) -> str:
     """A worker job that leaves a file behind (so a test knows whether it ran)."""
     Path(path).write_text(answer)
@@ -211,8 +218,17 @@ async def test_a_long_job_holds_up_no_short_one_and_a_job_nobody_waits_for_is_dr
         with pytest.raises(asyncio.CancelledError):
             await waiting
         assert pool.dropped == 1
+        # Jobs waiting for the lane are served in the order they came, whoever asked.
+        order = str(tmp_path / "order")
+        queued = []
+        for name in ("ann", "ben", "cy", "dan"):
+            queued.append(asyncio.ensure_future(pool.run(append, (), (order, name), large=True, lane="short")))
+            while len(getattr(short, "_waiters", None) or ()) < len(queued):
+                await asyncio.sleep(0.01)
         Path(release).write_text("go")
         assert (await long_job, await blocker) == ("analysis", "replay")
+        assert [await q for q in queued] == ["ann", "ben", "cy", "dan"]
+        assert Path(order).read_text().split() == ["ann", "ben", "cy", "dan"]
         assert not Path(never).exists()
     finally:
         await pool.close()
