@@ -15,7 +15,7 @@ from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_f
 from .core import ServiceCore
 from .heavy import Job, analysed_from
 from .helpers import _deciding, _Loaded, _to_act, bot_name, keep_analysis
-from .pool import analyse_record, choose_action, hint_for
+from .jobs import analyse_record, choose_action, hint_for
 from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who, asker
 
 log = logging.getLogger("gammonbot.service")

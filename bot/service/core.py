@@ -47,8 +47,9 @@ from .helpers import (
     dice_after,
     status_word,
 )
+from .jobs import replay_agrees, replay_counted
 from .missing import NotInstalled, missing_view, not_installed
-from .pool import WorkPool, replay_agrees, replay_counted
+from .pool import WorkPool
 from .types import (
     GUILD_DEFAULTS,
     PLAYER_DEFAULTS,
@@ -114,8 +115,7 @@ class ServiceCore:
         self._cache_size = cache_size
         #: Vacations by (player, server), read with the time they were read (see ClocksMixin._vacations).
         self._vacation_memo: dict[tuple[str, str], tuple[float, list[tuple[float, float]]]] = {}
-        #: What ClocksMixin.prepare_timers read for the due timers about to fire: the version of each game read
-        #: fresh from the database (and when), and the stored names of the players the service acts for.
+        #: ClocksMixin.prepare_timers's reads for due timers: each game's version (and when), players' stored names.
         self._timer_reads: dict[int, tuple[int, float]] = {}
         self._timer_names: dict[str, str] = {}
         #: Analyses of finished matches by (game, version), newest last: a match card's, reused by its report.

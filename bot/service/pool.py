@@ -8,14 +8,15 @@ object the process holds: the event loop waited 40 to 70 ms at a time (benchmark
 own GIL and its own collector, so the service's process only reads the record (one string, as the database joins it:
 nothing its collector looks at; the worker decodes it) and receives the answer (text, a state, an action).
 
-**How a job goes.** :meth:`WorkPool.run` takes a function of this module and its arguments: ``objects`` (values made
-of the engine's classes: a setup, a state, a bot player) and ``data`` (plain values: the record as stored). They
-are pickled in a thread into one ``bytes`` and let go, so a job waiting for a worker holds nothing the collector looks
-at. The worker rebuilds them, runs the function in the caller's languages (engine.i18n) and sends the pickled answer
-back. Both paths call the same function with the same values, so a job gives the same answer in a thread and in a
-worker. A job goes to a worker only when the caller says it is large (:func:`pooled`: a record of at least
-:data:`POOL_FROM_ACTIONS` actions; a bot player's thinking); anything else, and everything while the pool is starting,
-when it is turned off (``[limits] worker_processes = 0``) or after :meth:`WorkPool.close`, runs in a thread as before.
+**How a job goes.** :meth:`WorkPool.run` takes a function (the service's jobs are in :mod:`.jobs`) and its
+arguments: ``objects`` (values made of the engine's classes: a setup, a state, a bot player) and ``data`` (plain
+values: the record as stored). They are pickled in a thread into one ``bytes`` and let go, so a job waiting for a
+worker holds nothing the collector looks at. The worker rebuilds them, runs the function in the caller's languages
+(engine.i18n) and sends the pickled answer back. Both paths call the same function with the same values, so a job
+gives the same answer in a thread and in a worker. A job goes to a worker only when the caller says it is large
+(:func:`pooled`: a record of at least :data:`POOL_FROM_ACTIONS` actions; a bot player's thinking); anything else,
+and everything while the pool is starting, when it is turned off (``[limits] worker_processes = 0``) or after
+:meth:`WorkPool.close`, runs in a thread as before.
 
 **Lanes.** Every job names its lane (:data:`LANES`): ``urgent`` (a bot player to move, a hint: someone waits at
 the table), ``short`` (exports, replays, record checks, dice statistics, cards without analysis: seconds at most)
@@ -33,6 +34,11 @@ the first one it takes. The forkserver is a fresh single-threaded interpreter st
 the engine and the rule sets) imported; workers are forked from it, which makes them quick to start and safe.
 ``spawn`` (a fresh interpreter per worker) is used where there is no forkserver (Windows).
 
+**No worker outlives the service.** Killed with SIGKILL, the service's process runs nothing that stops its workers,
+and the fork server outlives it too. So every worker looks each second whether the service's process is still there
+and, when it is gone, stops the fork server and itself; on Linux the kernel then kills every other worker of that
+fork server at once (``PR_SET_PDEATHSIG``). A restarted bot starts a fork server and workers of its own.
+
 **Plugins.** A worker builds its own plugin registry (engine.plugins: the built-in plugins and the installed entry
 points), with ``GAMMONBOT_PLUGINS`` as the service's process had it when the pool started. Every job carries a
 fingerprint of the service's registry (each rule set and bot player: its name, its class or factory and the plugin
@@ -46,32 +52,44 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import dataclasses
 import gc
 import hashlib
-import json
 import logging
 import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import i18n
 from engine import match as m
-from engine.analysis import analyse, hint
-from engine.fairdice import player_rolls, tally_rolls, verify_record
-from engine.matchcard import analyse_card, match_card, replay_frames
-from engine.matfile import export_mat
-from engine.players import Player, bot_action
 from engine.plugins import ENV_PLUGINS, Registry, registry, reset_registry
-from engine.record import action_from_data, log_counters, state_to_data
 
-from ..storage import Scope, log_lines
+from ..storage import Scope
+from .jobs import (
+    analyse_record,
+    check_record,
+    choose_action,
+    draw_card,
+    draw_replay,
+    export_record,
+    hint_for,
+    record_of,
+    replay_agrees,
+    replay_counted,
+    replay_record,
+    rolls_of,
+    tally_logs,
+)
 
 if TYPE_CHECKING:
     from ..storage import Store
@@ -132,6 +150,10 @@ URGENT_NICENESS = 5
 #: Records read at once for heavy jobs: the rest wait, so that long reads never take every database connection
 #: from the players' requests.
 RECORD_READS = 2
+#: Linux's prctl option asking for a signal when the parent process dies.
+PR_SET_PDEATHSIG = 1
+#: Seconds between a worker's looks at whether the service's process is still there.
+WATCH_SECONDS = 1.0
 #: An answer larger than this (bytes, pickled) is unpickled in a thread, not on the event loop.
 UNPICKLE_ON_THE_LOOP = 256 * 1024
 
@@ -144,137 +166,6 @@ def pooled(n_actions: int) -> bool:
 class NotServed(RuntimeError):
     """A worker cannot do this job as the service would (other plugins, objects it cannot rebuild): do it in a
     thread instead."""
-
-
-# --- the jobs: pure functions, the same in a thread and in a worker -----------------------------------------------
-
-
-#: A record as the store gives it (Store.action_log): one string, a line per action (its number, a tab, its JSON
-#: text). The service's process reads it and sends it on as it is; the job decodes it.
-Log = str
-
-
-def _rows(log: Log) -> list[dict[str, Any]]:
-    return [json.loads(text) for _seq, text in log_lines(log)]
-
-
-def _actions(log: Log) -> list[m.Action]:
-    return [action_from_data(row) for row in _rows(log)]
-
-
-def export_record(setup: m.MatchSetup, log: Log) -> str:
-    """A record as a ``.mat`` file."""
-    return export_mat(setup, _actions(log))
-
-
-def replay_record(setup: m.MatchSetup, log: Log) -> m.MatchState:
-    """The state a record replays to."""
-    return m.replay(setup, _actions(log))
-
-
-def replay_counted(setup: m.MatchSetup, log: Log) -> tuple[m.MatchState, dict[str, int]]:
-    """The state a record replays to, and its counters (engine.record.log_counters)."""
-    rows = _rows(log)
-    return m.replay(setup, [action_from_data(row) for row in rows]), log_counters(rows)
-
-
-def replay_agrees(final: m.MatchState, log: Log) -> bool:
-    """Whether a record replays to ``final`` (False when it does not replay at all)."""
-    from engine.match import ActionError
-    from engine.record import RecordError
-
-    try:
-        return state_to_data(m.replay(final.setup, _actions(log))) == state_to_data(final)
-    except (ActionError, RecordError):
-        return False
-
-
-def check_record(log: Log, setup: dict[str, Any], proof: dict[str, Any], with_text: bool) -> tuple[Any, str | None]:
-    """A match record checked against its dice proof (engine.fairdice.VerifyReport) and, when ``with_text`` and it
-    checks out, the record as the JSON text players download (what ``gammonbot verify`` reads)."""
-    record = {"setup": setup, "actions": _rows(log), "dice": proof}
-    report = verify_record(record)
-    text = json.dumps(record, indent=1, sort_keys=True) if with_text and report.ok else None
-    return report, text
-
-
-def record_of(log: Log, setup: dict[str, Any], proof: dict[str, Any] | None) -> dict[str, Any]:
-    """A match record as a value: setup, every action, the dice proof."""
-    return {"setup": setup, "actions": _rows(log), "dice": proof}
-
-
-def rolls_of(log: Log, player: str) -> list[tuple[int, int]]:
-    """The dice ``player`` threw in a record (engine.fairdice.player_rolls)."""
-    return player_rolls(_actions(log), player)
-
-
-def tally_logs(*logs: Log) -> list[dict[str, list[int]]]:
-    """Each record's dice tally (engine.fairdice.tally_rolls), for games played before tallies were kept."""
-    return [tally_rolls(_actions(log)) for log in logs]
-
-
-def choose_action(player: Player, state: m.MatchState, side: int, time_cap: float) -> tuple[m.Action, Player]:
-    """What a bot player does for ``side`` now, and the player afterwards (its random state, what it learnt of its
-    own speed): a worker's copy goes back to the service. The dice it might throw are never used (the service throws
-    its own)."""
-    return bot_action(player, state, side, lambda: (1, 1), time_cap=time_cap), player
-
-
-def hint_for(state: m.MatchState, n: int, time_cap: float) -> Any:
-    """engine.analysis.hint by the default analyst."""
-    return hint(state, None, n, time_cap=time_cap)
-
-
-def analyse_record(setup: m.MatchSetup, log: Log, time_cap: float, from_game: int = 1) -> Any:
-    """engine.analysis.analyse of a record by the default analyst (from game ``from_game`` on)."""
-    return analyse(setup, _actions(log), None, time_cap=time_cap, from_game=from_game)
-
-
-def draw_card(
-    setup: m.MatchSetup,
-    theme: Any,
-    log: Log,
-    analysis: bool,
-    names: dict[str, str],
-    title: str,
-    compress_level: int,
-    time_cap: float,
-    from_game: int = 1,
-    analyse_from: int = 1,
-) -> tuple[Any, str | None, Any]:
-    """A match card drawn (render.card.RenderedCard), why its analysis was left out (None when it was not), and
-    the analysis (engine.analysis.MatchAnalysis, None without one), so the match's report need not make it again.
-    ``from_game``: count dice and cube from that game on; ``analyse_from``: analyse from that game on."""
-    from engine.analysis import HintError
-    from engine.players import PlayerUnavailable, UnsupportedVariant
-    from render.card import render_card
-
-    acts = _actions(log)
-    result, figures, left_out = None, None, None
-    if analysis:
-        try:
-            result, figures = analyse_card(setup, acts, time_cap=time_cap, from_game=analyse_from)
-        except (HintError, PlayerUnavailable, UnsupportedVariant) as exc:
-            left_out = str(exc)
-    card = match_card(setup, acts, figures, names=names, from_game=max(from_game, analyse_from if analysis else 1))
-    return render_card(card, theme, title=title, compress_level=compress_level), left_out, result
-
-
-def draw_replay(
-    setup: m.MatchSetup,
-    theme: Any,
-    log: Log,
-    number: int,
-    side: int,
-    names: dict[str, str],
-    home: str,
-) -> Any:
-    """Game ``number`` of a record as an animated picture (render.replay.RenderedReplay); ValueError when it is
-    longer than any picture Discord takes."""
-    from render.replay import render_replay
-
-    frames = replay_frames(setup, _actions(log), number, viewer=side, names=names, home=home)
-    return render_replay(frames, theme)
 
 
 # --- the worker's side --------------------------------------------------------------------------------------------
@@ -296,10 +187,51 @@ def registry_fingerprint(reg: Registry) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _start_worker(plugins: str | None, niceness: int = WORKER_NICENESS) -> None:
-    """A new worker: the service's GAMMONBOT_PLUGINS, its own registry, ^C left to the service, and a lower CPU
-    priority than the service's (``niceness``: :data:`WORKER_NICENESS`, or :data:`URGENT_NICENESS`)."""
+def _die_with_the_service(service: int) -> None:
+    """No worker outlives the service's process (killed with SIGKILL, say: nothing of it runs to stop them), nor goes
+    on with a minute-long analysis nobody will read. A worker's parent is the fork server, which outlives the service
+    too; so each worker looks every second whether the service (``service``, its pid) is still there, and when it is
+    not, stops the fork server and itself. On Linux the kernel also kills a worker the moment its parent (the fork
+    server) is gone, so the first worker to notice stops them all."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # no prctl: the watch below does it alone
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    server = os.getppid()  # the fork server (a spawned worker's parent is the service itself)
+
+    def watch() -> None:
+        while _running(service):
+            time.sleep(WATCH_SECONDS)
+        if server not in (1, service) and os.getppid() == server:  # still ours: never anyone else's process
+            with contextlib.suppress(OSError):
+                os.kill(server, signal.SIGTERM)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="gammonbot-service-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (on Linux a zombie, dead and not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
+
+
+def _start_worker(plugins: str | None, niceness: int = WORKER_NICENESS, service: int | None = None) -> None:
+    """A new worker: dying with the service's process (``service``, its pid), the service's GAMMONBOT_PLUGINS, its
+    own registry, ^C left to the service, and a lower CPU priority than the service's (``niceness``:
+    :data:`WORKER_NICENESS`, or :data:`URGENT_NICENESS`)."""
     global _worker_fingerprint
+    if service is not None:
+        _die_with_the_service(service)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(os, "nice"):
         with contextlib.suppress(OSError):
@@ -571,7 +503,11 @@ class WorkPool:
                     max_workers=size,
                     mp_context=_context(),
                     initializer=_start_worker,
-                    initargs=(os.environ.get(ENV_PLUGINS), URGENT_NICENESS if name == "urgent" else WORKER_NICENESS),
+                    initargs=(
+                        os.environ.get(ENV_PLUGINS),
+                        URGENT_NICENESS if name == "urgent" else WORKER_NICENESS,
+                        os.getpid(),
+                    ),
                 )
                 made[name] = executor
                 # Each submission starts a worker while none is idle: all of them now, none later on the event loop.

@@ -16,16 +16,16 @@ from ..storage import GameRow, NotFound, Scope
 from .core import ServiceCore
 from .heavy import Job, analysed_from, counted_from
 from .helpers import _board_of, _Loaded, _names, keep_analysis
-from .pool import (
+from .jobs import (
     check_record,
     draw_card,
     draw_replay,
     export_record,
-    pooled,
     record_of,
     replay_record,
     tally_logs,
 )
+from .pool import pooled
 from .types import PLAYER_DEFAULTS, Event, Refused, Request, Who, asker, scope_of
 
 log = logging.getLogger("gammonbot.service")

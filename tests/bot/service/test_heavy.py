@@ -244,20 +244,20 @@ async def service(tmp_path: Path, *, fair: bool = False) -> GameService:
 
 
 async def test_verify_runs_off_the_event_loop_and_is_shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.service import pool
+    from bot.service import jobs
 
     svc = await service(tmp_path, fair=True)
     try:
         gid = await long_game(svc)
         loop_thread = threading.current_thread()
         seen: list[threading.Thread] = []
-        real = pool.verify_record
+        real = jobs.verify_record
 
         def watched(record: Any) -> Any:
             seen.append(threading.current_thread())
             return real(record)
 
-        monkeypatch.setattr(pool, "verify_record", watched)
+        monkeypatch.setattr(jobs, "verify_record", watched)
         report, text, commitment = await svc.checked_record(gid, ALICE)
         assert seen and all(t is not loop_thread for t in seen)  # never the loop's thread
         # The history was written by hand, not thrown by the committed dice: the check says so, and gives no file.

@@ -355,3 +355,50 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_no_worker_outlives_a_killed_service(tmp_path: Path) -> None:
+    """The service's process is killed (SIGKILL) while a worker is in the middle of a job: every worker dies with it,
+    the busy one too (on Linux: the kernel kills a worker whose fork server is gone)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("workers die with their parent through Linux's prctl")
+    marker, release = tmp_path / "running", tmp_path / "release"
+    root = Path(__file__).resolve().parents[3]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.pool_child", str(marker), str(release)],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        assert line.startswith("PIDS "), line
+        pids = [int(p) for p in line.split()[1:]]
+        assert len(pids) == 3 and all(_running(pid) for pid in pids)
+        while not marker.exists():  # a worker is in the middle of its job
+            time.sleep(0.05)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        deadline = time.monotonic() + 120  # a net under a hung machine; they go within a moment
+        while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in pids if _running(pid)], "workers outlived the killed service"
+    finally:
+        release.write_text("go")
+        if child.poll() is None:
+            child.kill()
+
+
+def _running(pid: int) -> bool:
+    """Whether a process runs (a zombie, dead and waiting for its parent to reap it, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
