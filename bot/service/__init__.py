@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -115,6 +116,39 @@ def _server(args: tuple[Any, ...]) -> str:
 _calling: ContextVar[bool] = ContextVar("gammonbot_service_call", default=False)
 
 
+class _Overload:
+    """Warnings about players turned away for want of capacity, at most one per :attr:`EVERY` seconds per cause:
+    the first at once, then one saying how many more there were (under overload there may be thousands a minute,
+    and one line each would flood the log the operator needs to read)."""
+
+    EVERY = 60.0
+
+    def __init__(self) -> None:
+        self.last: dict[str, float] = {}
+        self.since: dict[str, int] = {}
+
+    def warn(self, cause: str, text: str, *args: Any) -> None:
+        now = time.monotonic()
+        last = self.last.get(cause)
+        if last is not None and now - last < self.EVERY:
+            self.since[cause] = self.since.get(cause, 0) + 1
+            return
+        more = self.since.pop(cause, 0)
+        self.last[cause] = now
+        if more:
+            text += " (and %d more such refusals in the last %d s)"
+            args = (*args, more, round(now - (last or now)))
+        log.warning(text, *args)
+
+
+def _overload(service: Any) -> _Overload:
+    """The service's own :class:`_Overload` (each service warns for itself)."""
+    found = service.__dict__.get("_overload")
+    if not isinstance(found, _Overload):
+        found = service.__dict__["_overload"] = _Overload()
+    return found
+
+
 def _asked(args: tuple[Any, ...]) -> bool:
     """Whether a service call is a player's request (it names a Request), not the service's or a timer's."""
     return any(isinstance(arg, Request) for arg in args)
@@ -130,7 +164,7 @@ def _answering_try_again(cls: type[T]) -> type[T]:
     **Overload is answered in order.** A request waits for the database as long as ``[storage] acquire_timeout``
     (30 s: the transports answer first, a Discord interaction then has 15 minutes), in the order it came; only
     when ``[limits] max_waiting_requests`` players' requests are under way already is one refused at once, with
-    the reason ("busy") and a warning in the log."""
+    the reason ("busy") and a warning in the log (one a minute per cause, with the count since: :class:`_Overload`)."""
     members: dict[str, Any] = {}
     for base in reversed(cls.__mro__):
         members.update(vars(base))
@@ -145,7 +179,8 @@ def _answering_try_again(cls: type[T]) -> type[T]:
                     return await method(self, *args, **kwargs)
                 bounded = convert and _asked(args)
                 if bounded and self.in_flight >= self.limits.max_waiting_requests:
-                    log.warning(
+                    _overload(self).warn(
+                        "busy",
                         "server %s: %s refused, %d requests are under way already",
                         _server(args),
                         method.__name__,
@@ -160,8 +195,12 @@ def _answering_try_again(cls: type[T]) -> type[T]:
                     if not convert:
                         raise
                     # Players were turned away for a reason that is not theirs: the operator must see it.
-                    log.warning(
-                        "server %s: %s refused, the database is not answering (%s)", _server(args), method.__name__, exc
+                    _overload(self).warn(
+                        "database",
+                        "server %s: %s refused, the database is not answering (%s)",
+                        _server(args),
+                        method.__name__,
+                        exc,
                     )
                     raise Refused(str(exc)) from exc
                 finally:

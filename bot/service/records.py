@@ -12,7 +12,7 @@ from engine.fairdice import pair_stats
 from engine.i18n import _, ngettext
 from engine.positionid import encode_position_id
 
-from ..storage import GameRow, NotFound, Scope
+from ..storage import GameRow, NotFound, Scope, Unavailable
 from .core import ServiceCore
 from .heavy import Job, analysed_from, counted_from
 from .helpers import _board_of, _Loaded, _names, keep_analysis
@@ -197,7 +197,12 @@ class RecordsMixin(ServiceCore):
             for k, members in enumerate(state.setup.sides):
                 if viewer in members:
                     side = k
-            prefs = await self.settings_of(viewer)
+            try:
+                prefs = await self.settings_of(viewer)
+            except Unavailable:
+                # The board often follows an action already made: a database too busy to read the viewer's
+                # settings in time must not turn it into "try again" (the move stands). Drawn the default way.
+                log.info("game %s: board drawn with default settings, the database is not answering", game_id)
         home = home or prefs["home"]
         snapshot = _board_of(loaded, state, side, home, ended)
         return await self.render(snapshot, theme or prefs["theme"])

@@ -27,7 +27,7 @@ from bot.service.heavy import (
     counted_from,
 )
 from bot.service.pool import WorkPool, lane_sizes
-from bot.storage import Scope, Store
+from bot.storage import Scope, Store, Unavailable
 from engine import match as m
 from engine.analysis import analyse
 from engine.fairdice import dice_stats, player_rolls
@@ -354,6 +354,53 @@ async def test_under_overload_requests_wait_their_turn_and_only_past_the_bound_a
         opened.set()
         assert [await w for w in waiting] == [[], [], []]  # the others waited and were served
         assert svc.in_flight == 0 and await svc.game_list(BOB) == []
+    finally:
+        await svc.close()
+        await store.close()
+
+
+async def test_a_board_after_a_move_is_drawn_even_when_the_settings_cannot_be_read(tmp_path: Path) -> None:
+    # A move stored, then the database too busy to read the viewer's board settings: the board is drawn the default
+    # way, not answered "try again" (the player would think the move was not made).
+    store = await Store.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    svc = GameService(store, dice=SeededDice(3), limits=LimitSettings(worker_processes=0))
+    try:
+        out = await svc.challenge(ALICE, BOB, variant="backgammon", length=1)
+        gid = (await svc.accept(out.game.id, BOB)).game.id
+
+        async def silent(*args: Any, **kwargs: Any) -> Any:
+            raise Unavailable(Unavailable.MESSAGE)
+
+        store.player_settings = silent  # type: ignore[method-assign]
+        board = await svc.board(gid, ALICE)
+        assert board.png.startswith(b"\x89PNG")
+    finally:
+        await svc.close()
+        await store.close()
+
+
+async def test_overload_warnings_are_one_a_minute_with_the_count_since(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    svc = GameService(store, dice=SeededDice(3), limits=LimitSettings(worker_processes=0))
+    try:
+
+        async def silent(*args: Any, **kwargs: Any) -> Any:
+            raise Unavailable(Unavailable.MESSAGE)
+
+        store.games_of = silent  # type: ignore[method-assign]
+        with caplog.at_level("WARNING", logger="gammonbot"):
+            for _ in range(50):
+                with pytest.raises(Refused):
+                    await svc.game_list(ALICE)
+            lines = [r.getMessage() for r in caplog.records if "not answering" in r.getMessage()]
+            assert len(lines) == 1  # the first at once, the next 49 counted
+            svc._overload.last["database"] -= svc._overload.EVERY  # a minute later
+            with pytest.raises(Refused):
+                await svc.game_list(BOB)
+        lines = [r.getMessage() for r in caplog.records if "not answering" in r.getMessage()]
+        assert len(lines) == 2 and "(and 49 more such refusals in the last 60 s)" in lines[1]
     finally:
         await svc.close()
         await store.close()
