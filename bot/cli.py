@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from engine import Position, PositionError, decode_position_id, encode_position_id, i18n
 from engine.i18n import _, ngettext
 from engine.plugins import PluginError, UnknownVariant, get_variant, registry
-from engine.variant import TurnStep, Variant, VariantOptionError
+from engine.variant import NextStage, TurnContext, TurnStep, Variant, VariantOptionError
 
 __all__ = ["main"]
 
@@ -132,17 +132,32 @@ def _plays_jsonl(inp: TextIO, out: TextIO) -> int:
         if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
             raise _row_error(lineno, _('"dice" must be two numbers from 1 to 6, got {dice}').format(dice=repr(dice)))
         roll = (dice[0], dice[1])
+        turn = row.get("turn", 1)
+        if type(turn) is not int or turn < 1:
+            raise _row_error(lineno, _('"turn" must be a turn number from 1, got {turn}').format(turn=repr(turn)))
         plays = variant.legal_plays(pos, roll, bool(row.get("first_move", False)))
         frame = row.get("position") or {}
         keys = ("pinned" in frame, "reserve" in frame)
         row["plays"] = [_play_frame(variant, p.position, *keys) for p in plays]
-        if variant.next_step(roll, plays.max_dice, False) is TurnStep.NAME_DOUBLE:
+        step = _stage(variant, roll, plays.max_dice, TurnContext(turn=turn))
+        if "turn" in row or "next" in row:  # a stage row: the next stage's dice when the rule set fixes them
+            fixed = isinstance(step, NextStage) and step.step is TurnStep.FIXED_DICE
+            row["next"] = list(step.dice) if isinstance(step, NextStage) and fixed and step.dice else None
+        if step is TurnStep.NAME_DOUBLE:
             row["bonus"] = True
             row["named"] = _named(variant, plays, row.get("named"), keys, lineno)
         elif "bonus" in row or "named" in row:
             row["bonus"], row["named"] = False, []
         out.write(json.dumps(row, separators=(",", ":")) + "\n")
     return 0
+
+
+def _stage(variant: Variant, dice: tuple[int, int], used: int, context: TurnContext) -> NextStage | TurnStep | None:
+    """What follows a stage by the rule set's ``next_stage``: a bare :class:`TurnStep` for a step without dice."""
+    step = variant.next_stage(dice, used, context)
+    if isinstance(step, NextStage) and step.dice is None:
+        return step.step
+    return step
 
 
 def _named(variant: Variant, plays: Any, given: Any, keys: tuple[bool, bool], lineno: int) -> list[dict[str, Any]]:
@@ -171,7 +186,7 @@ def _named(variant: Variant, plays: Any, given: Any, keys: tuple[bool, bool], li
                 "after": _play_frame(variant, after, *keys),
                 "double": d,
                 "plays": [_play_frame(variant, p.position, *keys) for p in named],
-                "reroll": variant.next_step((d, d), named.max_dice, True) is TurnStep.ROLL_AGAIN,
+                "reroll": _stage(variant, (d, d), named.max_dice, TurnContext(named=True)) is TurnStep.ROLL_AGAIN,
             }
         )
     return out
@@ -207,6 +222,8 @@ def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
 
     from .config import ConfigError, load_settings
     from .console import run_console
+    from .console_args import boards_problem
+    from .storage.opening import CannotOpen
 
     try:
         settings = load_settings(args.config)
@@ -216,9 +233,14 @@ def cmd_console(args: argparse.Namespace, out: TextIO) -> int:
     if "://" not in url:
         url = f"sqlite:///{url}"
     boards = Path(args.boards) if args.boards else None
+    if boards is not None and (wrong := boards_problem(boards)):
+        raise UsageError(wrong)
     # main() chose the language (--lang, else GAMMONBOT_LANG): the whole session speaks it, boards included.
     session = run_console(url, sys.stdin, out, boards=boards, seed=args.seed, settings=settings, lang=i18n.language())
-    return asyncio.run(session)
+    try:
+        return asyncio.run(session)
+    except CannotOpen as exc:
+        raise UsageError(_("{problem}; see --db").format(problem=exc)) from None
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
@@ -231,7 +253,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(
             _(
                 "DISCORD_TOKEN is not set: export your bot's token from the Discord developer portal "
-                "(see README, Running on Discord), or play without Discord with `gammonbot console`"
+                "(see README, Quick start for server admins), or play without Discord with `gammonbot console`"
             )
         )
     try:

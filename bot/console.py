@@ -24,10 +24,18 @@ from engine import i18n
 from engine.ascii import ascii_board
 from engine.i18n import N_, _
 from engine.match import MatchState, Phase
-from engine.options import match_option_specs, rule_set_option_specs
-from engine.plugins import registry
 
 from .config import Settings
+from .console_args import (
+    boards_unwritable,
+    option_word,
+    pairs,
+    player_ref,
+    point,
+    proposal_number,
+    server_changes,
+    write_file,
+)
 from .console_io import Interrupt
 from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
 from .console_tour import print_news, tour_command
@@ -43,7 +51,7 @@ from .service import (
     service_for,
 )
 from .service.tour_parts import TourNews
-from .storage import Store
+from .storage.opening import open_store
 
 __all__ = ["Console", "run_console"]
 
@@ -176,12 +184,12 @@ class Console:
             self.say(_("now on {game}").format(game=await self._line(view)))
             return
         if cmd == "settings":
-            changes = _pairs(args)
+            changes = pairs(args)
             settings = await svc.player_settings(me, **changes)
             self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
             return
         if cmd == "server":
-            settings = await svc.guild_settings(me, **_server_changes(self.typed))
+            settings = await svc.guild_settings(me, **server_changes(self.typed))
             shown = {**settings, "default_options": repr(svc.options_text(settings["default_options"]))}
             self.say(" ".join(f"{k}={v}" for k, v in shown.items()))
             return
@@ -223,7 +231,7 @@ class Console:
                 self.say(line)
             return
         if cmd == "dice":
-            who = _ref(args[0]) if args else me.actor
+            who = player_ref(args[0]) if args else me.actor
             self.say(dice_text(who.name, await svc.dice_stats(me, who.id)))
             return
         if cmd in ("accept", "decline", "reject"):
@@ -245,7 +253,7 @@ class Console:
             "move": lambda: svc.move(game_id, me, " ".join(args)),
             "resign": lambda: svc.resign(game_id, me, args[0] if args else 1),
             "propose": lambda: svc.propose(game_id, me, " ".join(args)),
-            "adopt": lambda: svc.adopt(game_id, me, _proposal_number(args)),
+            "adopt": lambda: svc.adopt(game_id, me, proposal_number(args)),
             "approve": lambda: svc.approve(game_id, me, not args or args[0].lower() not in ("no", "reject", "false")),
         }
         if cmd not in actions and cmd not in GAME_COMMANDS:
@@ -263,7 +271,7 @@ class Console:
         elif cmd == "sub":
             if len(args) != 1 or "/" not in args[0]:
                 raise Refused(_("sub FROM/TO, for example sub 13/7 or sub bar/22"))
-            src, dst = (_point(p) for p in args[0].split("/"))
+            src, dst = (point(p) for p in args[0].split("/"))
             await self._show(await svc.submove(game_id, me, src, dst), me)
         elif cmd == "hint":
             advice = await svc.hint(game_id, me)
@@ -292,7 +300,7 @@ class Console:
         elif cmd == "export":
             text = await svc.export(game_id, me)
             if args:
-                Path(args[0]).write_text(text)
+                write_file(args[0], text)
                 self.say(_("wrote {file}").format(file=args[0]))
             else:
                 self.say(text.rstrip())
@@ -347,7 +355,7 @@ class Console:
             bot = first.split(":", 1)[1] if ":" in first else "strong"
             opponent = None
         else:
-            opponent = None if first == "open" else _ref(args[0])
+            opponent = None if first == "open" else player_ref(args[0])
         clock: str | None = None
         consult = "free"
         variant: str | None = None
@@ -358,7 +366,7 @@ class Console:
             if "=" in word:
                 key, value = word.split("=", 1)
                 if key in ("teammate", "partner"):
-                    people[key] = _ref(value)
+                    people[key] = player_ref(value)
                 elif key == "clock":
                     clock = value
                 elif key == "consult":
@@ -375,7 +383,7 @@ class Console:
                 )
             elif word.lower() == "money":
                 length = 0
-            elif variant is None and not _option_word(word):
+            elif variant is None and not option_word(word):
                 variant = word
             else:
                 options.append(word)
@@ -500,80 +508,16 @@ class Console:
     async def _png(self, view: GameView, viewer: str) -> None:
         assert self.boards is not None
         rendered = await self.service.board(view.id, self._request(viewer))
-        self.boards.mkdir(parents=True, exist_ok=True)
         self.images += 1
-        path = self.boards / f"game{view.id}-{self.images:04d}.png"
-        path.write_bytes(rendered.png)
+        try:
+            self.boards.mkdir(parents=True, exist_ok=True)
+            (self.boards / f"game{view.id}-{self.images:04d}.png").write_bytes(rendered.png)
+        except OSError as exc:  # the folder went away or cannot be written: the game goes on without pictures
+            self.say(boards_unwritable(self.boards, exc))
+            self.boards = None
 
     async def _line(self, view: GameView) -> str:
         return game_line(view, await self._state(view), self._asked(view))
-
-
-def _ref(name: str) -> PlayerRef:
-    name = name.lstrip("@")
-    return PlayerRef(name.lower(), name)
-
-
-def _proposal_number(args: list[str]) -> int:
-    if not args or not args[0].lstrip("#").isdigit():
-        raise Refused(_("adopt NUMBER: the proposal's number (proposals lists your team's)"))
-    return int(args[0].lstrip("#"))
-
-
-def _point(text: str) -> int:
-    low = text.strip().lower()
-    if low in ("bar", "b"):
-        return 25
-    if low in ("off", "o"):
-        return 0
-    try:
-        return int(low.rstrip("*"))
-    except ValueError:
-        raise Refused(_("{text} is not a point: use 1..24, bar or off").format(text=repr(text))) from None
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("on", "true", "yes"):
-        return True
-    if low in ("off", "false", "no"):
-        return False
-    if low.lstrip("-").isdigit():
-        return int(low)
-    return text
-
-
-def _option_word(word: str) -> bool:
-    """Whether a word of ``play`` names an option (``jacoby``, ``no-crawford``) rather than a rule set."""
-    names = {o.name for o in match_option_specs()} | {
-        o.name for cls in registry().variants.values() for o in rule_set_option_specs(cls)
-    }
-    key = word.lower().replace("-", "_")
-    return key in names or key.removeprefix("no_") in names
-
-
-def _server_changes(line: str) -> dict[str, Any]:
-    """``server key=value ...``: ``default_options=`` takes the rest of the line as typed (an options string such as
-    ``jacoby beavers koks=on``, or a JSON object such as ``{"jacoby": true}``)."""
-    words = line.split(None, 1)
-    head, sep, rest = (words[1] if len(words) > 1 else "").partition("default_options=")
-    changes = _pairs(shlex.split(head))
-    if sep:
-        text = rest.strip()
-        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-            text = text[1:-1]
-        changes["default_options"] = text
-    return changes
-
-
-def _pairs(args: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for word in args:
-        if "=" not in word:
-            raise Refused(_("write settings as key=value, not {word}").format(word=repr(word)))
-        key, value = word.split("=", 1)
-        out[key] = _value(value) if value.lower() not in ("none", "all") else None
-    return out
 
 
 async def run_console(
@@ -599,7 +543,7 @@ async def run_console(
 async def _session(
     url: str, inp: TextIO, out: TextIO, boards: Path | None, seed: int | None, settings: Settings, lang: str | None
 ) -> int:
-    store = await Store.open(
+    store = await open_store(  # CannotOpen: one line, for the command line to print
         url,
         sqlite_synchronous=settings.sqlite_synchronous,
         pool_size=settings.pool_size,

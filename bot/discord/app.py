@@ -21,12 +21,15 @@ import discord
 from discord.ext import commands, tasks
 
 import render  # noqa: F401  (imported here, not on the event loop during the first board)
+from engine.i18n import _
 
 from ..config import Settings
 from ..runtime import tune_for_serving
 from ..scheduler import Scheduler
 from ..service import DiceProvider, GameService, service_for
 from ..storage import Store
+from ..storage.opening import CannotOpen, open_store
+from . import network
 from .components import DYNAMIC_ITEMS
 from .language import discord_language
 from .limits import commands_problems
@@ -296,6 +299,26 @@ def build_bot(settings: Settings, **kwargs: Any) -> GammonBot:
     return GammonBot(settings, **kwargs)
 
 
+async def database_ready(settings: Settings) -> str | None:
+    """Open the database and close it again, before the bot logs in to Discord: None once it opens, else the one
+    line saying why it cannot and what to fix. A database server that does not answer is waited for as at any start
+    (one line, and a retry with backoff): it may be starting with the machine."""
+    url = settings.storage_url if "://" in settings.storage_url else f"sqlite:///{settings.storage_url}"
+    delay = network.RETRY_FIRST
+    while True:
+        try:
+            store = await open_store(url, statement_timeout=settings.storage.statement_timeout)
+        except CannotOpen as exc:
+            if not exc.unreachable:
+                return _("{problem}; see [storage] url in config.toml").format(problem=exc)
+            log.warning("%s; retrying in %s s", exc, network.seconds(delay))
+            await network.wait(delay)
+            delay = min(delay * 2, network.RETRY_CAP)
+            continue
+        await store.close()
+        return None
+
+
 def run_bot(settings: Settings, token: str) -> int:
     """Run the bot until it is stopped; returns an exit status. Network trouble is one line and a retry with
     backoff (:func:`.network.serve`); a refused token is one line and exit status 1."""
@@ -307,6 +330,10 @@ def run_bot(settings: Settings, token: str) -> int:
         log.error("config: %s", exc)
         return 2
     try:
+        problem = asyncio.run(database_ready(settings))  # before logging in to Discord
+        if problem is not None:
+            log.error("%s", problem)
+            return 2
         return asyncio.run(serve(lambda: build_bot(settings, run_scheduler=True, tune_after_setup=True), token))
     except KeyboardInterrupt:
         log.info("stopped")

@@ -104,7 +104,11 @@ class OneLineReconnects(logging.Filter):
 
 
 def quiet_reconnects() -> None:
-    """Install :class:`OneLineReconnects` on discord.py's loggers that report reconnects (once)."""
+    """Install :class:`OneLineReconnects` on discord.py's loggers that report reconnects (once), and silence
+    discord.py's warnings that voice libraries (PyNaCl, davey) are missing: gammonbot never joins a voice channel."""
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
     for name in ("discord.client", "discord.shard"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, OneLineReconnects) for f in logger.filters):

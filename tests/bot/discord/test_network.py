@@ -209,7 +209,7 @@ def test_gammonbot_run_without_network_retries_in_one_line_until_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, printed: Lines
 ) -> None:
     """The real command and the real bot: discord.py's login request fails as it does with no network (three times),
-    then the operator presses Ctrl-C during a wait. Nothing was opened, so nothing is left to close."""
+    then the operator presses Ctrl-C during a wait. The database was opened and closed before the first login."""
     calls: list[str] = []
 
     async def no_network(self: Any, token: str) -> None:
@@ -227,4 +227,4 @@ def test_gammonbot_run_without_network_retries_in_one_line_until_stopped(
     retries = printed.lines(about="cannot reach Discord")
     assert [line.rsplit(" ", 2)[-2] for line in retries] == ["5", "10", "20"]
     assert "Traceback" not in printed.text.getvalue()
-    assert not (tmp_path / "games.sqlite3").exists()  # the database is opened only once Discord answers
+    assert (tmp_path / "games.sqlite3").exists()  # the database is checked before logging in (issue 33)
