@@ -15,9 +15,12 @@ as in ``/bg-dice stats``):
   whether or not the player chose to hit. The expected number is the sum of each shot's chance (hitting rolls / 36);
 * **checkers hit**: the hits actually made.
 
-The equity graph of an analysed match (:func:`analyse_card`) has one point per decision the analysis judged: the
-equity of the side to decide with the best choice (the best play of the roll, or the best cube action), from side
-0's point of view, in the analyst's units (per cube, so about -1 to +1; -3 to +3 with gammons and backgammons).
+The graph of an analysed match (:func:`analyse_card`) has one point per turn (before each roll: the roller's
+cubeful equity with the best cube action, as the analyst judges it) and one at each game's end, from side 0's point
+of view: in match play its **match winning chance** (0 to 100%, as GNU Backgammon and eXtreme Gammon draw it:
+the equity turned into winning chances with the match equity table, ``eq2mwc``), in money play the equity per
+cube (about -1 to +1; to -3 and +3 with gammons and backgammons; the card's axis fits the data). Doubles are
+marked. Luck figures (:class:`~engine.analysis.LuckyRoll`) come with the analysis.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import match as m
-from .analysis import MatchAnalysis, _resolve, analyse
+from .analysis import LuckyRoll, MatchAnalysis, _resolve, _roll_luck, analyse
 from .i18n import N_, _, ngettext, pgettext
 from .movegen import Play, Submove
 from .notation import format_play
@@ -141,7 +144,7 @@ class DiceLuck:
 
 @dataclass(frozen=True, slots=True)
 class SideQuality:
-    """One side's decisions as the analysis judged them."""
+    """One side's decisions as the analysis judged them, and its luck."""
 
     decisions: int
     errors: int
@@ -149,14 +152,25 @@ class SideQuality:
     equity_lost: float
     #: Equity lost per decision in thousandths (GNU Backgammon's error rate).
     error_rate: float
+    #: Luck per roll in thousandths (GNU Backgammon's luck rate, mEMG), over ``rolls`` rolls (0: luck not judged).
+    luck_rate: float = 0.0
+    rolls: int = 0
+    #: The side's result (match winning chance won, 0 to 1 less its chance at the start, in match play; points in
+    #: money play) and that result less its luck plus the other side's (GNU Backgammon's "luck adjusted result").
+    result: float = 0.0
+    luck_adjusted: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class EquityPoint:
-    """The equity for side 0 at one judged decision of game ``game``."""
+    """Side 0's standing at one turn of game ``game`` (before the roll) or at its end: ``equity`` per cube, and in
+    match play ``mwc``, its match winning chance (0 to 1). ``mark``: "double" for a turn whose roller doubled,
+    "end" for a game's end, else ""."""
 
     game: int
     equity: float
+    mwc: float | None = None
+    mark: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +183,14 @@ class CardAnalysis:
     exact: bool
     sides: tuple[SideQuality, SideQuality]
     equity: tuple[EquityPoint, ...]
+    #: The luckiest and unluckiest rolls of the analysed games (None without luck figures).
+    luckiest: LuckyRoll | None = None
+    unluckiest: LuckyRoll | None = None
+
+    @property
+    def match_play(self) -> bool:
+        """Whether the graph is in match winning chances (match play)."""
+        return bool(self.equity) and all(p.mwc is not None for p in self.equity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,40 +399,39 @@ def _cube_action(before: m.MatchState, after: m.MatchState, action: m.Action) ->
 
 # --- analysis ------------------------------------------------------------------------------------------------
 class _Recorder:
-    """An analyst that hands on another's answers and notes, for each decision it is asked about, the equity of
-    the best choice for side 0: the analysis asks once per decision, so the graph costs nothing more."""
+    """An analyst that hands on another's answers and notes, once per turn (before the roll), the roller's cubeful
+    equity with the best cube action: the analysis asks for the cube (to judge it, or for the roll's luck) once per
+    turn, so the graph costs nothing more (the deep analyst keeps its last cube analysis)."""
 
     def __init__(self, inner: Analyst) -> None:
         self.inner = inner
         self.equity_label = inner.equity_label
-        self.points: list[EquityPoint] = []
+        self.turns: list[tuple[m.MatchState, float]] = []
 
-    def _note(self, state: m.MatchState, side: int | None, equity: float) -> None:
-        if side is not None:
-            self.points.append(EquityPoint(state.game, equity if side == 0 else -equity))
+    def _note(self, state: m.MatchState, advice: CubeAdvice) -> None:
+        fresh = not self.turns or self.turns[-1][0] is not state
+        if state.phase is m.Phase.ROLL and state.roller is not None and fresh:
+            equity = max(advice.no_double, min(advice.double_take, advice.double_pass))
+            self.turns.append((state, equity if state.roller == 0 else -equity))
 
     def rank_plays(self, state: m.MatchState, time_cap: float | None = None) -> list[RankedPlay]:
-        ranked = self.inner.rank_plays(state, time_cap)
-        if ranked:
-            self._note(state, state.roller, ranked[0].equity)
-        return ranked
+        return self.inner.rank_plays(state, time_cap)
 
     def rank_with(self, state: m.MatchState, played: Play, time_cap: float | None = None) -> list[RankedPlay]:
         rank_with = getattr(self.inner, "rank_with", None)
         if rank_with is None:
             return self.rank_plays(state, time_cap)
         ranked: list[RankedPlay] = rank_with(state, played, time_cap)
-        if ranked:
-            self._note(state, state.roller, ranked[0].equity)
         return ranked
 
     def cube_advice(self, state: m.MatchState, time_cap: float | None = None) -> CubeAdvice:
         advice = self.inner.cube_advice(state, time_cap)
-        if state.phase is m.Phase.DOUBLED and state.responder is not None:
-            self._note(state, 1 - state.responder, advice.double_equity)
-        else:
-            self._note(state, state.roller, max(advice.no_double, advice.double_equity))
+        self._note(state, advice)
         return advice
+
+    def roll_luck(self, state: m.MatchState, dice: tuple[int, int], time_cap: float | None = None) -> float | None:
+        self._note(state, self.inner.cube_advice(state, time_cap))
+        return _roll_luck(state, dice, self.inner, time_cap)
 
     def choose_play(self, state: m.MatchState, time_cap: float | None = None) -> Play:
         return self.inner.choose_play(state, time_cap)
@@ -425,6 +446,34 @@ class _Recorder:
         return self.inner.accept_resignation(state, time_cap)
 
 
+def match_equity(analyst: object, away: int, other: int) -> float:
+    """The match winning chance of a side ``away`` points from winning against one ``other`` away: the analyst's
+    match equity table (``met``) when it has one, else an estimate (a logistic curve in the difference of the
+    points needed over the square root of their sum, within about 3% of the usual tables to 11 points)."""
+    if away <= 0:
+        return 1.0
+    if other <= 0:
+        return 0.0
+    met = getattr(analyst, "met", None)
+    if callable(met):
+        return float(met(away, other))
+    import math
+
+    return 1.0 / (1.0 + math.exp(-0.85 * (other - away) / math.sqrt(away + other)))
+
+
+def winning_chance(state: m.MatchState, side: int, equity: float, analyst: object) -> float | None:
+    """Side ``side``'s match winning chance with ``equity`` (per cube, normalised to a money game, from its own
+    side) in ``state``: GNU Backgammon's ``eq2mwc`` (linear between losing and winning the cube's value). None in
+    money play."""
+    if state.options.money:
+        return None
+    cube = state.cube.value
+    a, b = state.needs(side), state.needs(1 - side)
+    win, lose = match_equity(analyst, a - cube, b), match_equity(analyst, a, b - cube)
+    return min(1.0, max(0.0, lose + (equity + 1.0) / 2.0 * (win - lose)))
+
+
 def analyse_card(
     setup: m.MatchSetup,
     actions: Sequence[m.Action],
@@ -434,15 +483,95 @@ def analyse_card(
     from_game: int = 1,
 ) -> tuple[MatchAnalysis, CardAnalysis]:
     """:func:`engine.analysis.analyse` of a match (from game ``from_game`` on), and the figures its card shows (with
-    the equity graph, noted during that one analysis). ``player`` as there (default: the strongest analyst for the
+    the graph, noted during that one analysis, and the luck). ``player`` as there (default: the deep analyst for the
     rule set); :class:`~engine.analysis.HintError` when no analyst can judge the rule set."""
-    name, inner = _resolve(setup, player)
+    name, inner = _resolve(setup, player, deep=True)
     recorder = _Recorder(inner)
     result = analyse(setup, actions, recorder, time_cap=time_cap, from_game=from_game)
     result = replace(result, analyst=name)
-    sides = tuple(SideQuality(s.decisions, s.errors, s.blunders, s.equity_lost, s.error_rate) for s in result.sides)
-    card = CardAnalysis(name, result.label, result.exact, (sides[0], sides[1]), tuple(recorder.points))
+    points = _graph(setup, actions, recorder.turns, inner, from_game)
+    results = _results(setup, actions, result, inner, from_game)
+    sides = tuple(
+        SideQuality(
+            s.decisions, s.errors, s.blunders, s.equity_lost, s.error_rate, s.luck_rate, s.rolls, *results[s.side]
+        )
+        for s in result.sides
+    )
+    card = CardAnalysis(
+        name, result.label, result.exact, (sides[0], sides[1]), points, result.luckiest(), result.unluckiest()
+    )
     return result, card
+
+
+def _graph(
+    setup: m.MatchSetup,
+    actions: Sequence[m.Action],
+    turns: list[tuple[m.MatchState, float]],
+    analyst: object,
+    from_game: int,
+) -> tuple[EquityPoint, ...]:
+    """The graph's points: one per noted turn (a double marked), and one at each game's end."""
+    noted = iter(turns)  # one per turn from game ``from_game`` on, in order
+    ahead = next(noted, None)
+    points: list[EquityPoint] = []
+    state = m.replay(setup, ())
+    for action in actions:
+        before = state
+        state = m.apply(before, action)
+        if before.game < from_game:
+            continue
+        turn = before.phase is m.Phase.ROLL and isinstance(action, m.Roll | m.Double)
+        if turn and ahead is not None and ahead[0].game == before.game and ahead[0].position == before.position:
+            equity = ahead[1]
+            mark = "double" if isinstance(action, m.Double) else ""
+            points.append(EquityPoint(before.game, equity, winning_chance(before, 0, equity, analyst), mark))
+            ahead = next(noted, None)
+        if len(state.results) > len(before.results):
+            r = state.results[-1]
+            level = r.points / max(1, r.cube)
+            equity = level if r.winner == 0 else -level
+            mwc = None
+            if not state.options.money:
+                mwc = 1.0 if state.winner == 0 else 0.0 if state.over else match_equity(
+                    analyst, state.needs(0), state.needs(1)
+                )
+            points.append(EquityPoint(r.game, equity, mwc, "end"))
+    return tuple(points)
+
+
+def _results(
+    setup: m.MatchSetup, actions: Sequence[m.Action], result: MatchAnalysis, analyst: object, from_game: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Each side's (result, luck-adjusted result) over the analysed games, as GNU Backgammon counts them: in match
+    play match winning chances (the chance at the end less that at the first analysed game; a roll's luck turned
+    into winning chances at its score and cube), in money play points (a roll's luck times the cube)."""
+    state = m.replay(setup, actions)
+    money = state.options.money
+    if money:
+        won = [0.0, 0.0]
+        for r in state.results:
+            if r.game >= from_game:
+                won[r.winner] += r.points
+                won[1 - r.winner] -= r.points
+        actual = (won[0], won[1])
+    else:
+        first = next((r for r in state.results if r.game == from_game), None)
+        before = first.score_before if first is not None else state.score
+        start = match_equity(analyst, setup.options.length - before[0], setup.options.length - before[1])
+        end = 1.0 if state.winner == 0 else 0.0 if state.over else match_equity(
+            analyst, state.needs(0), state.needs(1)
+        )
+        actual = (end - start, start - end)
+    luck = [0.0, 0.0]
+    for roll in result.luck:
+        if money:
+            value = roll.luck * roll.cube
+        else:
+            a, b = roll.away
+            win, lose = match_equity(analyst, a - roll.cube, b), match_equity(analyst, a, b - roll.cube)
+            value = roll.luck / 2.0 * (win - lose)
+        luck[roll.side] += value
+    return (actual[0], actual[0] - luck[0] + luck[1]), (actual[1], actual[1] - luck[1] + luck[0])
 
 
 #: GNU Backgammon's words for an error rate (thousandths of equity lost per decision), best first.

@@ -52,6 +52,7 @@ from engine.variant import Variant
 
 __all__ = [
     "BgsagePlayer",
+    "BgsageAnalyst",
     "LEVELS",
     "UNAVAILABLE",
     "EQUITY_LABELS",
@@ -155,6 +156,10 @@ class BgsagePlayer:
             raise ValueError(f"no bgsage level {self.level!r}; levels: {', '.join(LEVELS)}")
         self.eval_level, self.noise = LEVELS[self.level]
         self.equity_label = EQUITY_LABELS[self.eval_level]
+
+    def analyst(self) -> BgsagePlayer:
+        """The analyst for post-match analysis: bgsage at 2-ply (:class:`BgsageAnalyst`)."""
+        return BgsageAnalyst()
 
     # --- analysis ------------------------------------------------------------------------------------------
     def _match_args(self, state: MatchState) -> dict[str, Any]:
@@ -300,6 +305,54 @@ class BgsagePlayer:
         # more than the resigner could still lose (no gammon once he has borne off, or under Jacoby).
         expected = min(-float(probs.equity), float(state.max_level(state.roller)))
         return state.resign_level >= expected - 0.02
+
+
+class BgsageAnalyst(BgsagePlayer):
+    """bgsage at 2-ply for post-match analysis (``engine.analysis``): deeper than the network the casual and strong
+    players choose by (1-ply), always at its full depth (no time cap makes it shallower), with each roll's luck
+    from the same cube analysis (the 21 rolls' best plays, bgsage ``roll_luck``)."""
+
+    display_name = N_("bgsage 2-ply")
+
+    def __init__(self) -> None:
+        super().__init__("expert", random.Random(0))
+        self._details: tuple[tuple[Any, ...], Any] | None = None
+
+    def _level_for(self, time_cap: float | None) -> str:
+        return self.eval_level
+
+    def _cube(self, state: MatchState, time_cap: float | None) -> Any:
+        assert state.position is not None
+        ctx = cube_context(state)
+        key = (tuple(to_bgsage_board(state.position)), ctx, state.phase is Phase.DOUBLED)
+        if self._details is not None and self._details[0] == key:
+            return self._details[1]
+        result = analyzer(self.eval_level).cube_action(
+            to_bgsage_board(state.position),
+            cube_value=ctx.value,
+            cube_owner=ctx.owner,
+            beaver=ctx.beavers,
+            incl_2ply_details=True,
+            **self._match_args(state),
+        )
+        self._details = (key, result)
+        return result
+
+    def roll_luck(self, state: MatchState, dice: tuple[int, int], time_cap: float | None = None) -> float | None:
+        """The luck of ``dice`` thrown now (phase ROLL) for the roller, in EMG (None when bgsage cannot say)."""
+        found = _bgsage.roll_luck(self._cube(state, time_cap), dice[0], dice[1])
+        return None if found is None else float(found.luck)
+
+    def met(self, away: int, other: int) -> float:
+        """The match winning chance of a side ``away`` points from winning against one ``other`` away (bgsage's
+        match equity table)."""
+        if away <= 0:
+            return 1.0
+        if other <= 0:
+            return 0.0
+        import bgbot_cpp  # type: ignore[import-not-found]  # bgsage's engine, installed with it
+
+        return float(bgbot_cpp.get_met(away, other, False))
 
 
 def _factory(level: str) -> Callable[[int | None], BgsagePlayer]:

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import match as m
-from engine.analysis import analyse
 from engine.matchcard import (
     PIPS_PER_ROLL,
     DiceLuck,
@@ -204,19 +203,23 @@ def test_a_game_in_progress_and_a_game_not_begun_replay_so_far() -> None:
     assert only.snapshot.on_roll is None
 
 
-def test_the_card_analysis_notes_one_equity_per_judged_decision() -> None:
+def test_the_card_analysis_notes_one_point_per_turn_and_one_per_game_end() -> None:
     v = get_variant("backgammon")
     spec = find_player("strong")
     if spec.unavailable:
         pytest.skip(spec.unavailable)
     final, actions = play_match(v, m.MatchOptions(length=1), 4)
     result, figures = analyse_card(final.setup, actions, time_cap=0.2)
-    plain = analyse(final.setup, actions, time_cap=0.2)
-    assert result.analyst == plain.analyst == spec.display_name == figures.analyst and figures.exact
-    assert [s.decisions for s in figures.sides] == [s.decisions for s in plain.sides]
-    assert [s.error_rate for s in figures.sides] == pytest.approx([s.error_rate for s in plain.sides])
-    assert len(figures.equity) == sum(s.decisions for s in plain.sides)
-    assert all(-3.5 <= p.equity <= 3.5 for p in figures.equity)
+    # The deep analyst (bgsage at 2-ply), not the strong bot's own network, names itself on the card.
+    assert result.analyst == figures.analyst == "bgsage 2-ply" != spec.display_name and figures.exact
+    assert [s.decisions for s in figures.sides] == [s.decisions for s in result.sides]
+    assert [s.error_rate for s in figures.sides] == pytest.approx([s.error_rate for s in result.sides])
+    ends = [p for p in figures.equity if p.mark == "end"]
+    assert len(ends) == len(final.results) and figures.match_play
+    assert all(p.mwc is not None and 0.0 <= p.mwc <= 1.0 for p in figures.equity)
+    assert ends[-1].mwc == (1.0 if final.winner == 0 else 0.0)
+    rolled = sum(s.rolls for s in figures.sides)
+    assert rolled == len(result.luck) and len(figures.equity) >= rolled + len(ends)
     assert match_card(final.setup, actions, figures).analysis is figures
 
 
@@ -224,7 +227,7 @@ def test_an_analyst_without_rank_with_is_recorded_too() -> None:
     final, actions = play_match(get_variant("sprintgammon"), m.MatchOptions(length=1), 2)
     _result, figures = analyse_card(final.setup, actions, find_player("heuristic"), time_cap=0.05)
     assert not figures.exact and "heuristic" in figures.label
-    assert len(figures.equity) == sum(s.decisions for s in figures.sides)
+    assert figures.equity and figures.equity[-1].mark == "end"
 
 
 @pytest.mark.parametrize(
