@@ -14,6 +14,14 @@ times what the service does when a round ends, in CPU time of the measuring thre
 It prints the median, 95th percentile and maximum of each, and the worst round of the whole run. The figure
 to watch is the worst advance: it bounds how long one round's end holds the event loop if the service runs
 it inline (target: under 50 ms; the renders belong in a worker thread regardless).
+
+Then it times the Swiss pairing of the largest field, 256 players, every round of a 10-round Swiss with random
+results (``--swiss-players``): the minimum-cost matching on the priorities (target: well under a second a round).
+
+``--swiss-check N`` runs the test suite's property check (tests/engine/test_tournament_swiss.py: every round of a
+random Swiss, 4 to 64 players, log2(n) + 2 rounds, optimal on the pairing priorities in order against the test's
+independent reference) over N random tournaments, more than the suite can afford, and says how many rounds it
+checked.
 """
 
 from __future__ import annotations
@@ -120,15 +128,55 @@ def run(kind: str, tournaments: int, players: int, seed: int) -> None:
     )
 
 
+def pairing_time(players: int, rounds: int, seed: int) -> None:
+    """Each round's pairing time (``advance``: the Swiss pairing of the next round) for one large Swiss."""
+    rng = random.Random(seed)
+    t = new_tournament(TournamentSpec(Format.SWISS, name="Big Swiss", rounds=rounds))
+    for i in range(players):
+        t = join(t, Entrant(f"p{i}", f"Player {i + 1}", (f"u{i}",), rating=rng.uniform(1200, 2000)))
+    t, first = timed(lambda: start(t, 0.0))
+    spent = [first]
+    while not t.finished:
+        for m in open_matches(t):
+            assert m.a is not None and m.b is not None
+            t = record_result(t, m.id, rng.choice((m.a, m.b)), 7, rng.randint(0, 6))
+        t, took = timed(lambda t=t: advance(t, 0.0))
+        if not t.finished:
+            spent.append(took)
+    ms = ", ".join(f"{s * 1000:.0f}" for s in spent)
+    print(f"swiss pairing of {players} players, {len(spent)} rounds: {ms} ms (max {max(spent) * 1000:.0f} ms)")
+
+
+def swiss_check(count: int, seed: int) -> None:
+    """The suite's Swiss property over ``count`` random tournaments (sizes 4 to 64, both bye rules)."""
+    from engine.tournament import ByeRule
+    from tests.engine.test_tournament_swiss import swiss_run
+
+    rng = random.Random(seed)
+    rounds = 0
+    began = time.perf_counter()
+    for k in range(count):
+        n = rng.randint(4, 64)
+        rounds += swiss_run(n, rng.randrange(2**32), rng.choice(list(ByeRule)), drop=k % 3 == 0)
+    took = time.perf_counter() - began
+    print(f"swiss check: {count} tournaments, {rounds} rounds optimal on the priorities ({took:.0f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tournaments", type=int, default=64)
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--format", choices=[*SPECS, "all"], default="all")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--swiss-players", type=int, default=256)
+    parser.add_argument("--swiss-check", type=int, default=0, metavar="N", help="check N random Swiss tournaments")
     args = parser.parse_args()
+    if args.swiss_check:
+        swiss_check(args.swiss_check, args.seed)
+        return
     for kind in SPECS if args.format == "all" else [args.format]:
         run(kind, args.tournaments, args.players, args.seed)
+    pairing_time(args.swiss_players, 10, args.seed)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,13 @@ from enum import Enum, StrEnum
 
 from engine.i18n import N_, _, listed, pgettext
 
+from .swiss import ByeRule
+
 __all__ = [
     "MAX_ENTRANTS",
     "MIN_ENTRANTS",
     "Bracket",
+    "ByeRule",
     "DeadlineRule",
     "DivisionMode",
     "Entrant",
@@ -135,12 +138,16 @@ _RULE_WORDS = {
 
 class Tiebreak(StrEnum):
     """A tiebreak, applied after the score (wins). ``label`` heads its column; ``term`` names it; ``words`` names
-    and explains it (each in the active language)."""
+    and explains it (each in the active language). :attr:`SEED` is the final one of every table (never a column):
+    entrants level on everything else are ranked by seed."""
 
     HEAD_TO_HEAD = "head-to-head"
     POINTS_DIFFERENCE = "points difference"
     BUCHHOLZ = "Buchholz"
     MEDIAN_BUCHHOLZ = "median Buchholz"
+    BUCHHOLZ_CUT1 = "Buchholz cut-1"
+    SONNEBORN_BERGER = "Sonneborn-Berger"
+    SEED = "seed"
 
     @property
     def label(self) -> str:
@@ -165,18 +172,30 @@ _LABELS = {
     Tiebreak.BUCHHOLZ: N_("Buch"),
     # Translators: the column heading of the median Buchholz tiebreak (a few letters).
     Tiebreak.MEDIAN_BUCHHOLZ: N_("MBuch"),
+    # Translators: the column heading of the Buchholz cut-1 tiebreak (a few letters).
+    Tiebreak.BUCHHOLZ_CUT1: N_("Bc1"),
+    # Translators: the column heading of the Sonneborn-Berger tiebreak (a few letters).
+    Tiebreak.SONNEBORN_BERGER: N_("SB"),
+    # Translators: the heading of the seed (a few letters).
+    Tiebreak.SEED: N_("Seed"),
 }
 _TERMS = {
     Tiebreak.HEAD_TO_HEAD: N_("head-to-head"),
     Tiebreak.POINTS_DIFFERENCE: N_("points difference"),
     Tiebreak.BUCHHOLZ: N_("Buchholz"),
     Tiebreak.MEDIAN_BUCHHOLZ: N_("median Buchholz"),
+    Tiebreak.BUCHHOLZ_CUT1: N_("Buchholz cut-1"),
+    Tiebreak.SONNEBORN_BERGER: N_("Sonneborn-Berger"),
+    Tiebreak.SEED: N_("seed"),
 }
 _TIEBREAK_WORDS = {
     Tiebreak.HEAD_TO_HEAD: N_("head-to-head (wins against the entrants level with you)"),
     Tiebreak.POINTS_DIFFERENCE: N_("points difference (points won minus points lost)"),
     Tiebreak.BUCHHOLZ: N_("Buchholz (the sum of your opponents' scores)"),
     Tiebreak.MEDIAN_BUCHHOLZ: N_("median Buchholz (the same without your best and worst opponent)"),
+    Tiebreak.BUCHHOLZ_CUT1: N_("Buchholz cut-1 (the same without your worst opponent)"),
+    Tiebreak.SONNEBORN_BERGER: N_("Sonneborn-Berger (the sum of the scores of the opponents you beat)"),
+    Tiebreak.SEED: N_("seed (the higher seed first)"),
 }
 
 
@@ -268,7 +287,8 @@ class TournamentSpec:
     ``terms`` is opaque to the engine: (key, value) pairs the service keeps with the tournament (the rule set,
     match length, options, clock). ``round_seconds`` is each round's time limit (None: rounds have no deadline);
     ``walkover_points`` is what a walkover or a bye credits to the winner (the loser gets 0).
-    ``tiebreaks`` empty means the format's usual ones (:meth:`effective_tiebreaks`).
+    ``tiebreaks`` empty means the format's usual ones (:meth:`effective_tiebreaks`). ``bye_rule``: in a Swiss,
+    whether a second bye or a rematch is given when nobody can be spared both (:class:`ByeRule`).
     """
 
     format: Format
@@ -287,6 +307,7 @@ class TournamentSpec:
     walkover_points: int = 0
     tiebreaks: tuple[Tiebreak, ...] = ()
     terms: tuple[tuple[str, str], ...] = ()
+    bye_rule: ByeRule = ByeRule.ONE_BYE
 
     def __post_init__(self) -> None:
         # The enumerated terms may be given by their values ("swiss", "pips"): the service reads them as text.
@@ -360,6 +381,7 @@ _ENUM_TERMS: tuple[tuple[str, type[Enum], str], ...] = (
     ("division_mode", DivisionMode, N_("the division mode")),
     ("seeding", Seeding, N_("the seeding")),
     ("deadline_rule", DeadlineRule, N_("the deadline rule")),
+    ("bye_rule", ByeRule, N_("the bye rule")),
 )
 _DEFAULT_TIEBREAKS = {
     Format.ROUND_ROBIN: (Tiebreak.HEAD_TO_HEAD, Tiebreak.POINTS_DIFFERENCE),
@@ -368,7 +390,14 @@ _DEFAULT_TIEBREAKS = {
 }
 _ALLOWED_TIEBREAKS = {
     Format.ROUND_ROBIN: (Tiebreak.HEAD_TO_HEAD, Tiebreak.POINTS_DIFFERENCE),
-    Format.SWISS: (Tiebreak.BUCHHOLZ, Tiebreak.MEDIAN_BUCHHOLZ, Tiebreak.POINTS_DIFFERENCE, Tiebreak.HEAD_TO_HEAD),
+    Format.SWISS: (
+        Tiebreak.BUCHHOLZ,
+        Tiebreak.MEDIAN_BUCHHOLZ,
+        Tiebreak.BUCHHOLZ_CUT1,
+        Tiebreak.SONNEBORN_BERGER,
+        Tiebreak.POINTS_DIFFERENCE,
+        Tiebreak.HEAD_TO_HEAD,
+    ),
     Format.KNOCKOUT: (),
 }
 

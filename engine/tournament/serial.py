@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from .model import (
     Bracket,
+    ByeRule,
     DeadlineRule,
     DivisionMode,
     Entrant,
@@ -57,6 +58,7 @@ def to_data(t: Tournament) -> dict[str, Any]:
             "walkover_points": s.walkover_points,
             "tiebreaks": [tb.value for tb in s.tiebreaks],
             "terms": [[k, v] for k, v in s.terms],
+            "bye_rule": s.bye_rule.value,
         },
         "entrants": [{"id": e.id, "name": e.name, "members": list(e.members), "rating": e.rating} for e in t.entrants],
         "status": t.status.value,
@@ -129,6 +131,8 @@ def _read(d: Mapping[str, Any]) -> Tournament:
         walkover_points=_int(s["walkover_points"]),
         tiebreaks=tuple(_enum(Tiebreak, v) for v in _list(s["tiebreaks"])),
         terms=tuple((_str(k), _str(v)) for k, v in _list(s["terms"])),
+        # Written since the bye rule exists; a tournament stored before it keeps the default.
+        bye_rule=_enum(ByeRule, s.get("bye_rule", ByeRule.ONE_BYE.value)),
     )
     entrants = tuple(
         Entrant(_str(e["id"]), _str(e["name"]), tuple(_str(m) for m in _list(e["members"])), _opt(_num, e["rating"]))

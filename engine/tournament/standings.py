@@ -1,14 +1,20 @@
 """Standings: each entrant's record, ranked by score and then by tiebreaks players know, named on the table.
 
 - **Round robin** (a league): ranked by wins, then **head-to-head** (wins in the matches between the entrants
-  level on wins), then **points difference** (match points won minus points lost). A rest in an odd-sized
-  division is no win: everybody rests once.
+  level on wins: a mini-league), then **points difference** (match points won minus points lost). A rest in an
+  odd-sized division is no win: everybody rests once.
 - **Swiss**: ranked by score (wins; a bye counts as a win), then **Buchholz** (the sum of the scores of every
   opponent met, a walkover's included, a bye's not), then **median Buchholz** (the same without the best and
-  the worst opponent, when there were three or more), then points difference.
+  the worst opponent, when there were three or more), then points difference; or the organiser's choice of
+  **Buchholz cut-1** (without the worst opponent, when there were two or more) or **Sonneborn-Berger** (the sum
+  of the scores of the opponents beaten) first.
 - **Knockout**: ranked by how far each entrant went (those still in share first place until the end).
 
-Entrants equal on the score and every tiebreak share a rank; the table lists them by seed.
+The tiebreaks are applied in order to each group of entrants level on the score; the first that tells some of
+them apart splits the group, and each part still level is ranked again from the first tiebreak, among its own
+members only (so head-to-head is re-applied to the entrants still tied, as league rules do). Entrants level on
+everything are ranked by seed, the final tiebreak. Each row names the tiebreak that put it below the row above
+(:attr:`Standing.separated_by`).
 """
 
 from __future__ import annotations
@@ -57,6 +63,9 @@ class Standing:
     tiebreaks: tuple[int | None, ...] = ()
     shared: bool = False
     withdrawn: bool = False
+    #: What put this row below the one above when both have the same score: a tiebreak of the table, or
+    #: :attr:`Tiebreak.SEED` when only the seed told them apart (None: the score did, or the first row).
+    separated_by: Tiebreak | None = None
 
     @property
     def points_difference(self) -> int:
@@ -86,6 +95,8 @@ class Standings:
         """How the table is ranked, in words: "Ranked by wins, then head-to-head (...), then ..."."""
         said = _SAID.get(self.score_words)
         parts = [said() if said else self.score_words, *(t.words for t in self.tiebreaks)]
+        if self.format is not Format.KNOCKOUT:
+            parts.append(Tiebreak.SEED.words)
         # Translators: joins the criteria a table is ranked by: "wins, then head-to-head (...), then ...".
         return _("Ranked by {criteria}.").format(criteria=_(", then ").join(parts))
 
@@ -158,27 +169,50 @@ def _table(t: Tournament, recs: dict[str, Record], ids: tuple[str, ...], divisio
     swiss = t.spec.format is Format.SWISS
     tiebreaks = t.spec.effective_tiebreaks()
     score = {e: swiss_score(recs[e]) if swiss else recs[e].wins for e in ids}
-    values: dict[str, list[int | None]] = {e: [] for e in ids}
-    for tb in tiebreaks:
-        for e in ids:
-            values[e].append(_tiebreak(tb, e, recs, score))
     seed = {e: t.seed(e) for e in ids}
+    fixed = {tb: {e: _tiebreak(tb, e, recs) for e in ids} for tb in tiebreaks if tb is not Tiebreak.HEAD_TO_HEAD}
+    head: dict[str, int | None] = {e: None for e in ids}  # head-to-head among the last group it was level with
+    separated: dict[str, Tiebreak | None] = {e: None for e in ids}
 
-    def key(e: str) -> tuple[int, ...]:
-        return (-score[e], *(-(v or 0) for v in values[e]))
+    def value(tb: Tiebreak, e: str, level: list[str]) -> int:
+        if tb is Tiebreak.HEAD_TO_HEAD:
+            others = set(level) - {e}
+            won = sum(1 for o in recs[e].beaten or [] if o in others)
+            head[e] = won
+            return won
+        return fixed[tb][e] or 0
 
-    order = sorted(ids, key=lambda e: (key(e), seed[e]))
+    def rank(level: list[str]) -> list[str]:
+        """``level`` (entrants on one score) in order: the first tiebreak that tells any apart splits them; each
+        part still level is ranked again from the first tiebreak, among its own members."""
+        if len(level) == 1:
+            return level
+        for tb in tiebreaks:
+            values = {e: value(tb, e, level) for e in level}
+            if len(set(values.values())) > 1:
+                out: list[str] = []
+                for v in sorted(set(values.values()), reverse=True):
+                    part = rank([e for e in level if values[e] == v])
+                    if out:
+                        separated[part[0]] = tb
+                    out.extend(part)
+                return out
+        ordered = sorted(level, key=seed.__getitem__)
+        for e in ordered[1:]:
+            separated[e] = Tiebreak.SEED
+        return ordered
+
+    order: list[str] = []
+    for s in sorted(set(score.values()), reverse=True):
+        order.extend(rank(sorted((e for e in ids if score[e] == s), key=seed.__getitem__)))
     rows: list[Standing] = []
     withdrawn = set(t.withdrawn)
     for i, e in enumerate(order):
-        rank = i + 1
-        if rows and key(order[i - 1]) == key(e):
-            rank = rows[-1].rank
-        shared = (i > 0 and key(order[i - 1]) == key(e)) or (i + 1 < len(order) and key(order[i + 1]) == key(e))
         rec = recs[e]
+        values = tuple(head[e] if tb is Tiebreak.HEAD_TO_HEAD else fixed[tb][e] for tb in tiebreaks)
         rows.append(
             Standing(
-                rank,
+                i + 1,
                 e,
                 rec.played,
                 rec.wins,
@@ -187,30 +221,32 @@ def _table(t: Tournament, recs: dict[str, Record], ids: tuple[str, ...], divisio
                 score[e],
                 rec.points_for,
                 rec.points_against,
-                tuple(values[e]),
-                shared,
+                values,
+                False,
                 e in withdrawn,
+                separated[e] if i > 0 and score[order[i - 1]] == score[e] else None,
             )
         )
     words = _SWISS_SCORE if swiss else _WINS
     return Standings(t.spec.format, division, _SCORE if swiss else _W, words, tiebreaks, tuple(rows))
 
 
-def _tiebreak(tb: Tiebreak, e: str, recs: dict[str, Record], score: dict[str, int]) -> int | None:
+def _tiebreak(tb: Tiebreak, e: str, recs: dict[str, Record]) -> int | None:
+    """A tiebreak that does not depend on who else is level (all but head-to-head)."""
     rec = recs[e]
     opponents = rec.opponents or []
     if tb is Tiebreak.POINTS_DIFFERENCE:
         return rec.points_for - rec.points_against
+    scores = sorted(swiss_score(recs[o]) for o in opponents)
     if tb is Tiebreak.BUCHHOLZ:
-        return sum(swiss_score(recs[o]) for o in opponents)
+        return sum(scores)
     if tb is Tiebreak.MEDIAN_BUCHHOLZ:
-        scores = sorted(swiss_score(recs[o]) for o in opponents)
         return sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
-    # Head-to-head: wins against the entrants level with e on the score.
-    level = {o for o, s in score.items() if s == score[e] and o != e}
-    if not level:
-        return None
-    return sum(1 for o in rec.beaten or [] if o in level)
+    if tb is Tiebreak.BUCHHOLZ_CUT1:
+        return sum(scores[1:]) if len(scores) >= 2 else sum(scores)
+    if tb is Tiebreak.SONNEBORN_BERGER:
+        return sum(swiss_score(recs[o]) for o in rec.beaten or [])
+    raise ValueError(f"no tiebreak {tb}")  # pragma: no cover - head-to-head is counted where it is applied
 
 
 def _knockout(t: Tournament, recs: dict[str, Record]) -> Standings:

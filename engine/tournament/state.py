@@ -415,13 +415,31 @@ def _pair_swiss(t: Tournament) -> Tournament:
             met[m.a].add(m.b)
             met[m.b].add(m.a)
     byes = {e: recs[e].byes for e in t.seeds}
-    pairs, bye = swiss_pairings(ranked, score, met, byes)
+    pairs, bye = swiss_pairings(ranked, score, met, byes, floaters(t, t.round), t.spec.bye_rule)
     number = t.round + 1
     new = [
         Match(f"R{number}-{k + 1}", number, a, b, stage=number, slot=k)
         for k, (a, b) in enumerate([*pairs, *([(bye, None)] if bye is not None else [])])
     ]
     return dataclasses.replace(t, matches=(*t.matches, *new))
+
+
+def floaters(t: Tournament, number: int) -> frozenset[str]:
+    """Who floated in round ``number`` of a Swiss: paired with an opponent on another score (as the scores stood
+    before that round), or given the bye."""
+    if number < 1:
+        return frozenset()
+    before = records(t, (m for m in t.matches if m.round < number))
+    score = {e: swiss_score(r) for e, r in before.items()}
+    out: set[str] = set()
+    for m in t.matches:
+        if m.round != number:
+            continue
+        if m.a is not None and m.b is None:
+            out.add(m.a)
+        elif m.a is not None and m.b is not None and score[m.a] != score[m.b]:
+            out.update((m.a, m.b))
+    return frozenset(out)
 
 
 def _resolve(t: Tournament) -> Tournament:

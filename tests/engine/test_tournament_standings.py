@@ -1,8 +1,9 @@
 """Tiebreaks checked against tables worked out by hand (the arithmetic is in the comments).
 
-Round robin: wins, then head-to-head (wins against the entrants level on wins), then points difference.
-Swiss: score (wins, a bye counting as one), then Buchholz (the sum of the opponents' scores), then median
-Buchholz (the same without the best and the worst opponent), then points difference.
+Round robin: wins, then head-to-head (wins against the entrants level on wins: a mini-league, re-applied to those
+still level), then points difference, then the seed. Swiss: score (wins, a bye counting as one), then Buchholz (the
+sum of the opponents' scores), then median Buchholz (the same without the best and the worst opponent), then points
+difference, then the seed; or Buchholz cut-1 or Sonneborn-Berger first.
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ def test_round_robin_head_to_head_comes_before_points_difference() -> None:
     assert only.tiebreaks == (Tiebreak.HEAD_TO_HEAD, Tiebreak.POINTS_DIFFERENCE)
     assert only.explain() == (
         "Ranked by wins, then head-to-head (wins against the entrants level with you), "
-        "then points difference (points won minus points lost)."
+        "then points difference (points won minus points lost), then seed (the higher seed first)."
     )
+    assert [r.separated_by for r in only.rows] == [None, Tiebreak.HEAD_TO_HEAD, None, Tiebreak.HEAD_TO_HEAD]
 
 
 def test_round_robin_three_way_tie_goes_to_points_difference() -> None:
@@ -164,36 +166,143 @@ def test_swiss_buchholz_then_median_buchholz_then_points_difference() -> None:
 
 def test_swiss_bye_scores_a_win_but_adds_nothing_to_buchholz() -> None:
     t = field(TournamentSpec(Format.SWISS, rounds=2, seeding=Seeding.SIGNUP), "ABCDE")
-    # Round 1: five players, so the lowest-ranked (E) has the bye; A-C and B-D (the fold of four).
+    # Round 1: five players, so the lowest-ranked (E) has the bye; A-C and B-D (top half against bottom half).
     assert [(m.a, m.b) for m in pairings(t)] == [("A", "C"), ("B", "D"), ("E", None)]
     t = record_result(record_result(t, "R1-1", "A", 3, 1), "R1-2", "D", 3, 1)
     t = advance(t)
-    # Ranked A 1, D 1, E 1 (bye), B 0, C 0: C is the lowest-ranked without a bye.
-    assert [(m.a, m.b) for m in pairings(t)] == [("A", "D"), ("E", "B"), ("C", None)]
-    t = record_result(record_result(t, "R2-1", "D", 3, 2), "R2-2", "E", 3, 0)
+    # Ranked A 1, D 1, E 1 (bye), B 0, C 0: C is the lowest-ranked without a bye. One of A, D, E floats down to B:
+    # E floated last round (its bye) and D has met B, so A does; D meets E.
+    assert [(m.a, m.b) for m in pairings(t)] == [("A", "B"), ("D", "E"), ("C", None)]
+    t = record_result(record_result(t, "R2-1", "A", 3, 2), "R2-2", "D", 3, 0)
     t = advance(t)
     assert t.finished
-    # Scores: D 2 (beat B, A), E 2 (bye, beat B), A 1, C 1 (bye), B 0.
-    # Buchholz: D: B0 + A1 = 1; E: B0 = 0 (the bye is nobody); A: C1 + D2 = 3; C: A1 = 1; B: D2 + E2 = 4.
+    # Scores: A 2 (beat C, B), D 2 (beat B, E), C 1 (bye), E 1 (bye), B 0.
+    # Buchholz: A: C1 + B0 = 1; D: B0 + E1 = 1; C: A2 = 2 (the bye is nobody); E: D2 = 2; B: D2 + A2 = 4.
     # With fewer than three opponents nothing is dropped: median Buchholz equals Buchholz.
-    # Points: D 3+3 for, 1+2 against: +3; E 3 for, 0 against: +3 (a bye is worth 0 points here).
+    # Points: A 3+3 for, 1+2 against: +3; D 3+3 for, 1+0: +5; C 1 for, 3 against: -2; E 0-3: -3; B 1+2, 3+3: -3.
+    # A and D are level on Buchholz and median Buchholz: points difference puts D first. C and E the same: C.
     assert table(t) == [
-        (1, "D", 2, (1, 1, 3)),
-        (2, "E", 2, (0, 0, 3)),
-        (3, "A", 1, (3, 3, 1)),
-        (4, "C", 1, (1, 1, -2)),
-        (5, "B", 0, (4, 4, -5)),
+        (1, "D", 2, (1, 1, 5)),
+        (2, "A", 2, (1, 1, 3)),
+        (3, "C", 1, (2, 2, -2)),
+        (4, "E", 1, (2, 2, -3)),
+        (5, "B", 0, (4, 4, -3)),
     ]
+    (only,) = standings(t)
+    assert [r.separated_by for r in only.rows] == [
+        None, Tiebreak.POINTS_DIFFERENCE, None, Tiebreak.POINTS_DIFFERENCE, None
+    ]  # fmt: skip
 
 
-def test_entrants_equal_on_everything_share_a_rank() -> None:
+def test_a_three_way_cycle_re_applies_head_to_head_to_the_two_still_level() -> None:
+    t = play(
+        field(TournamentSpec(Format.ROUND_ROBIN, seeding=Seeding.SIGNUP), "ABCD"),
+        dict(
+            [
+                beats("A", "B", 5, 3),
+                beats("B", "C", 5, 1),
+                beats("C", "A", 5, 0),
+                beats("A", "D", 7, 1),
+                beats("B", "D", 5, 4),
+                beats("C", "D", 5, 0),
+            ]
+        ),
+    )
+    # A, B and C have 2 wins each and beat one another in a cycle: head-to-head 1 each, no help.
+    # Points difference:  A  +2 (5-3)  -5 (0-5)  +6 (7-1)  = +3
+    #                     B  -2 (3-5)  +4 (5-1)  +1 (5-4)  = +3
+    #                     C  -4 (1-5)  +5 (5-0)  +5 (5-0)  = +6   -> C first
+    # A and B are still level (+3 each): head-to-head again, between the two of them: A beat B, so A is second.
+    # (Applied once, head-to-head would have left A and B sharing second place.)
+    # D: 0 wins, 1+4+0 = 5 for, 7+5+5 = 17 against: -12.
+    assert table(t) == [
+        (1, "C", 2, (1, 6)),
+        (2, "A", 2, (1, 3)),
+        (3, "B", 2, (0, 3)),
+        (4, "D", 0, (None, -12)),
+    ]
+    (only,) = standings(t)
+    assert [r.separated_by for r in only.rows] == [
+        None, Tiebreak.POINTS_DIFFERENCE, Tiebreak.HEAD_TO_HEAD, None
+    ]  # fmt: skip
+
+
+def test_a_four_way_tie_re_applies_head_to_head_within_each_part() -> None:
+    t = play(
+        field(TournamentSpec(Format.ROUND_ROBIN, seeding=Seeding.SIGNUP), "ABCDEF"),
+        dict(
+            [
+                # the four level on three wins, among themselves
+                beats("A", "B", 5, 4),
+                beats("C", "A", 5, 0),
+                beats("D", "A", 5, 0),
+                beats("B", "C", 5, 0),
+                beats("C", "D", 5, 4),
+                beats("D", "B", 5, 4),
+                # and against E and F
+                beats("A", "E", 5, 4),
+                beats("A", "F", 5, 4),
+                beats("B", "E", 5, 0),
+                beats("B", "F", 5, 0),
+                beats("C", "E", 5, 4),
+                beats("F", "C", 5, 4),
+                beats("D", "F", 5, 0),
+                beats("E", "D", 5, 4),
+                beats("E", "F", 5, 4),
+            ]
+        ),
+    )
+    # Wins: A, B, C, D 3 each; E 2; F 1.
+    # Among A B C D: A beat B (1), B beat C (1), C beat A and D (2), D beat A and B (2): C and D above A and B.
+    # Each pair still level is ranked again between its two: C beat D, and A beat B.
+    # Points difference would have put D (+9) above C (+1) and B (+13) above A (-7):
+    #   A +1 -5 -5 +1 +1 = -7;  B -1 +5 -1 +5 +5 = +13;  C +5 -5 +1 +1 -1 = +1;  D +5 -1 +1 +5 -1 = +9
+    #   E -1 -5 -1 +1 +1 = -5;  F -1 -5 +1 -5 -1 = -11
+    assert table(t) == [
+        (1, "C", 3, (1, 1)),
+        (2, "D", 3, (0, 9)),
+        (3, "A", 3, (1, -7)),
+        (4, "B", 3, (0, 13)),
+        (5, "E", 2, (None, -5)),
+        (6, "F", 1, (None, -11)),
+    ]
+    (only,) = standings(t)
+    assert [r.separated_by for r in only.rows] == [
+        None, Tiebreak.HEAD_TO_HEAD, Tiebreak.HEAD_TO_HEAD, Tiebreak.HEAD_TO_HEAD, None, None
+    ]  # fmt: skip
+
+
+def test_swiss_tiebreaks_the_organiser_picks_buchholz_cut_1_and_sonneborn_berger() -> None:
+    picks = (Tiebreak.BUCHHOLZ_CUT1, Tiebreak.SONNEBORN_BERGER, Tiebreak.POINTS_DIFFERENCE)
+    t = field(TournamentSpec(Format.SWISS, rounds=2, seeding=Seeding.SIGNUP, tiebreaks=picks), "ABCDE")
+    t = record_result(record_result(t, "R1-1", "A", 3, 1), "R1-2", "D", 3, 1)
+    t = record_result(record_result(advance(t), "R2-1", "A", 3, 2), "R2-2", "D", 3, 0)
+    t = advance(t)
+    # The games of the bye test above. Buchholz cut-1 drops the weakest opponent (with two or more):
+    #   A: C1 B0 -> 1; D: B0 E1 -> 1; C: A2 -> 2 (one opponent: nothing dropped); E: D2 -> 2; B: D2 A2 -> 2.
+    # Sonneborn-Berger adds the scores of the opponents beaten: A: C1 + B0 = 1; D: B0 + E1 = 1; C, E, B: 0.
+    assert table(t) == [
+        (1, "D", 2, (1, 1, 5)),
+        (2, "A", 2, (1, 1, 3)),
+        (3, "C", 1, (2, 0, -2)),
+        (4, "E", 1, (2, 0, -3)),
+        (5, "B", 0, (2, 0, -3)),
+    ]
+    (only,) = standings(t)
+    assert [tb.label for tb in only.tiebreaks] == ["Bc1", "SB", "+/-"]
+    assert "Sonneborn-Berger (the sum of the scores of the opponents you beat)" in only.explain()
+
+
+def test_entrants_equal_on_everything_are_ranked_by_seed_the_final_tiebreak() -> None:
     t = play(
         field(TournamentSpec(Format.ROUND_ROBIN, seeding=Seeding.SIGNUP), "ABC"),
         dict([beats("A", "B", 3, 1), beats("B", "C", 3, 1), beats("C", "A", 3, 1)]),
     )
-    # everyone 1 win, head-to-head 1, points 4-4: all share first place, listed by seed
+    # everyone 1 win, head-to-head 1, points 4-4: the seed decides, and the table says so
     rows = standings(t)[0].rows
-    assert [(r.rank, r.entrant, r.shared) for r in rows] == [(1, "A", True), (1, "B", True), (1, "C", True)]
+    assert [(r.rank, r.entrant, r.separated_by) for r in rows] == [
+        (1, "A", None), (2, "B", Tiebreak.SEED), (3, "C", Tiebreak.SEED)
+    ]  # fmt: skip
     assert [r.byes for r in rows] == [1, 1, 1] and [r.score for r in rows] == [1, 1, 1]  # a rest is no win
 
 
