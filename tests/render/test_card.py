@@ -17,6 +17,7 @@ import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from engine import match as m
+from engine.analysis import LuckyRoll
 from engine.matchcard import (
     CardAnalysis,
     CubeAction,
@@ -59,16 +60,24 @@ def fixed_card() -> MatchCard:
         CubeAction(3, 0, "take", 2),
     )
     dice = (DiceLuck(96, 805, 18, 30, 14, 11.2, 9), DiceLuck(95, 760, 13, 41, 12, 15.5, 8))
+    # Match winning chances over the whole range, 0 to 100% (issue 36: the graph was clipped at +-1 equity).
     equity = tuple(
-        EquityPoint(1 + min(4, k // 40), 0.9 * math.sin(k / 9) * math.cos(k / 31) + (0.3 if k > 150 else 0.0))
+        EquityPoint(
+            1 + min(4, k // 40),
+            2.6 * math.sin(k / 9),
+            min(1.0, max(0.0, 0.5 + 0.55 * math.sin(k / 23) * math.cos(k / 61))),
+            "double" if k % 47 == 5 else "end" if k % 40 == 39 else "",
+        )
         for k in range(200)
     )
     analysis = CardAnalysis(
-        "bgsage (strong)",
-        "cubeful equity (bgsage 1-ply)",
+        "bgsage 2-ply",
+        "cubeful equity (bgsage 2-ply)",
         True,
-        (quality(101, 9, 1, 0.61), quality(99, 17, 4, 1.92)),
+        (quality(101, 9, 1, 0.61, 12.5, 0.5, 0.21), quality(99, 17, 4, 1.92, -31.0, -0.5, -0.21)),
         equity,
+        LuckyRoll(0, 3, (6, 6), 0.42, True),
+        LuckyRoll(1, 2, (2, 1), -0.38),
     )
     return MatchCard(
         variant="Backgammon",
@@ -86,8 +95,16 @@ def fixed_card() -> MatchCard:
     )
 
 
-def quality(decisions: int, errors: int, blunders: int, lost: float) -> SideQuality:
-    return SideQuality(decisions, errors, blunders, lost, 1000 * lost / decisions)
+def quality(
+    decisions: int,
+    errors: int,
+    blunders: int,
+    lost: float,
+    luck: float = 0.0,
+    result: float = 0.0,
+    adjusted: float = 0.0,
+) -> SideQuality:
+    return SideQuality(decisions, errors, blunders, lost, 1000 * lost / decisions, luck, 80, result, adjusted)
 
 
 def test_the_match_card_matches_its_golden_image() -> None:
