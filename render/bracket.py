@@ -3,7 +3,7 @@
     pages = render_bracket(tournament, theme, names={"p1": "Alice"})   # tuple of RenderedPage (PNG + alt text)
     text = bracket_text(tournament)                                     # the same, as a monospace listing
 
-A page is sized for a phone: at most :data:`MAX_COLUMNS` rounds side by side (about 870 pixels wide, so a
+A page is sized for a phone: at most :data:`MAX_COLUMNS` rounds side by side (about 920 pixels wide, so a
 name stays about 12 CSS pixels high on a 390-pixel screen) and at most :data:`MAX_ROWS` matches in its first
 column. A large bracket is cut into bands of rounds, each band into parts of the first column with everything
 those parts feed; the parts are then packed onto pages no taller than :data:`MAX_PAGE_HEIGHT`. A double
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -51,7 +51,7 @@ MAX_COLUMNS = 3
 MAX_ROWS = 16
 MAX_PAGE_HEIGHT = 2000
 MARGIN = 20
-BOX_W = 260
+BOX_W = 270
 LINE_H = 42
 BOX_H = 2 * LINE_H
 PITCH = BOX_H + 22
@@ -63,6 +63,9 @@ FOOT_H = 44
 #: Each further line of a legend that needs more than one (a language with longer words).
 FOOT_LINE = 24
 NAME_SIZE = 26
+#: A name is set down to this size on one line before it takes two lines, set from that size down to the next.
+NAME_SMALLEST = 18
+NAME_TWO_LINES = 13
 SMALL = 19
 #: What a result that was not played shows instead of points, with the legend's words (in English: :func:`tag` and
 #: :func:`tag_words` give them in the active language).
@@ -155,15 +158,66 @@ class Canvas:
         return self.fit(text, size, limit), size
 
     def title(self, heading: str, sub: str) -> None:
+        """The heading, and under it ``sub`` ("Swiss · round 2 of 4 · page 2 of 3"): set smaller when it is long, and
+        cut short before its last part, so that the page label stays whole."""
         self.text((MARGIN, 18), self.fit(heading, 34, self.width - 2 * MARGIN), self.rgb("text"), 34)
-        sub, size = self.fitted(sub, SMALL + 2, self.width - 2 * MARGIN, 16)
-        self.text((MARGIN, 60), sub, self.rgb("text dim"), size)
+        room = self.width - 2 * MARGIN
+        fitted, size = self.fitted(sub, SMALL + 2, room, 16)
+        if fitted != sub and " · " in sub:
+            head, tail = sub.rsplit(" · ", 1)
+            tail = " · " + tail
+            fitted = self.fit(head, size, max(room / 3, room - font(size).getlength(tail))) + tail
+            fitted = self.fit(fitted, size, room)
+        self.text((MARGIN, 60), fitted, self.rgb("text dim"), size)
+
+    def name(self, xy: tuple[float, float], text: str, colour: RGB, room: float, size: int = 26) -> list[str]:
+        """A name drawn left-aligned on the line through ``xy``, within ``room`` pixels: at ``size`` if it fits, else
+        smaller, else on two lines (at a space or after a hyphen, else between two letters, wherever the longer line is
+        shortest), set from :data:`NAME_SMALLEST` down to :data:`NAME_TWO_LINES`, else cut short. Returns the lines
+        drawn."""
+        x, y = xy
+        for s in range(size, NAME_SMALLEST - 1, -1):
+            if font(s).getlength(text) <= room:
+                self.text((x, y), text, colour, s, "lm")
+                return [text]
+        text = " ".join(text.split())
+        for splits in (_spaces(text), range(1, len(text))):
+            for s in range(NAME_SMALLEST, NAME_TWO_LINES - 1, -1):
+                lines = _two_lines(text, splits, s)
+                if lines is not None and max(font(s).getlength(line) for line in lines) <= room:
+                    return self._two(x, y, lines, colour, s, room)
+        lines = _two_lines(text, range(1, len(text)), NAME_TWO_LINES) or (text, "")
+        return self._two(x, y, lines, colour, NAME_TWO_LINES, room)
+
+    def _two(self, x: float, y: float, lines: tuple[str, str], colour: RGB, size: int, room: float) -> list[str]:
+        gap = round(size * 0.56)
+        shown = [self.fit(lines[0], size, room), self.fit(lines[1], size, room)]
+        self.text((x, y - gap), shown[0], colour, size, "lm")
+        self.text((x, y + gap), shown[1], colour, size, "lm")
+        return shown
 
     def footer(self, words: str | list[str], y: float) -> None:
         """The legend under a page: one line, or the lines of :func:`legend_lines`."""
         for k, line in enumerate([words] if isinstance(words, str) else words):
             line, size = self.fitted(line, SMALL, self.width - 2 * MARGIN, 15)
             self.text((MARGIN, y + 12 + k * FOOT_LINE), line, self.rgb("text dim"), size)
+
+
+def _spaces(text: str) -> list[int]:
+    """Where a name breaks between words: at a space, or after a hyphen."""
+    return [i for i, ch in enumerate(text) if ch == " " or (i and text[i - 1] == "-" and ch != " ")]
+
+
+def _two_lines(text: str, splits: Iterable[int], size: int) -> tuple[str, str] | None:
+    """``text`` cut in two before one of ``splits`` (a space there is dropped) so that the longer line is shortest."""
+    f = font(size)
+    best: tuple[float, str, str] | None = None
+    for i in splits:
+        first, second = (text[:i], text[i + 1 :]) if text[i] == " " else (text[:i], text[i:])
+        longer = max(f.getlength(first), f.getlength(second))
+        if best is None or longer < best[0]:
+            best = (longer, first, second)
+    return None if best is None else (best[1], best[2])
 
 
 def legend_lines(words: str, width: int, most: int = 3) -> list[str]:
@@ -286,10 +340,32 @@ def _span(first: str, last: str) -> str:
     return _("{first} to {last}").format(first=first, last=last)
 
 
+def _nobody(t: Tournament, m: Match, side: int) -> bool:
+    """Whether it is settled that nobody sits on that side of ``m`` (its feeder was a bye or not played)."""
+    who = m.a if side == 0 else m.b
+    feed = m.feeds[side]
+    if who is not None:
+        return False
+    if not feed:
+        return True
+    source = t.match(feed[2:])
+    return source.result is not None and (source.result.winner if feed[0] == "W" else source.result.loser) is None
+
+
+def _hidden(t: Tournament, m: Match) -> bool:
+    """A losers'-bracket match that will never have a player (both its feeders were byes): left out of the picture,
+    so a double elimination with byes is not drawn as columns of empty boxes."""
+    if m.bracket is not Bracket.LOSERS:
+        return False
+    if m.result is not None and m.result.how is How.VOID:
+        return True
+    return m.result is None and _nobody(t, m, 0) and _nobody(t, m, 1)
+
+
 def _sections(t: Tournament, only_round: int | None = None) -> list[_Section]:
     out: list[_Section] = []
     for bracket in (Bracket.MAIN, Bracket.WINNERS, Bracket.LOSERS):
-        matches = [m for m in t.matches if m.bracket is bracket]
+        matches = [m for m in t.matches if m.bracket is bracket and not _hidden(t, m)]
         if not matches:
             continue
         stages = sorted({m.stage for m in matches})
@@ -326,15 +402,22 @@ def _band_sections(
 ) -> list[_Section]:
     first = sorted((m for m in matches if m.stage == band[0]), key=lambda m: m.slot)
     parts = [first[i : i + MAX_ROWS] for i in range(0, len(first), MAX_ROWS)]
+    shown = {m.id for m in matches}
     out = []
     for k, part in enumerate(parts):
         chosen = {m.id for m in part}
         columns = [_Column(round_title(t, part[0]), tuple(part))]
         for stage in band[1:]:
+            level = sorted((m for m in matches if m.stage == stage), key=lambda m: m.slot)
             here = tuple(
                 m
-                for m in sorted(matches, key=lambda m: m.slot)
-                if m.stage == stage and any(f[2:] in chosen for f in m.feeds if f)
+                for i, m in enumerate(level)
+                if any(f[2:] in chosen for f in m.feeds if f)
+                # a match whose feeders in this band were all left out goes with the part of its place
+                or (
+                    not any(f[2:] in shown for f in m.feeds if f and t.match(f[2:]).stage in band)
+                    and min(len(parts) - 1, i * len(parts) // len(level)) == k
+                )
             )
             chosen.update(m.id for m in here)
             if here:
@@ -350,12 +433,22 @@ def _band_sections(
 
 
 def _place(columns: tuple[_Column, ...]) -> tuple[dict[str, int], int]:
-    """Each match's top: the first column evenly spaced, later ones level with the middle of their feeders."""
+    """Each match's top: the first column evenly spaced, later ones level with the middle of their feeders (or below
+    the match above, when none of its feeders is drawn), never closer than a box apart."""
     y: dict[str, int] = {}
     for c, column in enumerate(columns):
+        above: int | None = None
         for i, m in enumerate(column.matches):
             fed = [y[f[2:]] for f in m.feeds if f and f[2:] in y]
-            y[m.id] = round(sum(fed) / len(fed)) if c and fed else i * PITCH
+            if c == 0:
+                want = i * PITCH
+            elif fed:
+                want = round(sum(fed) / len(fed))
+            else:
+                want = 0 if above is None else above + PITCH
+            if above is not None:
+                want = max(want, above + PITCH)
+            y[m.id] = above = want
     return y, max(y.values(), default=0) + BOX_H + 8
 
 
@@ -485,13 +578,12 @@ def _box(
         c.text((x + 12, top + LINE_H // 2), str(t.seed(alone)), c.rgb("text dim"), SMALL, "lm")
         bye, bye_size = c.fitted(pgettext("tournament", "bye"), SMALL, 80)
         room = BOX_W - seed_w - max(70, font(bye_size).getlength(bye) + 24)
-        name = c.fit(entrant_name(t, alone, names), NAME_SIZE, room)
         ink = c.rgb("accent") if alone == champ else c.rgb("text")
-        c.text((x + seed_w, top + LINE_H // 2), name, ink, NAME_SIZE, "lm")
+        c.name((x + seed_w, top + LINE_H // 2), entrant_name(t, alone, names), ink, room, NAME_SIZE)
         c.text((x + BOX_W - 12, top + LINE_H // 2), bye, c.rgb("text dim"), bye_size, "rm")
         return
     c.draw.rounded_rectangle((x, y, x + BOX_W - 1, y + BOX_H - 1), radius=8, fill=fill)
-    score_w = 50
+    score_w = 46
     c.draw.rounded_rectangle(
         (x + BOX_W - score_w, y, x + BOX_W - 1, y + BOX_H - 1),
         radius=8,
@@ -521,8 +613,7 @@ def _box(
         ink = c.rgb("accent") if won and who == champ else c.rgb("text")  # the champion's path in gold
         if lost:
             ink = mix(c.rgb("text dim"), c.rgb("info"), 0.35)
-        name = c.fit(entrant_name(t, who, names), NAME_SIZE, room)
-        c.text((name_x, ly), name, ink, NAME_SIZE, "lm")
+        c.name((name_x, ly), entrant_name(t, who, names), ink, room, NAME_SIZE)
         if gone:
             c.text((x + BOX_W - score_w - 8, ly), dq, c.rgb("hit"), dq_size, "rm")
         if r is not None:
@@ -543,7 +634,7 @@ def _empty_side(t: Tournament, m: Match, feed: str) -> str:
         return pgettext("tournament", "bye") if m.result is None or m.result.how is not How.VOID or feed == "" else "—"
     source = t.match(feed[2:])
     if source.result is not None:
-        return "—"
+        return pgettext("tournament", "bye")  # nobody comes from there: the other side will have a bye
     if feed[0] == "W":
         return _("winner of {match}").format(match=source.id)
     return _("loser of {match}").format(match=source.id)
