@@ -307,7 +307,7 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         kind = ngettext("money session of {games} game", "money session of {games} games", options.games).format(
             games=options.games
         )
-    score = f"{setup.side_name(0)} {state.score[0]} - {state.score[1]} {setup.side_name(1)}"
+    score = _score((setup.side_name(0), setup.side_name(1)), state.score, state.winner)
     outcome = _("a tie") if state.winner is None else _("{name} wins").format(name=setup.side_name(state.winner))
     played = len(state.results)
     line = ngettext(
@@ -414,10 +414,16 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
             game=r.game, name=names[r.winner], points=points, why=why, cube=r.cube
         )
         out.write(line + "\n")
-    score = f"{names[0]} {state.score[0]} - {state.score[1]} {names[1]}"
+    score = _score(names, state.score, state.winner)
     outcome = _outcome(state.over, state.winner, names, bool(opts.length))
     out.write(_("Final score: {score}; {outcome}").format(score=score, outcome=outcome) + "\n")
     return 0
+
+
+def _score(names: tuple[str, str], score: tuple[int, int], winner: int | None) -> str:
+    """``bob 4 - 0 alice``: the winner (the leader) and their score first."""
+    first = 1 if winner == 1 else 0
+    return f"{names[first]} {score[first]} - {score[1 - first]} {names[1 - first]}"
 
 
 def _outcome(over: bool, winner: int | None, names: tuple[str, str], match: bool) -> str:

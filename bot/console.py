@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from engine import i18n
 from engine.ascii import ascii_board
-from engine.i18n import N_, _
+from engine.i18n import N_, _, listed
 from engine.match import MatchState, Phase
 
 from .config import Settings
@@ -86,6 +86,7 @@ class Console:
         self.images = 0
         self.typed = ""  # the line being run, as typed (after a NAME: prefix)
         self.switched: Request | None = None  # set by ``as NAME`` (a NAME: prefix lasts one line)
+        self.game: int | None = None  # the game the line acts on (named in its refusals)
         service.on_tournament(self._tour_news)  # tournaments' pairings, results and decisions, as they happen
 
     async def _tour_news(self, news: TourNews) -> None:
@@ -130,12 +131,26 @@ class Console:
         if cmd in ("quit", "exit"):
             return False
         try:
+        self.game = None
             await self._dispatch(cmd, args)
         except Refused as exc:
-            self.say(f"! {exc}")
+            self.say(f"! {await self._named(str(exc))}")
         return True
 
     async def _dispatch(self, cmd: str, args: list[str]) -> None:
+    async def _several(self, pid: str) -> bool:
+        """Whether a player has more than one game going on or waiting (then every prompt and refusal names it)."""
+        views = await self.service.my_games(self._request(pid))
+        return sum(v.status in ("active", "challenge") for v in views) > 1
+
+    async def _named(self, text: str, game: int | None = None, pid: str | None = None) -> str:
+        """``text`` about a game (the one the line acted on), preceded by its number when the player has several."""
+        game = self.game if game is None else game
+        pid = pid or (self.player.id if self.player else None)
+        if game is None or pid is None or f"#{game}" in text or not await self._several(pid):
+            return text
+        return f"#{game}: {text}"
+
         svc = self.service
         if cmd == "help":
             self.say(help_text(args[0] if args else None))
@@ -265,7 +280,7 @@ class Console:
         if cmd == "double" and len(args) == 1 and args[0] in tuple("123456") and not naming:
             with contextlib.suppress(Refused):  # no current game: the number is a game's
                 naming = (await svc.view(await self._target(me, [], live=True), me)).phase == str(Phase.NAME_DOUBLE)
-        game_id = await self._target(me, [] if cmd in worded or naming else args, live=cmd in actions)
+        game_id = self.game = await self._target(me, [] if cmd in worded or naming else args, live=cmd in actions)
         if cmd in actions:
             await self._show(await actions[cmd](), me)
         elif cmd == "sub":
@@ -406,20 +421,7 @@ class Console:
 
     async def _answer(self, me: Request, cmd: str, args: list[str]) -> None:
         svc = self.service
-        if args:
-            game_id = self._game_id(args)
-        else:
-            pending = [v for v in await svc.my_games(me) if me.id in self._asked(v)]
-            current = self.current.get(me.id)
-            view = await svc.view(current, me) if current is not None else None
-            if view is not None and view.phase == str(Phase.RESIGNED) and view.to_act == me.id:
-                game_id = view.id
-            elif pending:
-                game_id = pending[0].id
-            elif current is not None:
-                game_id = current
-            else:
-                raise Refused(_("{command} what? give a game number").format(command=cmd))
+        game_id = self.game = self._game_id(args) if args else await self._answered(me, cmd)
         view = await svc.view(game_id, me)
         if view.status != "challenge":
             await self._show(await svc.answer_resignation(game_id, me, cmd == "accept"), me)
@@ -435,6 +437,29 @@ class Console:
         await self._show(out, me)
 
     def _asked(self, view: GameView) -> tuple[str, ...]:
+    async def _answered(self, me: Request, cmd: str) -> int:
+        """The game ``accept``/``decline``/``reject`` answers: the one challenge or resignation waiting for the
+        player's answer (the current game first); several: refused, naming them and how to pick one."""
+        offered = [v for v in await self.service.my_games(me) if self._asks_answer(v, me.id, cmd)]
+        current = self.current.get(me.id)
+        if any(v.id == current for v in offered) or (not offered and current is not None):
+            return current  # type: ignore[return-value]
+        if len(offered) == 1:
+            return offered[0].id
+        if not offered:
+            raise Refused(_("{command} what? nothing waits for your answer: give a game number").format(command=cmd))
+        games = listed([f"#{v.id} ({offer_words(v)})" for v in offered])
+        raise Refused(
+            _("{command} which game? {games}: type {command} NUMBER, e.g. {command} {number}").format(
+                command=cmd, games=games, number=offered[0].id
+            )
+        )
+
+    def _asks_answer(self, view: GameView, pid: str, cmd: str) -> bool:
+        if view.status == "challenge":
+            return pid in self._asked(view)
+        return cmd in ("accept", "reject", "decline") and view.phase == str(Phase.RESIGNED) and view.to_act == pid
+
         """Who must still accept a challenge: everyone it names but the challenger (a team challenge: each until they
         have; see GameView.awaiting)."""
         if view.status != "challenge":
@@ -458,6 +483,9 @@ class Console:
                 # What the player may do, as the engine says now (the last turn is the one that stands).
                 text = (prompt(view, state) if i == turns[-1] else None) or text.replace(" (or double)", "")
             elif event.kind == "challenge" and view.status == "challenge":
+                text = await self._named(text, view.id, me.id)
+                if view.to_act and not text.startswith("#"):  # the one to act has several games
+                    text = await self._named(text, view.id, view.to_act)
                 text = self._challenge_text(text, view)
             self.say(text)
         for side in view.sides:

@@ -237,6 +237,15 @@ def _names(view: GameView, members: tuple[str, ...]) -> str:
     return " & ".join(view.name(p) for p in dict.fromkeys(members))  # a challenge may name a player twice
 
 
+def offer_words(view: GameView) -> str:
+    """What waits for a player's answer in a game: a challenge, or a resignation offered to them."""
+    if view.status == "challenge":
+        return _("a challenge from {name}").format(name=view.name(view.challenger))
+    side = view.side_of(view.to_act) if view.to_act else None
+    offerer = _names(view, view.sides[1 - side]) if side is not None else "?"
+    return _("{name} offers to resign").format(name=offerer)
+
+
 def prompt(view: GameView, state: MatchState) -> str | None:
     """Whose turn it is and what they may do, as the engine allows it now (None once the match is over)."""
     allowed = allowed_actions(state)
@@ -290,7 +299,8 @@ def length_words(length: int) -> str:
 
 def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...] = ()) -> str:
     """One game in one line: number, rule set, length, players, score, cube (if any), whose turn."""
-    sides = _(" vs ").join(_names(view, side) for side in view.sides)
+    order = (1, 0) if view.winner == 1 and view.status == "finished" else (0, 1)  # a winner and their score first
+    sides = _(" vs ").join(_names(view, view.sides[k]) for k in order if k < len(view.sides))
     rule_set = _(view.display_name)
     if view.status == "challenge":
         players = sides or view.name(view.challenger)
@@ -307,7 +317,7 @@ def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...]
         rule_set=rule_set,
         length=length_words(view.length),
         players=sides,
-        score=f"{view.score[0]}-{view.score[1]}",
+        score=f"{view.score[order[0]]}-{view.score[order[1]]}",
     )
     if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, shown as stored
         return _("{game}: {unavailable} (the game is kept)").format(game=head, unavailable=view.unavailable)

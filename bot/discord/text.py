@@ -132,7 +132,10 @@ def describe(view: GameView) -> str:
         return _("#{game} {rule_set} {kind}: challenge from {challenger} to {invited}").format(
             game=view.id, rule_set=name, kind=kind, challenger=challenger, invited=invited
         )
-    score = f"{sides[0]} {view.score[0]} – {view.score[1]} {sides[1]}" if len(sides) == 2 else ""
+    first = 1 if view.winner == 1 else 0  # the winner's score first
+    score = (
+        f"{sides[first]} {view.score[first]} – {view.score[1 - first]} {sides[1 - first]}" if len(sides) == 2 else ""
+    )
     head = f"#{view.id} {name} {kind} · {score}"
     if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, listed as stored
         return f"{head} · {view.unavailable}"

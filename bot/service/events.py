@@ -245,7 +245,7 @@ def _events_said(
         data = {"winner": result.winner, "points": result.points, "game": result.game, "match_over": after.over}
         out.append(Event("game-over", game_id, text, None, {**data, "ended": _ended_state(before, action, after)}))
     if after.over and not before.over:
-        score = f"{after.score[0]}-{after.score[1]}"
+        score = score_of(after.score, after.winner)
         if after.options.money:
             text = _session_over(view, before, action, after)
         elif after.winner is None:
@@ -268,6 +268,12 @@ def _events_said(
             text = _("{game}: roll the opening dice.").format(game=game)
             out.append(Event("turn", game_id, text, None, {"phase": "opening"}))
     return out
+
+
+def score_of(score: tuple[int, int], first: int | None) -> str:
+    """A score as players say it: the winner's (the leader's) points first, ``4-0`` (side 0's first when nobody won)."""
+    side = first or 0
+    return f"{score[side]}-{score[1 - side]}"
 
 
 def _end_reason(reason: m.EndReason) -> str:
@@ -314,7 +320,7 @@ def _game_over_text(view: GameView, before: MatchState, action: Action, after: M
             )
         else:
             text = _("{winner} wins the game ({points}, {reason}).").format(winner=winner, points=points, reason=reason)
-    score = f"{after.score[0]}-{after.score[1]}"
+    score = score_of(after.score, result.winner)
     if after.options.length:
         length = after.options.length
         text += " " + ngettext(
@@ -329,7 +335,7 @@ def _game_over_text(view: GameView, before: MatchState, action: Action, after: M
 
 def _session_over(view: GameView, before: MatchState, action: Action, after: MatchState) -> str:
     """How a money session ended, at what score, and who leads (the side ahead wins it)."""
-    score = f"{after.score[0]}-{after.score[1]}"
+    score = score_of(after.score, after.winner)
     if isinstance(action, m.EndSession) and action.deadline:
         how = _("Session ended at its deadline at {score}").format(score=score)
     elif isinstance(action, m.EndSession | m.Forfeit) and len(after.results) == len(before.results):

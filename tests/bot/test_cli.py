@@ -111,7 +111,10 @@ def test_import_checks_a_mat_file_and_prints_the_match_or_one_line_with_the_line
         winner = state.setup.side_name(result.winner)
         assert line.startswith(f"Game {result.game}: {winner} wins {result.points} point"), line
     name = state.setup.side_name(state.winner or 0)
-    assert lines[-1] == f"Final score: Alice {state.score[0]} - {state.score[1]} Bob; {name} wins"
+    loser = state.setup.side_name(1 - (state.winner or 0))
+    won, lost = state.score[state.winner or 0], state.score[1 - (state.winner or 0)]
+    assert lines[-1] == f"Final score: {name} {won} - {lost} {loser}; {name} wins"  # the winner's score first
+    assert state.winner == 1  # (Bob wins this one: the line puts him first, as the board's banner does)
 
     text = mat.read_text().splitlines()
     row = next(k for k, line in enumerate(text) if line.startswith("  2) "))

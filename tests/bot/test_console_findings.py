@@ -198,7 +198,7 @@ def test_ids_prints_the_position_id_and_match_id(tmp_path: Path) -> None:
         assert f"Position ID: {encode_position_id(bg, bg.start_position())}" in said
         assert f"Match ID:    {match_id}" in said and position_id in said
         await s.type("alice: play bob longgammon 1", "bob: accept 2")
-        assert refusals(await s.type("alice: id 2")) == ["! Longgammon positions have no GNU Backgammon IDs"]
+        assert refusals(await s.type("alice: id 2")) == ["! #2: Longgammon positions have no GNU Backgammon IDs"]
 
     run(tmp_path, body)
 

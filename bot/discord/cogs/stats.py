@@ -81,6 +81,8 @@ def result_line(line: dict[str, Any]) -> str:
     kind = match_kind(int(line["length"])) if line["length"] else _("money session")
     sides = [safe(_name(str(s))) for s in line.get("sides") or ["?", "?"]]
     score = line.get("score") or [0, 0]
+    if line.get("winner") is not None and len(sides) == 2 and str(line["winner"]) == (line.get("sides") or ["", ""])[1]:
+        sides, score = sides[::-1], list(score)[::-1]  # the winner's score first
     text = f"#{line['game_id']} {_(str(line['display_name']))} {kind}: {sides[0]} {score[0]} – {score[1]} {sides[1]}"
     if line.get("winner") is not None:
         text += _(", won by {player}").format(player=safe(_name(str(line["winner"]))))

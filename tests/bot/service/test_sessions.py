@@ -152,7 +152,7 @@ def test_a_deadline_passed_while_nobody_played_ends_the_session_instead_of_a_rol
         clock.now += 3600
         out = await svc.roll(out.game.id, BOB)
         assert out.game.status == "finished" and out.game.score == (0, 1) and out.game.winner == 1
-        assert "Session ended at its deadline at 0-1: Bob leads by 1 point and wins the session." in texts(out)
+        assert "Session ended at its deadline at 1-0: Bob leads by 1 point and wins the session." in texts(out)
 
     run(db_url, body)
 
