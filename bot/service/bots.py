@@ -7,8 +7,9 @@ from typing import Any
 
 from engine import i18n
 from engine import match as m
-from engine.analysis import HintError
+from engine.analysis import HintError, luck_words
 from engine.i18n import _, ngettext
+from engine.matchcard import rating_words
 from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
@@ -156,7 +157,16 @@ class BotsMixin(ServiceCore):
                     equity=i18n.decimal(side.equity_lost, 3),
                     rate=i18n.decimal(side.error_rate, 1),
                 )
+                + " ("
+                + rating_words(side.error_rate)
+                + ")"
             )
+            if side.rolls:
+                lines.append(
+                    _("{player}: luck {rate} per roll ({words})").format(
+                        player=side.name, rate=i18n.decimal(side.luck_rate, 1), words=luck_words(side.luck_rate)
+                    )
+                )
         for mistake in result.biggest[:5]:
             facts = {
                 "number": mistake.game,
