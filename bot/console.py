@@ -38,7 +38,7 @@ from .console_args import (
 )
 from .console_io import Interrupt
 from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
-from .console_tour import print_news, tour_command
+from .console_tour import print_news, tour_clock, tour_command
 from .service import (
     GameService,
     GameView,
@@ -113,6 +113,7 @@ class Console:
         self.typed = line
         try:
             with self._language():
+                await tour_clock(self)  # tournaments' deadlines and reminders that came due, before the line runs
                 return await self._run(line)
         finally:
             if self.switched is None:

@@ -2,12 +2,14 @@
 
     tour create "Club Cup" knockout sprintgammon 1 hours=48      (admins: everyone at the console is one)
     tour join            tour leave           tour info            tour standings
+    tour join teammate=carol    (Backgammon Doubles: carol answers with tour accept, or tour decline)
     tour start           tour pause           tour resume          tour check   (apply deadlines now)
     tour dq bob          tour replace bob erin    tour extend 24 R2-1    tour decide R2-1 alice [walkover]
 
 A tournament is named by ``#ID`` anywhere on the line (``tour join #2``), else it is the server's only one taking
-sign-ups or under way. Its news (pairings, results, deadline decisions) is printed as it happens; the console runs
-no scheduler, so ``tour check`` applies the deadlines that have passed.
+sign-ups or under way. Its news (pairings, results, deadline decisions) is printed as it happens. Its clock runs
+while the console does: before each line is run, the deadlines and reminders that came due are applied (the console
+has no scheduler of its own); ``tour check`` applies the deadlines that have passed at once.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from engine.i18n import N_, _
 from .service import SYSTEM, GameService, PlayerRef, Refused, Request
 from .service.tour_parts import TourNews, status_words, summary_words
 
-__all__ = ["TourConsole", "tour_command", "USAGE"]
+__all__ = ["TourConsole", "tour_clock", "tour_command", "USAGE"]
 
 #: How ``tour`` is typed (translated where said: the words in capitals may be, the rest is typed as it is).
 USAGE = N_(
     "tour create NAME FORMAT [RULE SET] [LENGTH] [key=value ...], tour join|leave|info|standings|start|pause|resume|"
-    "check [#ID], tour dq NAME, tour replace NAME NEW, tour extend HOURS [MATCH], tour decide MATCH WINNER [walkover]"
+    "check [#ID], tour accept|decline [NAME], tour dq NAME, tour replace NAME NEW, tour extend HOURS [MATCH], "
+    "tour decide MATCH WINNER [walkover]"
 )
 #: ``tour create`` keys, and the service's names for them.
 CREATE_KEYS = {
@@ -38,6 +41,8 @@ CREATE_KEYS = {
     "legs": "legs",
     "max": "max_entrants",
     "clock": "clock",
+    "tiebreak": "tiebreak",
+    "byes": "bye_rule",
 }
 
 
@@ -68,6 +73,9 @@ async def tour_command(console: TourConsole, me: Request, args: list[str]) -> No
         pairs = dict(w.split("=", 1) for w in rest if "=" in w)
         mate = pairs.get("teammate")
         await svc.tour_join(me, tid, teammate=_ref(mate) if mate else None)
+    elif sub in ("accept", "decline"):
+        captain = rest[0].lstrip("@").lower() if rest else None
+        await svc.tour_team_answer(me, tid, captain=captain, accept=sub == "accept")
     elif sub == "leave":
         await svc.tour_leave(me, tid)
     elif sub == "info":
@@ -135,13 +143,19 @@ async def _standings(console: TourConsole, me: Request, tid: int | None) -> None
 
 
 async def print_news(console: TourConsole, news: TourNews) -> None:
-    """A tournament's news, as it happens (a result that ended a game is said with the game's own lines)."""
+    """A tournament's news, as it happens, each thing once and in order: a result that ended a game is said with the
+    game's own lines; a decision that ended a game (a walkover, an admin's, a deadline's) is said by the tournament,
+    and of its game's lines only the ratings are added (a match decided at its deadline after both sides played)."""
     for e in news.events:
         if e.kind != "result":
             console.say(e.text)
+        if e.kind == "team-invite" and e.pings:
+            name = news.view.player_name(e.pings[0])
+            console.say(_("{name}: tour accept to play in this team, or tour decline.").format(name=name))
     for out in news.ended:
         for event in out.events:
-            console.say(event.text)
+            if event.kind == "ratings":
+                console.say(event.text)
     started = []
     for game_id in news.started:
         view = await console.service.view(game_id, SYSTEM)
@@ -152,6 +166,15 @@ async def print_news(console: TourConsole, news: TourNews) -> None:
                 console.current[player] = game_id  # their new match is their current game
     if started:
         console.say(_("Games started: {games}.").format(games=", ".join(started)))
+
+
+async def tour_clock(console: TourConsole) -> None:
+    """Keep the tournaments' clocks while the console runs: apply the deadlines and reminders that came due (their
+    news is printed as it happens)."""
+    try:
+        await console.service.tour_tick()
+    except Refused as exc:
+        console.say(f"! {exc}")
 
 
 def _ref(name: str) -> PlayerRef:

@@ -37,7 +37,9 @@ __all__ = [
     "ActingSelect",
     "GamesPageButton",
     "TourButton",
+    "TeamButton",
     "signup_controls",
+    "team_controls",
     "games_message",
     "DYNAMIC_ITEMS",
     "may_press",
@@ -521,6 +523,54 @@ class TourButton(
         await _guarded(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
 
+class TeamButton(
+    Localized,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bg:tour:team-(?P<answer>yes|no):(?P<tournament>[0-9]+):(?P<captain>[^:]+)",
+):
+    """Accept / Decline under a team's invitation to a tournament: the named teammate says yes (the team is entered)
+    or no. The custom id names the tournament and the player who asked; the service checks who presses."""
+
+    LABELS: dict[str, tuple[str, discord.ButtonStyle]] = {"yes": ACTIONS["accept"], "no": ACTIONS["decline"]}
+
+    def __init__(self, answer: str, tournament_id: int, captain: str, *, disabled: bool = False) -> None:
+        label, style = self.LABELS[answer]
+        super().__init__(
+            discord.ui.Button(
+                label=_(label),
+                style=style,
+                custom_id=custom_id("tour", f"team-{answer}", tournament_id, captain),
+                disabled=disabled,
+            )
+        )
+        self.answer = answer
+        self.tournament_id = tournament_id
+        self.captain = captain
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TeamButton:
+        return cls(match["answer"], int(match["tournament"]), match["captain"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Any = getattr(interaction.client, "get_cog", lambda _name: None)("Tournaments")
+        if cog is None:
+            await refuse(interaction, _("Tournaments are not available on this bot right now."))
+            return
+        await _guarded(
+            interaction, cog.on_team_button(interaction, self.answer == "yes", self.tournament_id, self.captain)
+        )
+
+
+def team_controls(tournament_id: int, captain: str) -> discord.ui.View:
+    """Accept and Decline, under a team's invitation to a tournament."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TeamButton("yes", tournament_id, captain))
+    ui.add_item(TeamButton("no", tournament_id, captain))
+    return ui
+
+
 def signup_controls(tournament_id: int) -> discord.ui.View:
     """Join and Leave, under a tournament's sign-up message."""
     ui = discord.ui.View(timeout=None)
@@ -566,5 +616,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActingSelect,
     GamesPageButton,
     TourButton,
+    TeamButton,
     NameDoubleButton,
 )

@@ -31,7 +31,7 @@ from engine.i18n import N_, _, ngettext
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Refused, Request
 from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
-from .components import TourButton, signup_controls
+from .components import TourButton, signup_controls, team_controls
 from .delivery import MAX_PINS_REACHED
 from .text import MAX_CONTENT, NO_PINGS, clip, mention, pings, safe
 
@@ -44,7 +44,7 @@ log = logging.getLogger("gammonbot.discord")
 
 #: Events shown elsewhere than in the channel's announcements: the sign-up message lists who joined and left, the
 #: command that created a tournament posted it, reminders go to each match's thread.
-_NOT_ANNOUNCED = frozenset({"created", "joined", "left", "reminder"})
+_NOT_ANNOUNCED = frozenset({"created", "joined", "left", "reminder", "team-invite"})
 #: What Discord adds to the service's words (where things are; translated where posted).
 _AFTER = {
     "round": N_("Each match has a thread of its own, where its players are called."),
@@ -60,7 +60,9 @@ def _after(kind: str) -> str:
 
 
 #: Events that call the players they concern.
-_CALLING = frozenset({"deadline", "needs-admin", "disqualified", "replaced", "extended", "decided", "walkover"})
+_CALLING = frozenset(
+    {"deadline", "needs-admin", "disqualified", "replaced", "extended", "decided", "walkover", "team-declined"}
+)
 
 
 def signup_text(view: TourView) -> str:
@@ -114,6 +116,8 @@ class TourBoard:
         for e in news.events:
             if e.kind == "reminder":
                 await self._remind(e, channel)
+            elif e.kind == "team-invite" and channel is not None and e.by is not None:
+                await self._invite(view, e, channel)
         for out in news.ended:
             try:
                 await self.bot.table.notify(out)
@@ -167,6 +171,17 @@ class TourBoard:
         link = f" {sent.jump_url}" if sent is not None else ""
         for player in event.pings:
             await self.bot.table.direct(player, f"{safe(event.text)}{link}")
+
+    async def _invite(self, view: TourView, event: TourEvent, channel: Any) -> None:
+        """A team's invitation: in the tournament's channel, calling the teammate, with Accept and Decline."""
+        assert event.by is not None
+        ui = team_controls(view.id, event.by)
+        try:
+            await channel.send(_calls(event) + safe(event.text), view=ui, allowed_mentions=pings(event.pings))
+        except discord.HTTPException as exc:
+            log.warning("tournament #%s: a team invitation could not be posted (%s)", view.id, exc)
+        finally:
+            ui.stop()
 
     async def _open(self, game_id: int, channel: Any) -> None:
         """A match the tournament opened: its thread (in the tournament's channel), then its first turn."""
@@ -314,7 +329,7 @@ class TourBoard:
 
 def _calls(event: TourEvent) -> str:
     """The mentions that call the players an event concerns (a reminder, a deadline decision), or nothing."""
-    if event.kind not in _CALLING and event.kind != "reminder":
+    if event.kind not in _CALLING and event.kind not in ("reminder", "team-invite"):
         return ""
     return "".join(f"{mention(p)} " for p in event.pings)
 

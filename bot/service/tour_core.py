@@ -5,8 +5,12 @@ state as stored (``engine.tournament``: join, start, record a result, apply a de
 write it back as one compare-and-swap on its version, retried from a fresh read after a conflict. The same write
 starts the games of every match the change opened (a round's games exist exactly when the round does), sets the
 timers of its deadlines and reminders, and notes the games a decision ends. After the write, those games are
-ended (a forfeit of the loser, the durable ``tour-end-game`` timer being there if the process dies first) and the
-news goes to every listener (:meth:`TourCore.on_tournament`: Discord posts it, the console prints it).
+ended (the durable ``tour-end-game`` timer being there if the process dies first): a match decided at its deadline
+after both sides played is forfeited by its loser and rated like any match; a walkover, an admin's decision or a
+deadline decision of a game not both sides played is not evidence of strength, so its game is stopped, unrated (the
+tournament records it, with the score the winner reaches). The deadlines and reminders of a round that ended are
+cancelled. Then the news goes to every listener (:meth:`TourCore.on_tournament`: Discord posts it, the console
+prints it).
 
 When a tournament game ends (any way a match ends), its result is recorded and, once the round is complete, the
 next round is made: at once, by the request that ended the game, and durably by the ``tour-result`` timer that the
@@ -20,11 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
 
 from engine import i18n
 from engine import match as m
@@ -39,10 +46,8 @@ from engine.tournament import (
     TournamentError,
     advance,
     attach_game,
-    duration_words,
     from_data,
     note_words,
-    open_matches,
     record_result,
     round_complete,
     to_data,
@@ -50,12 +55,11 @@ from engine.tournament import (
 
 from ..clock import start_clock
 from ..locks import KeyedLocks
-from ..storage import Conflict, NotFound, TimerRow, TimerSpec, Unavailable
+from ..storage import Conflict, NotFound, TimerSpec, timers_table
 from ..storage.tournaments import NewGame, TournamentRow
 from .core import ServiceCore
 from .helpers import _match_options, _snapshot, _time_control
 from .tour_parts import (
-    REMINDER_SHARES,
     Step,
     TourEvent,
     TourNews,
@@ -83,6 +87,8 @@ Listener = Callable[[TourNews], Awaitable[None]]
 Change = Callable[[Tournament, dict[str, Any], float], Awaitable[Step | None]]
 #: Compare-and-swap attempts before a change is refused as busy.
 ATTEMPTS = 25
+#: The timers of a tournament's own (no game's): a round's deadline and its reminders.
+ROUND_TIMERS = ("tour-deadline", "tour-reminder")
 
 
 class Busy(Refused):
@@ -247,6 +253,8 @@ class TourCore(ServiceCore):
             else:
                 raise Busy(_("the tournament is busy (several changes at once); try again"))
         after = plan.written or plan.after
+        if after.round != before.round or (after.finished and not before.finished):
+            await self._tour_cancel_timers(tid, after)
         view = self._tour_view(replace(row, version=version, status=after.status.value), after, plan.meta)
         ended: list[Outcome] = []
         for game_id, side, why in plan.ends:
@@ -272,19 +280,23 @@ class TourCore(ServiceCore):
         while t.status is Status.RUNNING and not t.paused and round_complete(t):
             t = advance(t, now)
         plan = _Plan(t, step.meta, list(step.events))
+        said = {e.match_id for e in step.events if e.match_id is not None}  # decisions the change announces itself
         old = {x.id: x for x in before.matches}
         for x in t.matches:
             was = old.get(x.id)
             if was is None or was.result is not None or x.round > before.round:
                 continue
-            if x.result is not None and x.result.how in (How.WALKOVER, How.VOID):
+            if x.result is not None and x.result.how in (How.WALKOVER, How.VOID) and x.id not in said:
                 plan.events.append(TourEvent("walkover", _said(name, t, x), members_of(t, x.a, x.b),
                                              int(x.game) if x.game else None, x.id))  # fmt: skip
             if was.game is None:
                 continue
             if x.result is not None and x.result.how is not How.PLAYED:
+                # Rated only when its game was played by both sides and the deadline decided it (the loser forfeits
+                # it); a walkover or an admin's decision is not evidence of strength: its game is stopped, unrated.
                 loser = x.result.loser
-                side = None if loser is None else (0 if loser == x.a else 1)
+                rated = x.result.how is How.DEADLINE and x.id in step.rated and loser is not None
+                side = (0 if loser == x.a else 1) if rated else None
                 with i18n.shared():
                     why = _("{tournament} decided match {match}: {result}").format(
                         tournament=name, match=x.id, result=match_line(t, x)
@@ -484,87 +496,32 @@ class TourCore(ServiceCore):
         return changed
 
     # --- timers ---------------------------------------------------------------------------------------------------
-    async def _fire_tour_timer(self, timer: TimerRow) -> Outcome | None:
-        """A tournament's timer came due (the scheduler fires it through fire_timer): a game's result to record, a
-        round's deadline, a reminder, a decided match's game to end. Its news goes to the listeners."""
+    async def _tour_cancel_timers(self, tid: int, t: Tournament) -> None:
+        """Cancel the deadline and reminders of the rounds of ``t`` that are over (every one, once it is finished):
+        a round that ended early leaves nothing pending. (Rounds only move on, so however changes interleave, a
+        timer of a round before the current one is never needed again.)"""
+        table = timers_table
         try:
-            await self._fire_tour(timer)
-        except Busy as exc:  # kept: it fires again after its lease, as after a silent database
-            raise Unavailable(str(exc)) from exc
-        return None
-
-    async def _fire_tour(self, timer: TimerRow) -> None:
-        """Fire a tournament's timer, in its server's language (nobody asked: what it says is for everyone)."""
-        with i18n.use(await self._tour_language(timer.payload.get("tournament"))):
-            await self._fire_tour_now(timer)
-
-    async def _tour_language(self, tournament_id: Any) -> str:
-        """The language of a tournament's server (English when the tournament cannot be found)."""
-        try:
-            row = await self.store.load_tournament(int(tournament_id))
-        except (NotFound, TypeError, ValueError):
-            return i18n.DEFAULT
-        return await self.server_language(row.guild_id)
-
-    async def _fire_tour_now(self, timer: TimerRow) -> None:
-        payload = timer.payload
-        if timer.kind == "tour-result" and timer.game_id is not None:
-            self._forget(timer.game_id)  # judged as stored, not as another process's change left this one's copy
-            await self._tour_game_over(timer.game_id)
-        elif timer.kind == "tour-deadline":
-            await self._tour_expire(int(payload.get("tournament", 0)), None)
-        elif timer.kind == "tour-reminder":
-            await self._tour_remind(int(payload.get("tournament", 0)), payload)
-        elif timer.kind == "tour-end-game" and timer.game_id is not None:
-            await self._tour_end_decided(int(payload.get("tournament", 0)), timer.game_id, payload.get("side"))
-
-    async def _tour_end_decided(self, tid: int, game_id: int, side: Any) -> None:
-        """The durable half of ending a decided match's game (the change that decided it ends it at once)."""
-        try:
-            row = await self.store.load_tournament(tid)
-        except NotFound:
-            return
-        t = self._tour_state(row)
-        mine = [x for x in t.matches if x.game == str(game_id)]
-        if mine and mine[0].result is None:
-            return  # the match is still to be played in this game
-        why = _("{tournament} decided its match").format(tournament=row.name)
-        out = await self._tour_end_game(game_id, None if side is None else int(side), why)
-        if out is not None:
-            await self._tell(TourNews(self._tour_view(row, t), (), (), (out,)))
-
-    async def _tour_remind(self, tid: int, payload: Mapping[str, Any]) -> None:
-        try:
-            row = await self.store.load_tournament(tid)
-        except NotFound:
-            return
-        t = self._tour_state(row)
-        at = payload.get("at")
-        if t.status is not Status.RUNNING or t.paused or t.round != payload.get("round") or at is None:
-            return
-        now = self.clock()
-        span = t.spec.round_seconds or 0.0
-        share = float(payload.get("share", 0.0))
-        if now >= float(at) or any(s > share and float(at) - (1.0 - s) * span <= now for s in REMINDER_SHARES):
-            return  # too late for this reminder (the bot was down): the later one, or the deadline, says it
-        events = []
-        for x in open_matches(t):
-            if t.deadline_of(x) != at:
-                continue
-            text = _reminder(t, x, row.name, float(at) - now)
-            events.append(TourEvent("reminder", text, members_of(t, x.a, x.b), int(x.game) if x.game else None, x.id))
-        if events:
-            await self._tell(TourNews(self._tour_view(row, t), tuple(events)))
+            async with self.store.engine.connect() as conn:
+                query = sa.select(table.c.id, table.c.payload).where(
+                    table.c.fired_at.is_(None), table.c.game_id.is_(None), table.c.kind.in_(ROUND_TIMERS)
+                )
+                rows = (await conn.execute(query)).all()
+            stale = []
+            for timer_id, raw in rows:
+                payload = json.loads(raw) if isinstance(raw, str) else raw
+                if payload.get("tournament") == tid and (t.finished or int(payload.get("round", 0)) < t.round):
+                    stale.append(int(timer_id))
+            if stale:
+                await self.store.backend.write(table.delete().where(table.c.id.in_(stale), table.c.fired_at.is_(None)))
+        except Exception:  # tidying: a timer left behind finds nothing to do when it comes due
+            log.warning("tournament #%s: the timers of its past rounds were not cancelled", tid, exc_info=True)
 
     if TYPE_CHECKING:
 
         def _settled(
             self, cls: type[Variant], length: int, options: str | Mapping[str, Any] | None, defaults: Any
         ) -> tuple[m.MatchOptions, dict[str, Any]]: ...
-
-        async def _tour_expire(self, tid: int, guild_id: str | None) -> TourNews | None: ...
-
-        async def server_language(self, guild_id: str | None, preferred: str | None = None) -> str: ...
 
 
 # Each event's words, said when read (in the language then active).
@@ -578,22 +535,3 @@ def _round_said(name: str, t: Tournament, now: float) -> Callable[[], str]:
 
 def _finished_said(name: str, t: Tournament) -> Callable[[], str]:
     return lambda: finished_words(name, t)
-
-
-def _reminder(t: Tournament, x: Match, name: str, left: float) -> Callable[[], str]:
-    def say() -> str:
-        values = {
-            "a": called(t, x.a), "b": called(t, x.b), "match": x.id, "tournament": name, "game": x.game,
-            "duration": duration_words(left), "rule": t.spec.deadline_rule.words,
-        }  # fmt: skip
-        if x.game:
-            return _(
-                "Reminder: {a} vs {b}, match {match} of {tournament} (game #{game}), must be finished within "
-                "{duration}. If it is not, {rule}."
-            ).format(**values)
-        return _(
-            "Reminder: {a} vs {b}, match {match} of {tournament}, must be finished within {duration}. "
-            "If it is not, {rule}."
-        ).format(**values)
-
-    return say

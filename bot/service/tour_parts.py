@@ -26,6 +26,7 @@ from engine.tournament import (
     note_words,
     open_matches,
     pairings,
+    standings,
 )
 from render.bracket import round_title
 
@@ -46,6 +47,7 @@ __all__ = [
     "status_words",
     "round_words",
     "summary_words",
+    "ties_words",
 ]
 
 #: How players name the formats, and the engine's.
@@ -110,6 +112,8 @@ class TourEvent:
     pings: tuple[str, ...] = ()
     game_id: int | None = None
     match_id: str | None = None
+    #: The player who did it, when a transport needs to know (a team invitation's captain, whose teammate answers).
+    by: str | None = None
 
     @property
     def text(self) -> str:
@@ -162,11 +166,14 @@ class TourNews:
 
 @dataclass
 class Step:
-    """A change being made: the new state, the new notes, what to announce, and games to end afterwards."""
+    """A change being made: the new state, the new notes, what to announce, and ``rated``: the matches it decided at
+    their deadline whose games both sides played (their games end as a forfeit, rated; every other match decided
+    without being played to its end, a walkover or an admin's decision, is not rated: its game is stopped)."""
 
     tournament: Tournament
     meta: dict[str, Any]
     events: list[TourEvent] = field(default_factory=list)
+    rated: set[str] = field(default_factory=set)
 
 
 def moment(at: float, now: float | None = None) -> str:
@@ -231,6 +238,21 @@ def round_words(name: str, t: Tournament, now: float) -> str:
     if due is not None:
         line += " " + _("Play your match by {moment}.").format(moment=moment(due, now))
     return "\n".join([line, *(match_line(t, m) for m in matches)])
+
+
+def ties_words(t: Tournament) -> str:
+    """Which tiebreak settled each tie of the tables, by place ("Ties settled: 2 above 3 by head-to-head; 5 above 6
+    by seed."), or nothing when no two entrants were level on the score."""
+    said: list[str] = []
+    for table in standings(t):
+        for above, row in zip(table.rows, table.rows[1:], strict=False):
+            if row.separated_by is not None:
+                said.append(
+                    _("{above} above {below} by {tiebreak}").format(
+                        above=above.rank, below=row.rank, tiebreak=row.separated_by.term
+                    )
+                )
+    return _("Ties settled: {ties}.").format(ties="; ".join(said)) if said else ""
 
 
 def finished_words(name: str, t: Tournament) -> str:

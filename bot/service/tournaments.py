@@ -1,6 +1,7 @@
-"""Tournaments, the commands: create one and open its sign-ups (admins), join and leave, start it, pause and resume
-it, disqualify or replace a player, extend a deadline, decide a match, apply the deadlines now (admins), and draw
-its bracket or standings.
+"""Tournaments, the commands once sign-ups are open: start one, pause and resume it, disqualify or replace a player,
+extend a deadline, decide a match, apply the deadlines now (admins), and draw its bracket or standings. Creating one
+and its sign-ups (a team's entry waits for the teammate's yes) are in :mod:`.tour_entry`, its clocks in
+:mod:`.tour_timers`.
 
 Each command is a change judged by the engine (``engine.tournament``) against the tournament as stored and written
 by :meth:`~.tour_core.TourCore._tour_change` (one compare-and-swap, with the games it starts and its timers); its
@@ -10,14 +11,12 @@ news reaches the listeners (the transports), and the caller gets it back too.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import i18n
 from engine.i18n import N_, _, ngettext
 from engine.tournament import (
-    MAX_ENTRANTS,
     DeadlineRule,
     Entrant,
     How,
@@ -25,30 +24,23 @@ from engine.tournament import (
     SideFacts,
     Status,
     Tournament,
-    TournamentError,
-    TournamentSpec,
     decide,
     disqualify,
     duration_words,
     expired_matches,
     extend_deadline,
-    join,
-    leave,
-    new_tournament,
     pause,
     record_result,
     replace_entrant,
     resume,
     start,
-    to_data,
 )
 from render.bracket import RenderedPage, bracket_text, render_bracket
 from render.standings import render_standings, standings_text
 
 from ..storage import Scope
-from .challenges import _terms_words
-from .helpers import _options_data, _tc_data, _time_control, json_dumps
-from .tour_core import Change, TourCore
+from .tour_core import Change
+from .tour_entry import TourEntryMixin
 from .tour_parts import (
     Step,
     TourEvent,
@@ -56,11 +48,10 @@ from .tour_parts import (
     TourView,
     called,
     entrant_for,
-    format_of,
-    format_words,
     members_of,
     moment,
-    terms_words,
+    terms_of,
+    ties_words,
 )
 from .types import SYSTEM, PlayerRef, Refused, Request
 
@@ -74,188 +65,8 @@ MAX_TEXT = 1800
 LOG_PIECE = 64
 
 
-class TournamentsMixin(TourCore):
+class TournamentsMixin(TourEntryMixin):
     """Tournaments: the commands (see the module's docstring)."""
-
-    # --- creating -------------------------------------------------------------------------------------------------
-    async def tour_create(
-        self,
-        who: Request,
-        name: str,
-        format: str = "swiss",
-        *,
-        variant: str | None = None,
-        length: int | None = None,
-        options: str | Mapping[str, Any] | None = None,
-        clock: str | None = None,
-        round_hours: float | None = 72.0,
-        deadline_rule: str = "recent",
-        seeding: str = "rating",
-        rounds: int = 0,
-        double_elimination: bool = False,
-        divisions: int = 1,
-        legs: int = 1,
-        max_entrants: int = MAX_ENTRANTS,
-        channel_id: str | None = None,
-    ) -> TourNews:
-        """Open sign-ups for a tournament (admins). Its matches are played under the rule set, length, options and
-        clock given (the server's defaults where not), like a challenge's; each round lasts ``round_hours`` (None or
-        0: no deadline), after which ``deadline_rule`` decides unfinished matches: ``recent`` (the player who acted
-        more recently wins), ``pips`` (the higher pip count loses) or ``admin``."""
-        guild = self._tour_guild(who, N_("create a tournament"))
-        self._tour_admin(who, N_("create a tournament"))
-        name = " ".join(str(name).split())
-        if not name or len(name) > 100:
-            raise Refused(_("a tournament needs a name of 1 to 100 characters"))
-        settings = await self.server_settings(guild)
-        cls = self._variant_class(variant or settings["default_variant"])
-        allowed = settings["allowed_variants"]
-        if allowed is not None and cls.name not in allowed:
-            raise Refused(
-                _("{rule_set} is not allowed on this server; allowed: {allowed}").format(
-                    rule_set=_(cls.display_name), allowed=", ".join(allowed)
-                )
-            )
-        length = int(settings["default_length"] if length is None else length)
-        if length < 1:
-            raise Refused(
-                _("tournament matches are played to a length: give 1 point or more (money play has no winner)")
-            )
-        match_options, variant_options = self._settled(cls, length, options, settings["default_options"])
-        if match_options.money:
-            raise Refused(_("tournament matches are played to a length, not for money"))
-        tc = _time_control(clock if clock is not None else settings["default_time_control"])
-        fmt = format_of(format)
-        rule = {"recent": "recent", "pips": "pips", "pip": "pips", "admin": "admin"}.get(deadline_rule.strip().lower())
-        if rule is None:
-            # Translators: recent, pips and admin are typed as they are: keep them in English.
-            raise Refused(_("the deadline rule is recent (the player who acted more recently wins), pips (the higher "
-                            "pip count loses) or admin (an admin decides)"))  # fmt: skip
-        if round_hours is not None and not 0 <= round_hours <= 24 * 365:
-            raise Refused(_("a round lasts up to a year (0: no deadline)"))
-        terms = (
-            ("variant", cls.name),
-            ("length", str(length)),
-            ("options", json_dumps(_options_data(match_options))),
-            ("variant_options", json_dumps(variant_options)),
-            ("clock", json_dumps(_tc_data(tc)) if tc is not None else ""),
-        )
-        try:
-            spec = TournamentSpec(
-                fmt,
-                name=name,
-                double_elimination=double_elimination,
-                rounds=rounds,
-                legs=legs,
-                divisions=divisions,
-                seeding=seeding.strip().lower(),  # type: ignore[arg-type]
-                shuffle_seed=random.getrandbits(31),
-                team_size=cls.team_size,
-                max_entrants=max_entrants,
-                round_seconds=round_hours * 3600.0 if round_hours else None,
-                deadline_rule=rule,  # type: ignore[arg-type]
-                walkover_points=min(length, 1000),
-                terms=terms,
-            )
-        except TournamentError as exc:
-            raise Refused(str(exc)) from None
-        t = new_tournament(spec)
-        with i18n.use(i18n.DEFAULT):  # kept in case its rule set cannot be found later (the words are said anew)
-            words = terms_words(spec.terms, _terms_words(cls, match_options, variant_options))
-        meta: dict[str, Any] = {"names": {}, "created_by": who.id, "terms": words, "awaiting_admin": []}
-        row = await self.store.create_tournament(
-            guild_id=guild, name=name, status=Status.SIGNUP.value, state=to_data(t), meta=meta, channel_id=channel_id
-        )
-        opener, tid, teams = who.name, row.id, cls.team_size > 1
-
-        def text() -> str:
-            values = {"who": opener, "tournament": name, "id": tid, "kind": format_words(fmt),
-                      "terms": terms_words(spec.terms, words)}  # fmt: skip
-            if teams:
-                return _(
-                    "{who} opened sign-ups for {tournament} (tournament #{id}), a {kind} for teams of two: {terms}."
-                ).format(**values)
-            return _("{who} opened sign-ups for {tournament} (tournament #{id}), a {kind}: {terms}.").format(**values)
-
-        news = TourNews(self._tour_view(row, t), (TourEvent("created", text),), entrants_changed=True)
-        await self._tell(news)
-        return news
-
-    # --- sign-ups -------------------------------------------------------------------------------------------------
-    async def tour_join(
-        self, who: Request, tournament_id: int | None = None, *, teammate: PlayerRef | None = None
-    ) -> TourNews:
-        """Sign up (a team tournament: with ``teammate``, who joins with the asker)."""
-        guild = self._tour_guild(who, N_("join a tournament"))
-        tid = await self.tour_id(who, tournament_id)
-        if teammate is not None and teammate.id == who.id:
-            raise Refused(_("your teammate must be someone else"))
-
-        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
-            name = t.spec.name
-            if t.spec.team_size > 1 and teammate is None:
-                raise Refused(_("{tournament} is for teams of two: name your teammate to join").format(tournament=name))
-            if t.spec.team_size == 1 and teammate is not None:
-                raise Refused(_("{tournament} is for single players: join without a teammate").format(tournament=name))
-            members = [(who.id, who.name), *([(teammate.id, teammate.name)] if teammate is not None else [])]
-            ratings = await self._tour_ratings([p for p, _name in members], t, guild)
-            entrant = entrant_for(members, ratings)
-            t = join(t, entrant)
-            meta.setdefault("names", {}).update(dict(members))
-            n = len(t.entrants)
-
-            def text() -> str:
-                return ngettext(
-                    "{name} joined {tournament} ({count} entrant now).",
-                    "{name} joined {tournament} ({count} entrants now).",
-                    n,
-                ).format(name=entrant.name, tournament=name, count=n)
-
-            return Step(t, meta, [TourEvent("joined", text)])
-
-        for person in (who, *([teammate] if teammate is not None else [])):
-            await self.store.save_player(person.id, person.name)
-        return await self._tour_must(tid, guild, change)
-
-    async def tour_leave(self, who: Request, tournament_id: int | None = None) -> TourNews:
-        """Take your name (your team's) off the list, while sign-ups are open."""
-        guild = self._tour_guild(who, N_("leave a tournament"))
-        tid = await self.tour_id(who, tournament_id)
-
-        async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
-            mine = t.entrant_of(who.id)
-            name = t.spec.name
-            if mine is None:
-                raise Refused(_("you have not joined {tournament}").format(tournament=name))
-            if t.status is not Status.SIGNUP:
-                raise Refused(
-                    _("{tournament} has started: an admin may replace or disqualify a player instead").format(
-                        tournament=name
-                    )
-                )
-            t = leave(t, mine.id)
-            n = len(t.entrants)
-
-            def text() -> str:
-                return ngettext(
-                    "{name} left {tournament} ({count} entrant now).",
-                    "{name} left {tournament} ({count} entrants now).",
-                    n,
-                ).format(name=mine.name, tournament=name, count=n)
-
-            return Step(t, meta, [TourEvent("left", text)])
-
-        return await self._tour_must(tid, guild, change)
-
-    async def _tour_ratings(self, players: list[str], t: Tournament, guild: str) -> dict[str, float]:
-        """Each player's rating in the tournament's rule set on this server (those who have one)."""
-        variant = dict(t.spec.terms).get("variant", "")
-        out: dict[str, float] = {}
-        for p in players:
-            for r in await self.store.ratings_of(p, self.ratings.name, guild):
-                if r["variant"] == variant:
-                    out[p] = float(r["rating"])
-        return out
 
     # --- admins ---------------------------------------------------------------------------------------------------
     async def _tour_admin_change(self, who: Request, tournament_id: int | None, doing: str, change: Change) -> TourNews:
@@ -264,18 +75,13 @@ class TournamentsMixin(TourCore):
         self._tour_admin(who, doing)
         return await self._tour_must(await self.tour_id(who, tournament_id), guild, change)
 
-    async def _tour_must(self, tid: int, guild: str | None, change: Change) -> TourNews:
-        news = await self._tour_change(tid, guild, change)
-        if news is None:
-            raise Refused(_("there was nothing to change"))
-        return news
-
     async def tour_start(self, who: Request, tournament_id: int | None = None) -> TourNews:
         """Close the sign-ups and start (admins): the entrants are seeded, the first round paired and its games
         started."""
 
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             t = start(t, now)
+            meta["invites"] = []  # a team not entered by now plays no more
             name, n = t.spec.name, len(t.entrants)
 
             def text() -> str:
@@ -421,15 +227,16 @@ class TournamentsMixin(TourCore):
         async def change(t: Tournament, meta: dict[str, Any], now: float) -> Step:
             key = match_id.strip().upper()
             x = t.match(key)
+            if x.result is not None:
+                raise Refused(_("match {match} already has a result").format(match=key))
             winner = _entrant_of(t, winner_id, meta)
             if winner.id not in x.entrants:
                 raise Refused(_("{name} does not play in match {match}").format(name=winner.name, match=key))
-            if walkover:
-                won, lost, how = t.spec.walkover_points, 0, How.WALKOVER
-            else:
-                _a, _b, score = await self._tour_facts(t, x)
-                w = 0 if winner.id == x.a else 1
-                won, lost, how = score[w], score[1 - w], How.ADMIN
+            # Recorded as its game would end: the winner reaches the match's length, the loser keeps their points.
+            _a, _b, score = await self._tour_facts(t, x)
+            w = 0 if winner.id == x.a else 1
+            won, lost = _length(t), score[1 - w]
+            how = How.WALKOVER if walkover else How.ADMIN
             with i18n.shared():  # stored with the result, and shown to everyone with it
                 note = _decided_by(who.name)
             t = record_result(t, key, winner.id, won, lost, how, note)
@@ -467,6 +274,7 @@ class TournamentsMixin(TourCore):
             if not late:
                 return None
             events = []
+            played: set[str] = set()
             for x in late:
                 a, b, score = await self._tour_facts(t, x)
                 decision = decide(t.spec.deadline_rule, a, b)
@@ -479,10 +287,13 @@ class TournamentsMixin(TourCore):
                 w = 0 if decision.winner == x.a else 1
                 with i18n.shared():  # stored with the result, and shown to everyone with it
                     note = decide(t.spec.deadline_rule, a, b).words
-                t = record_result(t, x.id, decision.winner, score[w], score[1 - w], How.DEADLINE, note)
+                # Recorded as its game ends (the loser forfeits it): the winner reaches the length.
+                t = record_result(t, x.id, decision.winner, _length(t), score[1 - w], How.DEADLINE, note)
                 events.append(TourEvent("deadline", said, pings, _game(x), x.id))
+                if a.last_action is not None and b.last_action is not None:
+                    played.add(x.id)  # both sides played it: rated; else it is as unplayed as a walkover
             meta["awaiting_admin"] = sorted(waiting)
-            return Step(t, meta, events)
+            return Step(t, meta, events, played)
 
         return await self._tour_change(tid, guild_id, change)
 
@@ -548,6 +359,8 @@ class TournamentsMixin(TourCore):
             else:
                 pages = render_standings(t, theme, names=names, title=view.name)
                 text = standings_text(t, names=names)
+                ties = ties_words(t)
+                text += "\n" + ties if ties else ""
                 if t.status is Status.RUNNING:
                     text += "\n\n" + bracket_text(t, names=names, rounds=[t.round])
             return tuple(pages[:MAX_PAGES]), text
@@ -557,6 +370,11 @@ class TournamentsMixin(TourCore):
 
 def _game(x: Match) -> int | None:
     return int(x.game) if x.game is not None else None
+
+
+def _length(t: Tournament) -> int:
+    """The points a match of ``t`` is played to (what its winner reaches)."""
+    return min(max(1, int(terms_of(t.spec.terms)["length"])), 10_000)
 
 
 def _decided_by(admin: str) -> str:

@@ -11,6 +11,7 @@ left out when the server has one taking sign-ups or under way.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -81,6 +82,32 @@ class Tournaments(BgCog):
             return
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
+    async def on_team_button(
+        self, interaction: discord.Interaction[Any], accept: bool, tournament_id: int, captain: str
+    ) -> None:
+        """Accept or Decline was pressed under a team's invitation: only the teammate asked may answer (the service
+        says so to anyone else); the answer is the presser's alone, and the invitation loses its buttons."""
+        await answer_first(interaction)
+        me = requester(interaction)
+        try:
+            news = await self.service.tour_team_answer(me, tournament_id, captain=captain, accept=accept)
+        except Refused as exc:
+            await refuse(interaction, str(exc))
+            return
+        name = news.view.name
+        if accept:
+            said = _("You joined {tournament} with {captain}.").format(
+                tournament=name, captain=news.view.player_name(captain)
+            )
+        else:
+            said = _("You said no: {captain}'s team is not entered.").format(captain=news.view.player_name(captain))
+        message = interaction.message
+        if message is not None:
+            with i18n.shared(), contextlib.suppress(discord.HTTPException):
+                answered = _("Accepted.") if accept else _("Declined.")
+                await message.edit(content=clip(f"{message.content}\n{answered}"), view=None, allowed_mentions=NO_PINGS)
+        await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
+
     # --- creating -------------------------------------------------------------------------------------------------
     @manage.command(name="create")
     @app_commands.guild_only()
@@ -99,6 +126,8 @@ class Tournaments(BgCog):
         divisions="League: the number of divisions",
         legs="League: each pair meets once (1) or twice (2)",
         max_entrants="The most entrants it takes (2 to 256)",
+        tiebreak="Swiss: the first tiebreak (buchholz, cut1: Buchholz cut-1, sonneborn-berger)",
+        bye_rule="Swiss, if both cannot hold: one-bye (rather a rematch) or no-rematch (rather a 2nd bye)",
     )
     @refusals(defer=False)
     async def create(
@@ -118,6 +147,8 @@ class Tournaments(BgCog):
         divisions: app_commands.Range[int, 1, 64] = 1,
         legs: app_commands.Range[int, 1, 2] = 1,
         max_entrants: app_commands.Range[int, 2, 256] = 256,
+        tiebreak: Literal["buchholz", "cut1", "sonneborn-berger"] = "buchholz",
+        bye_rule: Literal["one-bye", "no-rematch"] = "one-bye",
     ) -> None:
         """Create a tournament and open its sign-ups (admins)."""
         require_server(interaction)
@@ -130,7 +161,7 @@ class Tournaments(BgCog):
             clock=clock_preset(self.service, clock) if clock is not None else None,
             round_hours=round_hours, deadline_rule=deadline_rule, seeding=seeding, rounds=rounds,
             double_elimination=double_elimination, divisions=divisions, legs=legs, max_entrants=max_entrants,
-            channel_id=str(interaction.channel_id),
+            channel_id=str(interaction.channel_id), tiebreak=tiebreak, bye_rule=bye_rule,
         )  # fmt: skip
         view = news.view
         with i18n.shared():  # the sign-up message is for everyone in the channel
@@ -211,7 +242,12 @@ class Tournaments(BgCog):
         news = await self.service.tour_join(
             requester(interaction), tournament, teammate=player_of(teammate) if teammate else None
         )
-        said = _("You joined {tournament}.").format(tournament=news.view.name)
+        if teammate is not None:
+            said = _("{teammate} must say yes: the bot asked them in the tournament's channel.").format(
+                teammate=teammate.display_name
+            )
+        else:
+            said = _("You joined {tournament}.").format(tournament=news.view.name)
         await reply(interaction, safe(said), allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="leave")

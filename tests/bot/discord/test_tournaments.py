@@ -57,7 +57,9 @@ def thread_of(w: World, thread_id: str | None) -> simcord.ChannelHandle:
 
 
 async def forfeit(w: World, game_id: int, side: int = 1) -> None:
-    """A player of the match gives it up with ``/bg forfeit`` in its thread."""
+    """A player of the match gives it up with ``/bg forfeit`` in its thread (once the pinned message's drawing,
+    in the background, is done: its edit is no part of this interaction)."""
+    await settle(w)
     view = await w.view(game_id)
     player = w.by_id(view.sides[side][0])
     r = await w.do(player.slash(thread_of(w, view.thread_id), "bg forfeit", confirm=True))
@@ -153,17 +155,30 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
         t = (await standing(w, director, tid)).tournament
         result = t.match(late.id).result
         assert result is not None and result.how is How.DEADLINE and result.winner == t.entrant_of(str(thrower.id)).id  # type: ignore[union-attr]
-        assert (await w.view(int(late.game or 0))).status == "finished"  # its game was ended for the loser
+        # its game was stopped, unrated: the other player never acted in it, so it was not played
+        assert (await w.view(int(late.game or 0))).status == "archived"
         assert t.round == 3 and len(posts(w, "round 3 of 4 starts")) == 1
 
         # Round 3: a player is disqualified (their match is a walkover); the others play.
         gone = w.by_id(t.entrant(open_matches(t)[0].a or "").members[0])
         r = await w.do(director.slash(w.channel, "bg-admin tour disqualify", player=gone, tournament=tid))
         assert "goes on without them" in said(r)
-        assert posts(w, "wins by walkover")
         t = (await standing(w, director, tid)).tournament
-        for x in open_matches(t):
+        # An admin decides another match; the rest are played.
+        by_admin, *played = open_matches(t)
+        chosen = w.by_id(t.entrant(by_admin.a or "").members[0])
+        r = await w.do(director.slash(w.channel, "bg-admin tour decide", match=by_admin.id, winner=chosen,
+                                      tournament=tid))  # fmt: skip
+        assert "wins by an admin's decision" in said(r)
+        for x in played:
             await forfeit(w, int(x.game or 0))
+        await settle(w)
+        # Each decision was announced once in the channel, before the next round's pairings.
+        (walkover,) = posts(w, "wins by walkover")
+        (decision,) = posts(w, "wins by an admin's decision")
+        history = [m.content for m in w.channel.history()]
+        starts = history.index(posts(w, "round 4 of 4 starts")[0])
+        assert history.index(walkover) < starts and history.index(decision) < starts
 
         # Round 4: fifteen players (one has a bye); the tournament ends.
         t = (await standing(w, director, tid)).tournament
@@ -187,7 +202,8 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
 
         # The results are in the server's ratings.
         board = await w.bot.service.leaderboard(as_director(w, director), "sprintgammon")
-        assert len(board) == 16 and sum(r["wins"] for r in board) == sum(r["losses"] for r in board) >= 30
+        # (the 28 matches played: not the deadline's match nobody played out, the walkover, nor the admin's decision)
+        assert len(board) == 16 and sum(r["wins"] for r in board) == sum(r["losses"] for r in board) == 28
 
         # Nothing fires twice: every timer left (the games' results, recorded already) changes nothing.
         count = len(w.channel.history())
@@ -220,3 +236,36 @@ async def test_a_swiss_of_sixteen_and_a_knockout_of_twelve_run_to_the_end(tmp_pa
         assert len(posts(w, "wins the tournament")) == 2
         r = await w.do(players[2].slash(w.channel, "bg-tour standings", tournament=ko))
         assert reply(r).attachments or r.followups[0].attachments
+
+
+async def test_a_team_enters_a_doubles_tournament_once_the_teammate_presses_accept(tmp_path: Path) -> None:
+    """``/bg-tour join teammate:`` asks the teammate in the channel, with Accept and Decline that only the teammate
+    may press (as every seated player of a team challenge accepts it); Decline withdraws the invitation."""
+    async with world(tmp_path, clock=FakeTime()) as w:
+        director, players = cast_of(w, 4)
+        r = await w.do(director.slash(w.channel, "bg-admin tour create", name="Pairs", format="knockout",
+                                      variant="doubles", length=1))  # fmt: skip
+        signup = reply(r)
+        tid = int(re.findall(r"#(\d+)", signup.content)[0])
+        r = await w.do(players[0].slash(w.channel, "bg-tour join", teammate=players[1], tournament=tid))
+        assert "must say yes" in said(r)
+        (invite,) = [m for m in w.channel.history() if "asks" in m.content]
+        assert labels(invite) == ["Accept", "Decline"] and f"<@{players[1].id}>" in invite.content
+        assert (await standing(w, director, tid)).tournament.entrants == ()
+        r = await w.do(players[2].click(invite, label="Accept"))
+        assert "Nobody has asked you" in r.followups[0].content
+        r = await w.do(players[1].click(invite, label="Accept"))
+        assert "You joined Pairs" in r.followups[0].content
+        t = (await standing(w, director, tid)).tournament
+        assert [e.members for e in t.entrants] == [(str(players[0].id), str(players[1].id))]
+        answered = next(m for m in w.channel.history() if m.id == invite.id)
+        assert labels(answered) == [] and "Accepted." in answered.content
+        again = next(m for m in w.channel.history() if m.id == signup.id)
+        assert "1 of at most" in again.content
+        # The other two: asked, and the teammate says no.
+        await w.do(players[2].slash(w.channel, "bg-tour join", teammate=players[3], tournament=tid))
+        second = [m for m in w.channel.history() if "asks" in m.content][-1]
+        r = await w.do(players[3].click(second, label="Decline"))
+        assert "not entered" in r.followups[0].content
+        assert posts(w, "declined to play Pairs")
+        assert len((await standing(w, director, tid)).tournament.entrants) == 1

@@ -119,10 +119,10 @@ def test_a_swiss_runs_to_the_end_and_its_results_reach_the_ratings(db_url: tuple
         before = len(heard.news)
         await Scheduler(svc.store, svc, clock=clock).tick()
         assert len(heard.news) == before
-        # What is left: the deadlines and reminders of rounds that ended early, which will find nothing to do.
-        assert all(r.kind in ("tour-deadline", "tour-reminder") for r in await svc.store.pending_timers())
+        # Nothing is left: the deadlines and reminders of the rounds that ended early were cancelled with them.
+        assert not [r for r in await svc.store.pending_timers() if r.kind.startswith("tour-")]
         pages, text = await svc.tour_pictures(await svc.tour_view(person(1), tid))
-        assert pages and pages[0].png.startswith(b"\x89PNG") and "Buchholz" in text
+        assert pages and pages[0].png.startswith(b"\x89PNG") and "Buchholz" in text and "Ties settled: " in text
         # An admin erases a player's data: the tournament calls their place by the neutral name; results stay.
         await svc.forget(ADMIN, "p03")
         t = (await svc.tour_view(ADMIN, tid)).tournament
@@ -224,12 +224,25 @@ def test_the_recent_actor_rule_reads_each_sides_last_action(
 
 def test_teams_play_a_backgammon_doubles_knockout(db_url: tuple[str, str | None]) -> None:
     async def body(clock: Clock, svc: GameService) -> None:
+        heard = Heard()
+        svc.on_tournament(heard)
         news = await svc.tour_create(ADMIN, "Pairs Cup", "knockout", variant="doubles", length=1)
         tid = news.view.id
         await refused(svc.tour_join(person(0), tid), "for teams of two: name your teammate")
+        # A team enters once the teammate says yes, as every seated player of a team challenge accepts it.
+        asked = await svc.tour_join(person(0), tid, teammate=person(1))
+        (invite,) = [e for e in asked.events if e.kind == "team-invite"]
+        assert invite.pings == ("p01",) and invite.by == "p00" and "Player 1 says yes" in invite.text
+        assert asked.view.tournament.entrants == ()
+        await refused(svc.tour_team_answer(person(2), tid), "nobody has asked you")
+        await svc.tour_team_answer(person(1), tid, captain="p00", accept=False)
+        assert heard.kinds("team-declined") == ["Player 1 declined to play Pairs Cup with Player 0."]
+        await refused(svc.tour_team_answer(person(1), tid), "nobody has asked you")
         for k in range(0, 8, 2):
             await svc.tour_join(person(k), tid, teammate=person(k + 1))
-        await refused(svc.tour_join(person(8), tid, teammate=person(1)), "already plays in this tournament")
+            joined = await svc.tour_team_answer(person(k + 1), tid)
+            assert joined.view.tournament.entrant_of(person(k).id) is not None
+        await refused(svc.tour_join(person(8), tid, teammate=person(1)), "Player 1 already plays in Pairs Cup")
         started = await svc.tour_start(ADMIN, tid)
         view = await svc.view(started.started[0], SYSTEM)
         assert all(len(side) == 2 for side in view.sides)
@@ -296,9 +309,59 @@ def test_admins_pause_extend_decide_replace_and_disqualify(db_url: tuple[str, st
         x = open_matches(t)[0]
         gone = t.entrant(x.a or "").members[0]
         await svc.tour_disqualify(ADMIN, gone, tid)
-        assert (await svc.view(int(x.game or 0), SYSTEM)).status == "finished"
+        assert (await svc.view(int(x.game or 0), SYSTEM)).status == "archived"  # stopped: a walkover is not rated
         assert any("was disqualified" in text for text in heard.kinds("walkover"))
         await refused(svc.tour_disqualify(ADMIN, gone, tid), "already disqualified")
         assert started.view.id == tid
+
+    run(db_url, body)
+
+
+def test_unplayed_matches_count_in_the_tournament_but_not_in_ratings(db_url: tuple[str, str | None]) -> None:
+    """A walkover, an admin's decision and a disqualification are recorded with their score (as the game would end:
+    the winner reaches the length) and said once each, in order; their games are stopped, and no rating moves."""
+
+    async def body(clock: Clock, svc: GameService) -> None:
+        heard = Heard()
+        svc.on_tournament(heard)
+        news = await svc.tour_create(ADMIN, "Quiet Cup", "swiss", variant="sprintgammon", length=3, rounds=2)
+        tid = news.view.id
+        for k in range(6):
+            await svc.tour_join(person(k), tid)
+        started = await svc.tour_start(ADMIN, tid)
+        t = started.view.tournament
+        first, second, third = open_matches(t)
+        # One match is played to its end (rated), one is decided by walkover, one by an admin, one player of the
+        # admin's match having won a game first.
+        await forfeit(svc, int(first.game or 0))
+        rated = await svc.leaderboard(ADMIN, "sprintgammon")
+        assert len(rated) == 2
+        winner = t.entrant(second.a or "").members[0]
+        walkover = await svc.tour_decide(ADMIN, second.id, winner, tid, walkover=True)
+        await refused(svc.tour_decide(ADMIN, second.id, "p05", tid), f"match {second.id} already has a result")
+        await svc.tour_decide(ADMIN, third.id, t.entrant(third.b or "").members[0], tid)
+        t = (await svc.tour_view(ADMIN, tid)).tournament
+        for x, how in ((second, How.WALKOVER), (third, How.ADMIN)):
+            result = t.match(x.id).result
+            assert result is not None and result.how is how
+            assert (result.winner_points, result.loser_points) == (3, 0)  # the winner reaches the length
+            assert (await svc.view(int(x.game or 0), SYSTEM)).status == "archived"
+        assert await svc.leaderboard(ADMIN, "sprintgammon") == rated  # nobody's rating moved
+        assert [r["player"] for r in await svc.history(ADMIN, player_id=winner)] == []
+        # Each decision was said once, and before the next round's pairings.
+        said = [e.text for n in heard.news for e in n.events if e.match_id in (second.id, third.id)]
+        assert len(said) == 2, said
+        assert walkover.events[0].kind == "decided" and len(walkover.events) == 1
+        texts = [e.text for n in heard.news for e in n.events]
+        assert texts.index(said[1]) < max(i for i, text in enumerate(texts) if "round 2 of 2 starts" in text)
+        # Round 2: a player is disqualified; their opponent's walkover is recorded, said once, and not rated.
+        t = (await svc.tour_view(ADMIN, tid)).tournament
+        x = open_matches(t)[0]
+        await svc.tour_disqualify(ADMIN, t.entrant(x.b or "").members[0], tid)
+        walkovers = [e.text for e in heard.news[-1].events if e.kind == "walkover"]
+        assert len(walkovers) == 1 and "wins by walkover" in walkovers[0]
+        result = (await svc.tour_view(ADMIN, tid)).tournament.match(x.id).result
+        assert result is not None and (result.how, result.winner_points, result.loser_points) == (How.WALKOVER, 3, 0)
+        assert await svc.leaderboard(ADMIN, "sprintgammon") == rated
 
     run(db_url, body)
