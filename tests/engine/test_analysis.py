@@ -6,6 +6,7 @@ import io
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,3 +181,51 @@ def test_selfplay_bot_usage_errors(argv: list[str], message: str, capsys: pytest
     code, _ = run("selfplay", *argv)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
+
+
+class _DiceAnalyst:
+    """An analyst whose every play is worth (the dice's sum) / 12 and whose cube advice is "no double": each roll's
+    luck is then worked by hand, (a + b) / 12 - 7 / 12 (7 is the average sum of two dice)."""
+
+    equity_label = "dice sum over 12"
+
+    def rank_plays(self, state: MatchState, time_cap: float | None = None) -> list[Any]:
+        from engine.players import RankedPlay
+
+        assert state.dice is not None
+        return [RankedPlay(p, sum(state.dice) / 12) for p in state.legal_plays()]
+
+    def cube_advice(self, state: MatchState, time_cap: float | None = None) -> Any:
+        from engine.players import CubeAdvice
+
+        return CubeAdvice(0.0, -0.5, 1.0, False, True)
+
+    def choose_play(self, state: MatchState, time_cap: float | None = None) -> Any:
+        return state.legal_plays()[0]
+
+    def should_double(self, state: MatchState, time_cap: float | None = None) -> bool:
+        return False
+
+    def answer_double(self, state: MatchState, time_cap: float | None = None) -> Any:
+        return "take"
+
+    def accept_resignation(self, state: MatchState, time_cap: float | None = None) -> bool:
+        return True
+
+
+def test_luck_of_known_dice_is_what_the_hand_works_out() -> None:
+    bg = get_variant("backgammon")
+    state, actions = play_bot_match(
+        bg, MatchOptions(length=1), (RandomBot(random.Random(3)), RandomBot(random.Random(4))), 9
+    )
+    result = analyse(state.setup, actions, _DiceAnalyst())
+    assert len(result.luck) > 20
+    for roll in result.luck:  # 6-6: 12/12 - 7/12 = +0.417; 2-1: 3/12 - 7/12 = -0.333
+        assert roll.luck == pytest.approx((roll.dice[0] + roll.dice[1] - 7) / 12)
+    for side in result.sides:
+        mine = [r.luck for r in result.luck if r.side == side.side]
+        assert side.rolls == len(mine) and side.luck == pytest.approx(sum(mine))
+        assert side.luck_rate == pytest.approx(1000 * sum(mine) / len(mine))
+    best, worst = result.luckiest(), result.unluckiest()
+    assert best is not None and worst is not None and best.luck >= worst.luck
+    assert result.luck_adjusted(0) == pytest.approx(result.sides[0].luck - result.sides[1].luck)
