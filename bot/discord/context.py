@@ -43,6 +43,7 @@ __all__ = [
     "command_name",
     "require_server",
     "find_game",
+    "named_refusal",
     "game_number",
     "thread_game",
     "game_choices",
@@ -59,6 +60,8 @@ __all__ = [
 MAX_CHOICES = MAX_AUTOCOMPLETE
 #: How many of the asker's games one lookup loads at most (each view may read a game from the database).
 VIEW_BUDGET = 50
+#: Where :func:`find_game` leaves the game it found, in ``interaction.extras``.
+GAME_KEY = "gammonbot_game"
 #: Games listed on one page of ``/bg games``.
 PAGE_SIZE = 20
 #: The number in the names the bot gives threads: ``#7 Backgammon: alice vs bob``, ``#7 team alice & carol``.
@@ -161,7 +164,27 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
 
 async def find_game(interaction: discord.Interaction[Any], game: int | None, *, mine: bool = True) -> GameView:
     """The game a command is about: the ``game`` option, else the game of the thread it is used in, else (``mine``)
-    the asker's only running game, or the only one waiting for them. Refused, with what to do, when there is none."""
+    the asker's only running game, or the only one waiting for them. Refused, with what to do, when there is none.
+    The game found is remembered with the interaction: a refusal about it names it (:func:`named_refusal`)."""
+    view = await _find_game(interaction, game, mine=mine)
+    interaction.extras[GAME_KEY] = view.id
+    return view
+
+
+async def named_refusal(interaction: discord.Interaction[Any], text: str) -> str:
+    """A refusal about the game a command found, preceded by that game's number when the asker has more than one
+    game running or waiting (``Game #12: there is no resignation to accept``)."""
+    game = interaction.extras.get(GAME_KEY)
+    if game is None or f"#{game}" in text:
+        return text
+    try:
+        several = await _service(interaction).game_count(requester(interaction)) > 1
+    except Exception:  # the refusal is told as it is when the count cannot be had
+        return text
+    return _("Game #{game}: {refusal}").format(game=game, refusal=text) if several else text
+
+
+async def _find_game(interaction: discord.Interaction[Any], game: int | None, *, mine: bool) -> GameView:
     asker = requester(interaction)
     service = _service(interaction)
     what = command_name(interaction)

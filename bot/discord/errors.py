@@ -32,6 +32,7 @@ from discord import app_commands
 from engine.i18n import N_, _
 
 from ..service import Refused
+from .context import named_refusal
 from .delivery import late_reply, token_refused
 from .text import NO_PINGS, capital, clip
 
@@ -106,7 +107,9 @@ async def reply(
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
     """Tell the asker alone why not (an ephemeral message, starting with a capital), answered or followed up.
 
-    An interaction Discord no longer knows (it expired) cannot be told anything: that is logged, not raised."""
+    An interaction Discord no longer knows (it expired) cannot be told anything: that is logged, not raised. A
+    refusal about the game the command found names it when the asker has several (:func:`.context.named_refusal`)."""
+    text = await named_refusal(interaction, text)
     try:
         await reply(interaction, clip(capital(text)), allowed_mentions=NO_PINGS, private=True)
     except discord.NotFound as exc:
