@@ -9,6 +9,8 @@ score stands as it is; the side ahead wins the session.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine import match as m
 from engine.fairdice import FairDice
 from engine.i18n import _
@@ -37,7 +39,7 @@ class TurnsMixin(ServiceCore):
         def decide(loaded: _Loaded, state: MatchState) -> list[Action]:
             by = player.id
             if state.phase is Phase.MOVE:
-                raise Refused(_("you have already rolled: play your move (or resign)"))
+                raise Refused(self._rolled_already(state, player, _names(loaded)))
             if self._session_expired(loaded, state):
                 return [m.EndSession(state.acting_member(0), deadline=True)]  # no next game: the time is up
             if fair is not None:
@@ -50,6 +52,23 @@ class TurnsMixin(ServiceCore):
             return [m.Roll(by, dice)]
 
         return await self._change_once(game_id, player, decide, expected_actions=expected_actions)
+
+    @staticmethod
+    def _rolled_already(state: MatchState, player: Request, names: Mapping[str, str]) -> str:
+        """Why ``roll`` is refused once the dice are thrown: the roller has them to play; a teammate who does not act
+        is told who does and how to propose a play; anyone else whose turn it is."""
+        assert state.roller is not None
+        mover = state.acting_member(state.roller)
+        if player.id == mover:
+            return _("you have already rolled: play your move (or resign)")
+        if player.id in state.setup.sides[state.roller]:
+            how = "/bg-team propose" if player.transport == "discord" else "propose"
+            return _(
+                "your partner {player} acts for your team this game and plays the roll; suggest a play with {command} "
+                "(e.g. {command} 13/7 8/7)"
+            ).format(player=names.get(mover, mover), command=how)
+        dice = f"{state.dice[0]}-{state.dice[1]}" if state.dice else ""
+        return _("it is not your turn: {player} is to play {dice}").format(player=names.get(mover, mover), dice=dice)
 
     async def _fair_dice(self, game_id: int) -> FairDice | None:
         """The commit-reveal dice of a match (None when the service was given a dice provider)."""

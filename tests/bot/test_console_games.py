@@ -71,3 +71,27 @@ def test_scores_are_said_winner_first(tmp_path: Path) -> None:
         assert "#1 Backgammon 3-point match, bob vs alice, score 3-0: finished" in await s.type("bob: board 1")
 
     run(tmp_path, body)
+
+
+def test_roll_out_of_turn_says_who_acts_and_how_to_propose(tmp_path: Path) -> None:
+    """Issue 33, item 5: after the roll, the teammate who does not act is told their partner acts and how to propose;
+    the other side is told whose turn it is; the roller, that they have rolled."""
+
+    async def body(s: Session) -> None:
+        await s.type("alice: play bob doubles 3 teammate=carol partner=dave", "bob: accept", "carol: accept")
+        await s.type("dave: accept")
+        await s.until(1, lambda v: v.phase == "move")
+        v = await s.view(1)
+        roller = v.to_act or ""
+        side = v.side_of(roller) or 0
+        partner = next(p for p in v.sides[side] if p != roller)
+        other = v.sides[1 - side][0]
+        assert refusals(await s.type(f"{roller}: roll")) == ["! you have already rolled: play your move (or resign)"]
+        assert refusals(await s.type(f"{partner}: roll")) == [
+            f"! your partner {roller} acts for your team this game and plays the roll; suggest a play with propose "
+            "(e.g. propose 13/7 8/7)"
+        ]
+        said = refusals(await s.type(f"{other}: roll"))
+        assert said == [f"! it is not your turn: {roller} is to play {v.dice[0]}-{v.dice[1]}"]  # type: ignore[index]
+
+    run(tmp_path, body)
