@@ -38,6 +38,22 @@ def postgres_url() -> str | None:
     return os.environ.get(POSTGRES_ENV) or None
 
 
+#: Why the PostgreSQL tests skip, once known ("" when the server answers): asked once per test run.
+_UNREACHABLE: dict[str, str] = {}
+
+
+def postgres_unreachable(url: str) -> str:
+    """Why the server ``url`` names cannot be used ("" when it answers), asked once per run: a URL naming no
+    server skips the PostgreSQL tests with one line, instead of erroring each of them."""
+    if url not in _UNREACHABLE:
+        try:
+            asyncio.run(asyncio.wait_for(_admin(url, "SELECT 1"), 30))
+            _UNREACHABLE[url] = ""
+        except Exception as exc:  # refused, unknown host, no such database, bad credentials, timeout
+            _UNREACHABLE[url] = f"{type(exc).__name__}: {exc}".strip()
+    return _UNREACHABLE[url]
+
+
 async def _admin(url: str, sql: str) -> None:
     import asyncpg
 
@@ -57,9 +73,24 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     url = postgres_url()
     if url is None:
         pytest.skip(f"{POSTGRES_ENV} is not set; .ci/run sets it to the local PostgreSQL server")
+    why = postgres_unreachable(url)
+    if why:
+        pytest.skip(f"{POSTGRES_ENV}={url} cannot be used ({why}): the PostgreSQL tests skip; see the README's Tests")
     schema = f"t_{uuid.uuid4().hex[:12]}"
     asyncio.run(_admin(url, f"CREATE SCHEMA {schema}"))
     try:
         yield url, schema
     finally:
         asyncio.run(_admin(url, f"DROP SCHEMA {schema} CASCADE"))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line at the end of the run saying whether the PostgreSQL tests ran, and how to run them."""
+    url = postgres_url()
+    if url is None:
+        line = f"PostgreSQL tests skipped: {POSTGRES_ENV} is not set (set it to a server's URL to run them)"
+    elif _UNREACHABLE.get(url):
+        line = f"PostgreSQL tests skipped: {POSTGRES_ENV}={url} cannot be used ({_UNREACHABLE[url]})"
+    else:
+        return
+    terminalreporter.write_line(line, yellow=True)
