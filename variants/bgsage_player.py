@@ -370,7 +370,8 @@ SPECS: tuple[PlayerSpec, ...] = (
     PlayerSpec(
         name="casual",
         display_name=N_("bgsage (casual)"),
-        strength="casual",
+        # Translators: a bot player's strength, shown after its name: "Gammonbot (casual)".
+        strength=N_("casual"),
         factory=_factory("casual"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,
@@ -382,7 +383,8 @@ SPECS: tuple[PlayerSpec, ...] = (
     PlayerSpec(
         name="strong",
         display_name=N_("bgsage (strong)"),
-        strength="strong",
+        # Translators: a bot player's strength, shown after its name: "Gammonbot (strong)".
+        strength=N_("strong"),
         factory=_factory("strong"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,
@@ -395,7 +397,8 @@ SPECS: tuple[PlayerSpec, ...] = (
     PlayerSpec(
         name="expert",
         display_name=N_("bgsage (expert)"),
-        strength="expert",
+        # Translators: a bot player's strength, shown after its name: "Gammonbot (expert)".
+        strength=N_("expert"),
         factory=_factory("expert"),
         supports=plays_standard_backgammon,
         requirements=_REQUIREMENTS,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -383,9 +384,11 @@ class ChallengesMixin(ServiceCore):
                         game=game_id,
                     )
                     if fair:
-                        text += " " + _("Dice: commitment {commitment}, players' value {value}.").format(
-                            commitment=fair.commitment, value=repr(fair.client)
-                        )
+                        # The whole values (the players' value is JSON text) are in the record /bg-dice verify
+                        # attaches; the message shows their fingerprints.
+                        text += " " + _(
+                            "Dice: commitment {commitment}…, players' value {value}… (dice verify shows both whole)."
+                        ).format(commitment=fair.commitment[:12], value=_fingerprint(fair.client))
                 return Outcome((Event("start", game_id, text, player.id),), view)
             raise Refused(_("the game is busy; try again"))
 
@@ -448,3 +451,8 @@ def _terms_words(cls: type[Variant], opts: m.MatchOptions, variant_options: Mapp
     if not text:
         return _describe_terms(cls, opts)
     return _("{terms}; options: {options}").format(terms=_describe_terms(cls, opts), options=text)
+
+
+def _fingerprint(value: str) -> str:
+    """A short fingerprint of the players' value for a message: the first 12 hex digits of its SHA-256."""
+    return hashlib.sha256(value.encode()).hexdigest()[:12]

@@ -40,6 +40,8 @@ def postgres_url() -> str | None:
 
 #: Why the PostgreSQL tests skip, once known ("" when the server answers): asked once per test run.
 _UNREACHABLE: dict[str, str] = {}
+#: How many PostgreSQL tests this run skipped (the line at the end says why).
+_SKIPPED = [0]
 
 
 def postgres_unreachable(url: str) -> str:
@@ -72,9 +74,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
         return
     url = postgres_url()
     if url is None:
+        _SKIPPED[0] += 1
         pytest.skip(f"{POSTGRES_ENV} is not set; .ci/run sets it to the local PostgreSQL server")
     why = postgres_unreachable(url)
     if why:
+        _SKIPPED[0] += 1
         pytest.skip(f"{POSTGRES_ENV}={url} cannot be used ({why}): the PostgreSQL tests skip; see the README's Tests")
     schema = f"t_{uuid.uuid4().hex[:12]}"
     asyncio.run(_admin(url, f"CREATE SCHEMA {schema}"))
@@ -87,10 +91,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """One line at the end of the run saying whether the PostgreSQL tests ran, and how to run them."""
     url = postgres_url()
+    if not _SKIPPED[0]:
+        return
     if url is None:
         line = f"PostgreSQL tests skipped: {POSTGRES_ENV} is not set (set it to a server's URL to run them)"
     elif _UNREACHABLE.get(url):
         line = f"PostgreSQL tests skipped: {POSTGRES_ENV}={url} cannot be used ({_UNREACHABLE[url]})"
     else:
         return
+    line = f"{_SKIPPED[0]} " + line
     terminalreporter.write_line(line, yellow=True)

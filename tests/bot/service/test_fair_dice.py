@@ -78,3 +78,36 @@ def test_a_fair_dice_match_verifies_and_a_tampered_roll_is_named(tmp_path: Any) 
         await store.close()
 
     asyncio.run(go())
+
+
+def test_the_start_message_shows_fingerprints_not_the_raw_dice_values(tmp_path: Any) -> None:
+    """The players' value is JSON text ('["…","game 1"]'): players read a short fingerprint of it, and of the
+    commitment; the whole values stay in the record that /bg-dice verify attaches (issue 33 item 17)."""
+    import hashlib
+
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+        try:
+            svc = GameService(store)
+            out = await svc.challenge(ANN, BEN, length=1)
+            out = await svc.accept(out.game.id, BEN, entropy="interaction 123456789")
+            start = next(e.text for e in out.events if e.kind == "start")
+            dice = (await svc.record(out.game.id, ANN))["dice"]
+            client = dice["client"]
+            assert client and client not in start and repr(client) not in start, start
+            assert hashlib.sha256(client.encode()).hexdigest()[:12] in start, start
+            assert dice["commitment"][:12] in start and dice["commitment"] not in start, start
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+_REFUSE_SECRETS = {
+    # A stand-in for a kill while the challenge is being stored: the seed's write fails.
+    "sqlite": ["CREATE TRIGGER killed BEFORE INSERT ON game_secrets BEGIN SELECT RAISE(ABORT, 'killed'); END"],
+    "postgresql": [
+        "CREATE FUNCTION killed() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'killed'; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER killed BEFORE INSERT ON game_secrets FOR EACH ROW EXECUTE FUNCTION killed()",
+    ],
+}
