@@ -153,6 +153,10 @@ class ChallengesMixin(ServiceCore):
             seats[teammate.id] = 0
         for p in invited:
             seats[p.id] = 1
+        # Commit to the dice now, before anyone contributes a value or accepts: the seed is stored with the challenge
+        # (and its expiry), in one transaction, so no challenge is ever left without it.
+        seed = new_server_seed() if self.dice is None else None
+        expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
         row = await self.store.create_game(
             guild_id=guild_id,
             status="challenge",
@@ -161,14 +165,9 @@ class ChallengesMixin(ServiceCore):
             players=seats,
             turn_player=invited[0].id if invited else None,
             channel_id=channel_id,
+            secret=None if seed is None else seed.hex(),
+            timers=[TimerSpec("challenge-expiry", expiry)],
         )
-        seed = None
-        if self.dice is None:
-            # Commit to the dice now, before anyone contributes a value or accepts.
-            seed = new_server_seed()
-            await self.store.put_secret(row.id, seed.hex())
-        expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
-        await self.store.add_timers(row.id, [TimerSpec("challenge-expiry", expiry)], row.version)
         loaded = _Loaded(row, None)
         view = self._view(loaded)
         with i18n.shared():  # posted in the channel for everyone
@@ -343,6 +342,15 @@ class ChallengesMixin(ServiceCore):
                 setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
                 fair = None
                 secret = await self.store.secret(game_id) if self.dice is None else None
+                if secret is None and self.dice is None:
+                    # Made by an earlier version, stopped between storing the challenge and its seed: its dice
+                    # could not be checked by anyone, so it is not played.
+                    raise Refused(
+                        _(
+                            "challenge #{game} has no dice commitment (it was interrupted while being made), so its "
+                            "dice could not be verified: the challenger can decline it and challenge again"
+                        ).format(game=game_id)
+                    )
                 if secret is not None:
                     # The seed was committed with the challenge; now the accepting player's value joins it
                     # (Discord: the accepting interaction's id, which nobody knew when the commitment was shown).

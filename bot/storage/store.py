@@ -33,9 +33,9 @@ from .rows import (
     id_in_range,
     load,
 )
-from .schema import MIGRATIONS, Migration, actions, game_players, games, schema_version
+from .schema import MIGRATIONS, Migration, actions, game_players, game_secrets, games, schema_version
 from .servers import ServersMixin
-from .timers import TimersMixin
+from .timers import TimersMixin, timers_plan
 from .tournaments import TournamentsMixin
 
 __all__ = ["Store", "normalise_url"]
@@ -216,7 +216,11 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         turn_player: str | None = None,
         snapshot: dict[str, Any] | None = None,
         channel_id: str | None = None,
+        secret: str | None = None,
+        timers: Sequence[TimerSpec] = (),
     ) -> GameRow:
+        """A new game with its seats, and its dice ``secret`` (the seed, hex) and ``timers`` (set at version 0) when
+        given: all in one transaction, so a game is never stored without the seed its challenge committed to."""
         now = self.clock()
         insert = games.insert().values(
             guild_id=guild_id,
@@ -234,6 +238,9 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         def plan() -> Plan:
             game_id = yield Step("value", insert.returning(games.c.id))
             yield from _seats(int(game_id), players)
+            if secret is not None:
+                yield Step("count", game_secrets.insert().values(game_id=int(game_id), seed=secret))
+            yield from timers_plan(int(game_id), 0, timers)
             return int(game_id)
 
         # One transaction (on a SQLite file: one hop to its writer thread).

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from bot.service import GameService, Request
+from bot.service import GameService, Refused, Request
 from bot.storage import Scope, Store, actions
 from engine.fairdice import commitment
 
@@ -111,3 +111,50 @@ _REFUSE_SECRETS = {
         "CREATE TRIGGER killed BEFORE INSERT ON game_secrets FOR EACH ROW EXECUTE FUNCTION killed()",
     ],
 }
+
+
+def test_a_challenge_is_never_stored_without_its_dice_seed(db_url: tuple[str, str | None]) -> None:
+    """Issue 33 item 19: the challenge, its seed and its expiry are one transaction; when the seed cannot be written,
+    no challenge is left behind (before: a challenge with no seed, whose dice nobody could verify)."""
+
+    async def go() -> None:
+        url, schema = db_url
+        store = await Store.open(url, schema=schema)
+        svc = GameService(store)
+        for sql in _REFUSE_SECRETS[store.dialect]:
+            await store.run(lambda conn, sql=sql: conn.execute(sa.text(sql)))
+        try:
+            await svc.challenge(ANN, BEN, length=1)
+        except Exception as exc:
+            assert "killed" in str(exc)
+        else:
+            raise AssertionError("the seed's write was expected to fail")
+        assert await store.count_games(status="challenge", scope=Scope.system()) == 0
+        assert await store.pending_timers() == []
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_challenge_without_its_dice_seed_is_refused_in_words(tmp_path: Any) -> None:
+    """A challenge an earlier version left without its seed is not played with dice nobody can verify."""
+
+    async def go() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'fair.sqlite3'}")
+        svc = GameService(store)
+        gid = (await svc.challenge(ANN, BEN, length=1)).game.id
+        assert await store.secret(gid) is not None
+        await store.run(lambda conn: conn.execute(sa.text("DELETE FROM game_secrets")))
+        try:
+            await svc.accept(gid, BEN)
+        except Refused as exc:
+            assert str(exc) == (
+                f"challenge #{gid} has no dice commitment (it was interrupted while being made), so its dice could "
+                "not be verified: the challenger can decline it and challenge again"
+            )
+        else:
+            raise AssertionError("a challenge without its seed was accepted")
+        assert (await svc.decline(gid, ANN)).game.status != "challenge"
+        await store.close()
+
+    asyncio.run(go())
