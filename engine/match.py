@@ -44,12 +44,19 @@ Decisions where rules.md leaves a choice (documented on :class:`MatchOptions` to
   game.
 * Holland rule counting: see ``holland_counts_opening`` / ``holland_counts_dances`` (rules.md marks both [U]).
 
-Turn stages. A rule set may continue a turn after a play (:meth:`Variant.next_step
-<engine.variant.Variant.next_step>`; Acey-deucey's 1-2): the player then names a doublet (phase
+Turn stages. A turn is made of stages, each a play of its own dice; after each, the rule set says what follows
+(:meth:`Variant.next_stage <engine.variant.Variant.next_stage>`, given the turn's
+:class:`~engine.variant.TurnContext`: :meth:`MatchState.turn_context`): the player names a doublet (phase
 :attr:`Phase.NAME_DOUBLE`, action :class:`NameDouble`) and plays it (phase MOVE, :attr:`MatchState.stage`
-:attr:`Stage.NAMED`), or rolls again (phase ROLL, stage :attr:`Stage.AGAIN`), all within one turn: the position
-stays in his frame and nobody else acts. A roll with no legal play asks the rule set too (with no die used). The
-cube may be turned only at the start of a turn; a resignation may be offered at any stage of one's own turn.
+:attr:`Stage.NAMED`; Acey-deucey's 1-2), rolls again (phase ROLL, stage :attr:`Stage.AGAIN`), or plays the dice the
+rule set fixes (phase MOVE at once, no action: stage :attr:`Stage.FIXED`; Gul bara's cascade), all within one turn:
+the position stays in his frame and nobody else acts. Or the turn ends and the opponent plays the dice the rule set
+hands him (stage :attr:`Stage.HANDED`, perhaps fewer than four of a doublet: :attr:`MatchState.count`), and any
+fixed stages that follow them, before his own roll. A stage with no legal play asks the rule set too (with no die
+used); a turn stops after :data:`~engine.variant.MAX_STAGES` stages whatever the rule set says.
+:attr:`MatchState.turns` counts each player's turns in the game and :attr:`MatchState.stages` the stages played in
+the turn under way. The cube may be turned only at the start of a turn; a resignation may be offered at any stage of
+one's own turn.
 
 A match rule set may play its games by other rule sets (:meth:`Variant.for_game <engine.variant.Variant.for_game>`,
 Tavli's cycle of Portes, Plakoto and Fevga): :attr:`MatchState.variant` is the current game's, the setup keeps the
@@ -68,7 +75,7 @@ from .movegen import PlaySet, Submove
 from .position import Position
 from .snapshot import BoardSnapshot, Home, Side, snapshot_of
 from .turn import TurnDraft, TurnError, check_moves
-from .variant import TurnStep, Variant
+from .variant import MAX_STAGES, NextStage, TurnContext, TurnStep, Variant
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dice import DiceSource
@@ -147,6 +154,8 @@ class Stage(StrEnum):
     NONE = "none"  #: an ordinary turn: the dice of phase MOVE were thrown, phase ROLL starts the turn
     NAMED = "named"  #: phase MOVE: the dice are a doublet the player named
     AGAIN = "again"  #: phase ROLL: the player rolls again within the same turn (no cube action then)
+    FIXED = "fixed"  #: phase MOVE: the rule set fixed the dice of this stage (Gul bara's cascade)
+    HANDED = "handed"  #: phase MOVE: the opponent's unplayed dice, handed over, played before the player's own roll
 
 
 class OpeningRule(StrEnum):
@@ -553,6 +562,12 @@ class MatchState:
     last_move: tuple[int, tuple[int, int], tuple[Submove, ...]] | None = None
     #: Where a turn with extra steps stands (a named doublet being played, a roll again); ``Stage.NONE`` otherwise.
     stage: Stage = Stage.NONE
+    #: Each side's turns begun in this game (a turn begins with its roll, or with the opening roll it plays).
+    turns: tuple[int, int] = (0, 0)
+    #: The stages already played in the turn under way: ``(dice, count, used)`` each (see :class:`TurnContext`).
+    stages: tuple[tuple[tuple[int, int], int | None, int], ...] = ()
+    #: How many dice the stage of phase MOVE has when fewer than its roll's (the rest of a doublet handed over).
+    count: int | None = None
     _plays: PlaySet | None = field(default=None, compare=False, repr=False)
 
     # --- views ----------------------------------------------------------------------------------
@@ -614,10 +629,23 @@ class MatchState:
         if self.phase is not Phase.MOVE or self.dice is None or self.position is None or self.roller is None:
             raise ActionError(_("there is no roll to play now"))
         if self._plays is None:
-            plays = self.variant.legal_plays(self.position, self.dice, not self.moved[self.roller])
+            plays = self.variant.stage_plays(self.position, self.dice, self.count, not self.moved[self.roller])
             object.__setattr__(self, "_plays", plays)
         assert self._plays is not None
         return self._plays
+
+    def turn_context(self) -> TurnContext:
+        """What the rule set's stage hooks know of the turn under way (:class:`~engine.variant.TurnContext`)."""
+        roller = self.roller or 0
+        return TurnContext(
+            turn=max(1, self.turns[roller]),
+            stages=self.stages,
+            options=self.options,
+            named=self.stage is Stage.NAMED,
+            fixed=self.stage is Stage.FIXED,
+            handed=self.stage is Stage.HANDED,
+            count=self.count,
+        )
 
     @property
     def crawford_possible(self) -> bool:
@@ -707,7 +735,9 @@ class MatchState:
         """An empty turn draft for the current roll (phase MOVE)."""
         plays = self.legal_plays()
         assert self.position is not None and self.dice is not None and self.roller is not None
-        return TurnDraft(self.variant, self.position, self.dice, not self.moved[self.roller], _plays=plays)
+        return TurnDraft(
+            self.variant, self.position, self.dice, not self.moved[self.roller], _plays=plays, count=self.count
+        )
 
 
 # --- construction and replay -------------------------------------------------------------------------------
@@ -921,6 +951,8 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
     if state.options.holland_counts_opening:
         rolls[roller] += 1
     dice = (max(d), min(d))
+    turns = list(state.turns)
+    turns[roller] += 1
     nxt = replace(
         state,
         phase=Phase.MOVE,
@@ -929,6 +961,9 @@ def _opening(state: MatchState, a: OpeningRoll) -> MatchState:
         position=state.variant.start_position(),
         rolls=(rolls[0], rolls[1]),
         begun=True,
+        turns=(turns[0], turns[1]),
+        stages=(),
+        count=None,
         _plays=None,
     )
     return _dance_check(nxt)
@@ -944,8 +979,22 @@ def _roll(state: MatchState, a: Roll) -> MatchState:
     dice = _check_dice(a.dice)
     rolls = list(state.rolls)
     rolls[state.roller] += 1
+    turns, stages = state.turns, state.stages
+    if state.stage is not Stage.AGAIN:  # a new turn begins (a roll again belongs to the turn under way)
+        counted = list(turns)
+        counted[state.roller] += 1
+        turns, stages = (counted[0], counted[1]), ()
     nxt = replace(
-        state, phase=Phase.MOVE, dice=dice, rolls=(rolls[0], rolls[1]), begun=True, stage=Stage.NONE, _plays=None
+        state,
+        phase=Phase.MOVE,
+        dice=dice,
+        rolls=(rolls[0], rolls[1]),
+        begun=True,
+        stage=Stage.NONE,
+        turns=turns,
+        stages=stages,
+        count=None,
+        _plays=None,
     )
     return _dance_check(nxt)
 
@@ -958,7 +1007,9 @@ def _name_double(state: MatchState, a: NameDouble) -> MatchState:
     value = a.value
     if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6):
         raise ActionError(_("name a doublet by its number, 1 to 6 (1-1 to 6-6), not {value}").format(value=repr(value)))
-    return _dance_check(replace(state, phase=Phase.MOVE, dice=(value, value), stage=Stage.NAMED, _plays=None))
+    return _dance_check(
+        replace(state, phase=Phase.MOVE, dice=(value, value), stage=Stage.NAMED, count=None, _plays=None)
+    )
 
 
 def _dance_check(state: MatchState) -> MatchState:
@@ -968,31 +1019,86 @@ def _dance_check(state: MatchState) -> MatchState:
         return state
     assert state.roller is not None and state.dice is not None
     rolls = list(state.rolls)
-    if not state.options.holland_counts_dances and state.stage is not Stage.NAMED:
+    if not state.options.holland_counts_dances and state.stage is Stage.NONE:
         rolls[state.roller] -= 1
     moved = list(state.moved)
     moved[state.roller] = True
-    step = state.variant.next_step(state.dice, 0, state.stage is Stage.NAMED)
     state = replace(state, rolls=(rolls[0], rolls[1]), moved=(moved[0], moved[1]))
-    return _next_step(state, state.position, (), step)
+    return _next_step(state, state.position, ())
 
 
-def _next_step(
-    state: MatchState, pos: Position | None, moves: tuple[Submove, ...], step: TurnStep | None
-) -> MatchState:
-    """After a play of the turn (``moves`` leaving ``pos``): what the rule set says follows, else the turn passes."""
+def _stage_after(state: MatchState, used: int) -> NextStage | None:
+    """What the rule set says follows the stage of phase MOVE that used ``used`` dice (None: the turn ends)."""
+    assert state.dice is not None
+    step = state.variant.next_stage(state.dice, used, state.turn_context())
     if step is None:
-        return _pass_turn(state, pos, moves)
+        return None
+    if isinstance(step, TurnStep):
+        if step in (TurnStep.FIXED_DICE, TurnStep.TO_OPPONENT):
+            raise TypeError(f"{step.value!r} needs its dice: return a NextStage")  # a rule set's mistake
+        return NextStage(step)
+    if not isinstance(step, NextStage):
+        raise TypeError(f"next_stage returned {step!r}, not a NextStage, a TurnStep or None")
+    if step.step in (TurnStep.FIXED_DICE, TurnStep.TO_OPPONENT):
+        dice = step.dice
+        ok = isinstance(dice, tuple) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+        full = 4 if ok and dice is not None and dice[0] == dice[1] else 2
+        if not ok or not (step.count is None or (isinstance(step.count, int) and 1 <= step.count <= full)):
+            raise TypeError(f"next_stage returned a stage with dice {dice!r} and count {step.count!r}")
+    return step
+
+
+def _next_step(state: MatchState, pos: Position | None, moves: tuple[Submove, ...]) -> MatchState:
+    """After a stage of the turn (``moves`` leaving ``pos``): what the rule set says follows, else the turn passes."""
     assert state.roller is not None and state.dice is not None
+    step = _stage_after(state, len(moves))
     last = (state.roller, state.dice, moves)
-    if step is TurnStep.NAME_DOUBLE:
+    if not moves and state.stage in (Stage.FIXED, Stage.HANDED) and state.last_move is not None:
+        last = state.last_move  # a stage the rules gave that cannot be played: the play before it stays the last
+    handed = state.stage is Stage.HANDED
+    stages = (*state.stages, (state.dice, state.count, len(moves)))
+    if len(stages) >= MAX_STAGES:
+        step = None
+    if handed and (step is None or step.step is not TurnStep.FIXED_DICE):
+        # The dice handed over are played: the player's own turn begins with his roll.
         return replace(
-            state, phase=Phase.NAME_DOUBLE, position=pos, dice=None, stage=Stage.NONE, last_move=last, _plays=None
-        )
-    return replace(state, phase=Phase.ROLL, position=pos, dice=None, stage=Stage.AGAIN, last_move=last, _plays=None)
+            state, phase=Phase.ROLL, position=pos, dice=None, stage=Stage.NONE, stages=(), count=None,
+            last_move=last, _plays=None,
+        )  # fmt: skip
+    if step is None:
+        return _pass_turn(state, pos, moves, last)
+    if step.step is TurnStep.NAME_DOUBLE:
+        return replace(
+            state, phase=Phase.NAME_DOUBLE, position=pos, dice=None, stage=Stage.NONE, stages=stages, count=None,
+            last_move=last, _plays=None,
+        )  # fmt: skip
+    if step.step is TurnStep.ROLL_AGAIN:
+        return replace(
+            state, phase=Phase.ROLL, position=pos, dice=None, stage=Stage.AGAIN, stages=stages, count=None,
+            last_move=last, _plays=None,
+        )  # fmt: skip
+    assert step.dice is not None
+    if step.step is TurnStep.FIXED_DICE:
+        nxt = replace(
+            state, phase=Phase.MOVE, position=pos, dice=step.dice, stage=Stage.HANDED if handed else Stage.FIXED,
+            stages=stages, count=step.count, last_move=last, _plays=None,
+        )  # fmt: skip
+        return _dance_check(nxt)
+    # The rest to the opponent: he plays it (in his frame) before his own roll.
+    assert pos is not None
+    nxt = replace(
+        state, phase=Phase.MOVE, position=state.variant.flip(pos), roller=1 - state.roller, dice=step.dice,
+        stage=Stage.HANDED, stages=(), count=step.count, last_move=last, _plays=None,
+    )  # fmt: skip
+    return _dance_check(nxt)
 
 
-def _pass_turn(state: MatchState, pos: Position | None, moves: tuple[Submove, ...]) -> MatchState:
+def _pass_turn(
+    state: MatchState,
+    pos: Position | None,
+    moves: tuple[Submove, ...],
+    last: tuple[int, tuple[int, int], tuple[Submove, ...]] | None = None,
+) -> MatchState:
     assert state.roller is not None and pos is not None and state.dice is not None
     return replace(
         state,
@@ -1000,8 +1106,10 @@ def _pass_turn(state: MatchState, pos: Position | None, moves: tuple[Submove, ..
         position=state.variant.flip(pos),
         roller=1 - state.roller,
         dice=None,
-        last_move=(state.roller, state.dice, moves),
+        last_move=last or (state.roller, state.dice, moves),
         stage=Stage.NONE,
+        stages=(),
+        count=None,
         _plays=None,
     )
 
@@ -1014,7 +1122,7 @@ def _move(state: MatchState, a: Move) -> MatchState:
     plays = state.legal_plays()
     try:
         moves, pos = check_moves(
-            state.variant, state.position, state.dice, a.moves, plays, not state.moved[state.roller]
+            state.variant, state.position, state.dice, a.moves, plays, not state.moved[state.roller], state.count
         )
     except TurnError as exc:
         raise ActionError(str(exc)) from None
@@ -1033,7 +1141,7 @@ def _move(state: MatchState, a: Move) -> MatchState:
         winner = roller if over.winner > 0 else 1 - roller
         reason = EndReason.RULE if over.how else EndReason.BORNE_OFF
         return _end_game(done, winner, level, level * state.cube.value, reason)
-    return _next_step(state, pos, moves, state.variant.next_step(dice, len(moves), state.stage is Stage.NAMED))
+    return _next_step(state, pos, moves)
 
 
 def _double(state: MatchState, a: Double) -> MatchState:
@@ -1357,6 +1465,9 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         auto_doubles=0,
         acting=acting,
         stage=Stage.NONE,
+        turns=(0, 0),
+        stages=(),
+        count=None,
         _plays=None,
     )
 
@@ -1470,4 +1581,6 @@ def board_snapshot(
         dice_used=draft.dice_used if moving and draft is not None else (),
         position_id_of=start_pos,
         display_name=state.title,
+        stages=tuple(dice for dice, _count, _used in state.stages) if acting else (),
+        dice_count=state.count if acting and Phase.MOVE in (state.phase, state.resume) else None,
     )

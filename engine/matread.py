@@ -40,6 +40,7 @@ from .match import (
     Raccoon,
     Resign,
     Roll,
+    Stage,
     Take,
     Timeout,
     apply,
@@ -586,6 +587,18 @@ class _Importer:
                     )
                 )
             self.do(NameDouble(by, d[0]), lineno)
+        elif self.state.phase is Phase.MOVE and self.state.stage in (Stage.FIXED, Stage.HANDED):
+            # A stage whose dice the rule set fixed (a cascade's next doublet, dice handed over): nothing is thrown.
+            fixed = self.state.dice
+            if fixed is None or sorted(d) != sorted(fixed) or self.state.roller != side:
+                raise MatFileError(
+                    _("line {line}: here the rules give {player} the dice {dice}, not {roll}").format(
+                        line=lineno,
+                        player=self.state.setup.side_name(self.state.roller or 0),
+                        dice=f"{fixed[0]}{fixed[1]}" if fixed else "",
+                        roll=f"{d[0]}{d[1]}",
+                    )
+                )
         else:
             self._implied_take(lineno)
             self.do(Roll(by, d), lineno)

@@ -197,7 +197,13 @@ def generate(variant: Variant, pos: Position, dice: tuple[int, int], first_move:
 
 
 def generate_general(
-    variant: Variant, pos: Position, dice: tuple[int, int], rules: TurnRules | None, *, recursive: bool = False
+    variant: Variant,
+    pos: Position,
+    dice: tuple[int, int],
+    rules: TurnRules | None,
+    *,
+    recursive: bool = False,
+    count: int | None = None,
 ) -> PlaySet:
     """The reference search: every submove through the rule set's hooks, ``rules`` checked before and after each.
 
@@ -205,8 +211,11 @@ def generate_general(
     :func:`generate_ruled` and :func:`generate_free` must agree with exactly (same plays, order and submoves).
     Two different dice are searched in two unrolled loops (:func:`_general_two_dice`), which visit the submoves
     in the recursive search's order (``recursive=True`` forces that one, for the tests that hold them together).
+    ``count`` (a doublet only) plays that many of its dice instead of four: the rest of a doublet handed over.
     """
     b = board_list(pos)
+    if count is not None and dice[0] == dice[1] and 1 <= count < 4:
+        return _count_of_doublet(variant, b, dice[0], count, rules)
     if dice[0] != dice[1] and not recursive:
         return _general_two_dice(variant, b, dice, rules)
     allow = rules.allow if rules is not None else None
@@ -305,6 +314,51 @@ def generate_general(
         search = None  # type: ignore[assignment]  # breaks the cycle (see _free_doublet)
 
     return PlaySet(_plays(found.items()), (dice[0], dice[1]), best[0], best[1])
+
+
+def _count_of_doublet(variant: Variant, b: list[int], die: int, count: int, rules: TurnRules | None) -> PlaySet:
+    """Every legal play of ``count`` (1 to 3) dice showing ``die``: as many as can be played, then the positions
+    they leave (a plain search through the rule set's hooks; such stages are rare)."""
+    found: dict[tuple[int, ...], tuple[Submove, ...]] = {}
+    best = [0]
+    path: list[Submove] = []
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    sources_of = variant.submove_sources if variant.own_sources else None
+
+    def search(depth: int) -> None:
+        if (depth, tuple(b)) in seen:
+            return
+        seen.add((depth, tuple(b)))
+        used = False
+        if depth < count:
+            occ = [p for p in range(POINTS, 0, -1) if b[p] > 0]
+            sources = sources_of(b, occ) if sources_of is not None else (BAR,) if b[BAR] > 0 else occ
+            for s in list(sources):
+                if b[s] <= 0:
+                    continue
+                t = variant.submove_target(b, s, die)
+                if t < 0 or (rules is not None and not rules.allow(b, s, t)):
+                    continue
+                saved = b[:]
+                token = variant.make_submove(b, s, t)
+                if rules is None or rules.after(b):
+                    used = True
+                    path.append((s, t, token & HIT != 0))
+                    search(depth + 1)
+                    path.pop()
+                b[:] = saved
+        if not used:
+            if depth > best[0]:
+                found.clear()
+                best[0] = depth
+            if depth == best[0]:
+                found.setdefault(tuple(b), tuple(path))
+
+    try:
+        search(0)
+    finally:
+        search = None  # type: ignore[assignment]  # breaks the cycle (see _free_doublet)
+    return PlaySet(_plays(found.items()), (die, die), best[0], best[0] * die)
 
 
 def _general_two_dice(variant: Variant, b: list[int], dice: tuple[int, int], rules: TurnRules | None) -> PlaySet:

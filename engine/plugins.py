@@ -81,6 +81,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("doubles", "variants.doubles"),
     ("tavli", "variants.tavli"),
     ("aceydeucey", "variants.aceydeucey"),
+    ("gulbara", "variants.gulbara"),
     ("timecontrols", "variants.timecontrols"),
     ("players", "engine.players"),
     ("ratings", "engine.ratings"),

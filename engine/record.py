@@ -48,7 +48,12 @@ last       last_move              [side, [die, die], submoves] with the submoves
                                   for a hit) in the order made, space-separated, ``29`` the source of a
                                   checker entering from the reserve; "" for a roll with no play
 stage      stage                  :class:`~engine.match.Stage` value: "named" (a named doublet is being
-                                  played), "again" (a roll again within the turn)
+                                  played), "again" (a roll again within the turn), "fixed" (dice the rule
+                                  set fixed), "handed" (dice the opponent handed over)
+turns      turns                  [count, count]: each side's turns begun in this game
+stages     stages                 the stages played in the turn under way: ``[[die, die], count, used]`` each
+                                  (count null: the roll's two or four dice)
+count      count                  the dice of the stage being played when fewer than its roll's (1 to 3)
 ========== ====================== ==========================================================================
 
 Phase ``"name double"`` (:attr:`~engine.match.Phase.NAME_DOUBLE`) is a turn waiting for its doublet to be named.
@@ -217,6 +222,9 @@ STATE_KEYS: dict[str, str] = {
     "winner": "winner",
     "last_move": "last",
     "stage": "stage",
+    "turns": "turns",
+    "stages": "stages",
+    "count": "count",
 }
 _KNOWN_KEYS = frozenset({"v", *STATE_KEYS.values()})
 #: The highest result level a state may carry (a rule set scoring by checkers left counts up to its checkers).
@@ -308,6 +316,12 @@ def state_to_data(state: m.MatchState) -> dict[str, Any]:
         data["last"] = [side, list(dice), _moves_text(moves)]
     if state.stage is not m.Stage.NONE:
         data["stage"] = state.stage.value
+    if state.turns != (0, 0):
+        data["turns"] = list(state.turns)
+    if state.stages:
+        data["stages"] = [[list(dice), count, used] for dice, count, used in state.stages]
+    if state.count is not None:
+        data["count"] = state.count
     return data
 
 
@@ -508,6 +522,20 @@ def _decode_state(setup: m.MatchSetup, data: Mapping[str, Any]) -> m.MatchState:
             have = ", ".join(st.value for st in m.Stage)
             raise RecordError(f"match state 'stage': expected one of {have}; got {v!r}")
         f["stage"] = m.Stage(v)
+    if (v := get("turns")) is not None:
+        f["turns"] = _int_pair("turns", v)
+    if (v := get("stages")) is not None:
+        if not isinstance(v, list) or len(v) > 64:
+            raise RecordError(f"match state 'stages': expected a list of stages, got {v!r}")
+        stages = []
+        for item in v:
+            if not isinstance(item, list) or len(item) != 3:
+                raise RecordError(f"match state 'stages': expected [[die, die], count, used], got {item!r}")
+            count = None if item[1] is None else _int("stages", item[1], 1, 4)
+            stages.append((_int_pair("stages", item[0], 1, 6), count, _int("stages", item[2], 0, 4)))
+        f["stages"] = tuple(stages)
+    if (v := get("count")) is not None:
+        f["count"] = _int("count", v, 1, 3)
     return m.MatchState(setup, **f)
 
 
@@ -542,7 +570,8 @@ def _check_state(s: m.MatchState) -> None:
     if s.winner is not None and s.phase is not m.Phase.OVER:
         raise RecordError("a match state names a winner before the match is over")
     turn = s.resume if s.phase is m.Phase.RESIGNED else s.phase
-    named, again = s.stage is m.Stage.NAMED, s.stage is m.Stage.AGAIN
+    named = s.stage in (m.Stage.NAMED, m.Stage.FIXED, m.Stage.HANDED)
+    again = s.stage is m.Stage.AGAIN
     if (named and turn is not m.Phase.MOVE) or (again and turn is not m.Phase.ROLL):
         raise RecordError(f"a match state in stage {s.stage.value!r} cannot be in phase {s.phase.value!r}")
 

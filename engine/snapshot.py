@@ -22,7 +22,9 @@ pinned checker at the edge of its point, under its pinners; checkers waiting to 
 
 The end of a game is a snapshot with a :class:`GameEnd` in ``result`` (the final position, nobody on roll); a play
 being entered checker by checker is a snapshot whose ``position`` is the position reached so far, its submoves in
-``last_play`` with ``draft`` set, and the dice they used in ``dice_used``.
+``last_play`` with ``draft`` set, and the dice they used in ``dice_used``. A turn made of stages (Gul bara's
+cascade, Acey-deucey's named doublet) shows the stage's dice in ``dice`` (``dice_count`` of them when fewer than the
+roll's: the rest of a doublet handed over) and the dice of the stages already played this turn in ``stages``.
 """
 
 from __future__ import annotations
@@ -136,6 +138,10 @@ class BoardSnapshot:
     draft: bool = False
     #: The dice numbers that play has used so far (a doublet's number once per checker moved).
     dice_used: tuple[int, ...] = ()
+    #: The dice of the stages already played in this turn, in order (a cascade's 2-2, 3-3 before its 4-4).
+    stages: tuple[tuple[int, int], ...] = ()
+    #: How many of ``dice`` this stage plays when fewer than the roll's (two 4s of a 4-4 handed over), else None.
+    dice_count: int | None = None
 
     def __post_init__(self) -> None:
         for label in ("on_roll", "cube_owner", "cube_offered_by", "last_play_by"):
@@ -169,7 +175,8 @@ class BoardSnapshot:
         """The numbers of the roll still to play (a doublet's four times): what ``dice_used`` leaves."""
         if self.dice is None:
             return ()
-        pool = [self.dice[0]] * 4 if self.dice[0] == self.dice[1] else list(self.dice)
+        count = 4 if self.dice_count is None else self.dice_count
+        pool = [self.dice[0]] * count if self.dice[0] == self.dice[1] else list(self.dice)
         for d in self.dice_used:
             if d in pool:
                 pool.remove(d)
@@ -216,6 +223,8 @@ def snapshot_of(
     dice_used: Sequence[int] = (),
     position_id_of: Position | None = None,
     display_name: str | None = None,
+    stages: Sequence[tuple[int, int]] = (),
+    dice_count: int | None = None,
 ) -> BoardSnapshot:
     """Build a snapshot from a rule set and a position **in the engine's roller frame**.
 
@@ -267,4 +276,6 @@ def snapshot_of(
         result=result,
         draft=draft,
         dice_used=tuple(dice_used),
+        stages=tuple(stages),
+        dice_count=dice_count,
     )

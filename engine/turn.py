@@ -28,9 +28,12 @@ class TurnError(ValueError):
     """A submove or play that cannot be made now; the message names the rule."""
 
 
-def dice_pool(dice: tuple[int, int]) -> list[int]:
-    """The numbers a roll lets you play: a doublet four times, otherwise each die once."""
-    return [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+def dice_pool(dice: tuple[int, int], count: int | None = None) -> list[int]:
+    """The numbers a roll lets you play: a doublet four times (or ``count`` times: the rest of one handed over),
+    otherwise each die once."""
+    if dice[0] == dice[1]:
+        return [dice[0]] * (4 if count is None else count)
+    return [dice[0], dice[1]]
 
 
 def _candidate_dice(remaining: Sequence[int], src: int, dst: int) -> list[int]:
@@ -78,6 +81,7 @@ def check_moves(
     moves: Sequence[tuple[int, int]] | Sequence[Submove],
     plays: PlaySet,
     first_move: bool = False,
+    count: int | None = None,
 ) -> tuple[tuple[Submove, ...], Position]:
     """Check a complete play given as submoves ``(src, dst[, hit])``; return them with true hit marks and
     the position left (mover's frame). Raise :class:`TurnError` naming the rule broken."""
@@ -128,7 +132,7 @@ def check_moves(
             variant.unmake_submove(b, src, dst, token)
 
     try:
-        dfs(0, dice_pool(dice), [], 0)
+        dfs(0, dice_pool(dice, count), [], 0)
     finally:
         dfs = None  # type: ignore[assignment]  # breaks the cycle it is in (see movegen._free_doublet)
     if found:
@@ -175,12 +179,15 @@ class TurnDraft:
     moves: tuple[Submove, ...] = ()
     dice_used: tuple[int, ...] = ()
     _plays: PlaySet | None = field(default=None, compare=False, repr=False)
+    #: How many dice the stage has when fewer than the roll's (the rest of a doublet handed over).
+    count: int | None = None
 
     @property
     def plays(self) -> PlaySet:
         """The legal plays of this roll."""
         if self._plays is None:
-            object.__setattr__(self, "_plays", self.variant.legal_plays(self.start, self.dice, self.first_move))
+            plays = self.variant.stage_plays(self.start, self.dice, self.count, self.first_move)
+            object.__setattr__(self, "_plays", plays)
         assert self._plays is not None
         return self._plays
 
@@ -190,7 +197,7 @@ class TurnDraft:
     @property
     def remaining(self) -> tuple[int, ...]:
         """The numbers still to play."""
-        pool = dice_pool(self.dice)
+        pool = dice_pool(self.dice, self.count)
         for d in self.dice_used:
             pool.remove(d)
         return tuple(pool)
@@ -299,6 +306,7 @@ class TurnDraft:
                     (*self.moves, (src, dst, bool(token & HIT))),
                     (*self.dice_used, die),
                     self._plays,
+                    self.count,
                 )
             reason = reason or _(
                 "{move} is legal by itself but no legal play continues from it (legal plays include {example})"
@@ -310,7 +318,14 @@ class TurnDraft:
         if not self.moves:
             raise TurnError(_("nothing to undo: no checker has been moved this turn"))
         return TurnDraft(
-            self.variant, self.start, self.dice, self.first_move, self.moves[:-1], self.dice_used[:-1], self._plays
+            self.variant,
+            self.start,
+            self.dice,
+            self.first_move,
+            self.moves[:-1],
+            self.dice_used[:-1],
+            self._plays,
+            self.count,
         )
 
     @property

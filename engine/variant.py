@@ -20,9 +20,13 @@ The hooks, by what they decide:
 * **The end of a game**: :meth:`~Variant.game_over` (who wins and what, or a draw, on the position a play
   leaves: bearing off, Plakoto's mother), :attr:`~Variant.results` and :meth:`~Variant.result_name` (levels and
   their names), :meth:`~Variant.game_result` (the level of a borne-off win), :meth:`~Variant.most_at_stake`.
-* **Turn stages**: :meth:`~Variant.next_step` says what follows a play within the same turn (a doublet the player
-  names and plays, Acey-deucey's 1-2; or another roll): the match keeps the stage (``engine.match.Phase.NAME_DOUBLE``,
-  ``MatchState.stage``), so turns with extra steps are replayed, stored and shown like any other.
+* **Turn stages**: :meth:`~Variant.next_stage` says what follows a stage (a play) within the same turn, given the
+  turn's :class:`TurnContext` (the player's turn number in the game, the stages already played this turn, the match
+  options): the next stage's dice fixed by the rule set (Gul bara's cascade: 3-3, then 4-4, ...), a doublet the
+  player names (Acey-deucey's 1-2), another roll, the unplayed rest handed to the opponent, or the end of the turn
+  (None). :meth:`~Variant.next_step` is its short form for rule sets that need no context. The match keeps the
+  stage (``engine.match.Phase.NAME_DOUBLE``, ``MatchState.stage``), so turns with extra steps are replayed, stored
+  and shown like any other.
 * **A match**: ``uses_cube``, :attr:`~Variant.match_defaults` (match options the rule set plays by unless the
   players choose otherwise), :attr:`~Variant.forbidden_options` (match options it refuses) and
   :meth:`~Variant.for_game` (the rule set each game of a match is played by: itself, or a cycle such as Tavli's
@@ -45,7 +49,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .geometry import Geometry
 from .i18n import N_, _, listed
-from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate
+from .movegen import HIT, HOME, Play, PlaySet, Submove, TurnRules, board_list, generate, generate_general
 from .position import (
     BAR,
     OFF,
@@ -58,7 +62,16 @@ from .position import (
     PositionError,
 )
 
-__all__ = ["Variant", "VariantOptionError", "GameOver", "TurnStep", "CUBE_OPTIONS", "MOVE_HOOKS"]
+__all__ = [
+    "Variant",
+    "VariantOptionError",
+    "GameOver",
+    "TurnStep",
+    "NextStage",
+    "TurnContext",
+    "CUBE_OPTIONS",
+    "MOVE_HOOKS",
+]
 
 _Options = TypeVar("_Options")
 
@@ -94,12 +107,64 @@ class GameOver:
 
 
 class TurnStep(StrEnum):
-    """What follows a play within the same turn (:meth:`Variant.next_step`); nothing (None) passes the turn."""
+    """What follows a stage (a play) within the same turn (:meth:`Variant.next_stage`); nothing (None) ends the turn."""
 
     #: The player names any doublet (1-1 to 6-6) and plays it as if thrown (Acey-deucey's 1-2).
     NAME_DOUBLE = "name double"
     #: The player throws the dice again.
     ROLL_AGAIN = "roll again"
+    #: The player plays the dice the rule set fixes (:attr:`NextStage.dice`; Gul bara's cascade: 4-4 after 3-3).
+    FIXED_DICE = "fixed dice"
+    #: The turn ends and the opponent plays the dice the rule set hands him (:attr:`NextStage.dice`, perhaps fewer
+    #: than four of a doublet: :attr:`NextStage.count`) before his own roll; he plays them under the rule set's
+    #: :meth:`~Variant.next_stage` too (with :attr:`TurnContext.handed`).
+    TO_OPPONENT = "to opponent"
+
+
+#: The most stages one turn may have: a rule set whose stages would go on past it (a bug) ends the turn there.
+MAX_STAGES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class NextStage:
+    """What follows a stage: ``step`` with, for :attr:`TurnStep.FIXED_DICE` and :attr:`TurnStep.TO_OPPONENT`, the
+    dice of the next stage and how many of them are played (``count``: None for the roll's own, two or four; fewer
+    for the rest of a doublet cut short)."""
+
+    step: TurnStep
+    dice: tuple[int, int] | None = None
+    count: int | None = None
+
+    @classmethod
+    def fixed(cls, dice: tuple[int, int], count: int | None = None) -> NextStage:
+        """The next stage plays ``dice`` (the rule set fixes them; no throw, nothing named)."""
+        return cls(TurnStep.FIXED_DICE, dice, count)
+
+    @classmethod
+    def to_opponent(cls, dice: tuple[int, int], count: int | None = None) -> NextStage:
+        """The turn ends; the opponent first plays ``count`` of ``dice`` (all of them when None)."""
+        return cls(TurnStep.TO_OPPONENT, dice, count)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What a stage's hooks know of the turn it belongs to (:meth:`Variant.next_stage`).
+
+    ``turn``: the player's own turn number in this game (1 = his first turn; a game's opening roll played at once
+    is his turn 1). ``stages``: the stages already played this turn, each ``(dice, count, used)`` (the stage being
+    judged not included). ``options``: the match options (:class:`~engine.match.MatchOptions`; None outside a
+    match). ``named``: this stage's dice were a doublet the player named; ``fixed``: the rule set fixed them;
+    ``handed``: the opponent handed them over (they precede the player's own roll). ``count``: how many dice this
+    stage has (None: the roll's two or four).
+    """
+
+    turn: int = 1
+    stages: tuple[tuple[tuple[int, int], int | None, int], ...] = ()
+    options: Any = None
+    named: bool = False
+    fixed: bool = False
+    handed: bool = False
+    count: int | None = None
 
 
 class Variant:
@@ -400,6 +465,23 @@ class Variant:
         :attr:`TurnStep.NAME_DOUBLE` or :attr:`TurnStep.ROLL_AGAIN`. ``named``: the dice were a doublet the player
         named. Not asked when the play ended the game. Standard: nothing follows."""
         return None
+
+    def next_stage(self, dice: tuple[int, int], used: int, context: TurnContext) -> NextStage | TurnStep | None:
+        """What follows a stage played with ``dice`` that used ``used`` of them, within the same turn: None (the turn
+        ends), a :class:`TurnStep` (:attr:`~TurnStep.NAME_DOUBLE`, :attr:`~TurnStep.ROLL_AGAIN`) or a
+        :class:`NextStage` (dice the rule set fixes, or the rest handed to the opponent). ``context`` is the turn's
+        :class:`TurnContext`. Not asked when the play ended the game. Standard: :meth:`next_step`."""
+        return self.next_step(dice, used, context.named)
+
+    def stage_plays(
+        self, pos: Position, dice: tuple[int, int], count: int | None = None, first_move: bool = False
+    ) -> PlaySet:
+        """Every legal play of a stage: :meth:`legal_plays`, or with ``count`` fewer than the roll's dice (the rest of
+        a doublet handed over), every play of that many of them."""
+        if count is None or count >= (4 if dice[0] == dice[1] else 2):
+            return self.legal_plays(pos, dice, first_move)
+        check_dice(dice)
+        return generate_general(self, pos, dice, self.turn_rules(pos, dice, first_move), count=count)
 
     def legal_plays(self, pos: Position, dice: tuple[int, int], first_move: bool = False) -> PlaySet:
         """Every legal play for the roller of ``pos`` with ``dice`` (rules.md §1.5)."""

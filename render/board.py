@@ -270,11 +270,17 @@ def _draw_dice(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout, colours: 
             make = sprites.spent_die if used else sprites.die
             _paste(im, make(t, colours[side], value, L.die_size), center)
         left = len(s.dice_left())
-        if s.dice_used and s.dice[0] == s.dice[1] and left:
-            # A doublet being played: how many of its four moves are left, beside the dice.
+        if (s.dice_used or s.dice_count is not None) and s.dice[0] == s.dice[1] and left:
+            # A doublet being played (or the rest of one handed over): how many of its moves are left.
             x, y = centers[1]
             at = (x + L.die_size // 2 + L.d // 5, y)
             _text(im, at, f"×{left}", t.rgb("accent"), round(L.d * 0.42), "lm")
+        if s.stages:
+            # A turn of stages (a cascade): the dice of the stages already played, before this stage's dice.
+            (x0, y), (x1, _y1) = centers
+            done = "  ".join(f"{a}-{b}" for a, b in s.stages)
+            at = ((x0 + x1) // 2, y + L.die_size // 2 + L.d // 6)
+            _text(im, at, f"{done}  ›  {s.dice[0]}-{s.dice[1]}", t.rgb("text dim"), round(L.d * 0.34), "mt")
 
 
 def _spent_dice(s: BoardSnapshot) -> tuple[bool, bool]:

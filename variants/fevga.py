@@ -8,12 +8,13 @@ reaches it:
 * **The first checker.** Until the player's first checker has reached the opponent's starting quarter (his own
   points 12..7, or beyond), no other checker may leave his starting point: a checker may leave the 24-point only
   if it does not hold exactly 14 checkers, or one of his checkers stands on his 1..12 (option
-  ``first_checker_past_start``: on his 1..11, past the opponent's start).
-* **The own starting quarter.** A player may never hold all six points 19..24 at once.
+  ``first_checker_past_start``: on his 1..11, past the opponent's start; ``first_checker=off``: no such rule).
+* **The own starting quarter.** A player may never hold all six points 19..24 at once (option ``own_quarter=off``:
+  he may).
 * **Blocking.** After no submove may a player hold six or more consecutive points (consecutive along the
   opponent's route, also through the 1/24 corner) with every opposing checker behind them, unless the opponent
   has borne off a checker (option ``block_rule``: ``start-quarter`` forbids only holding all six of the
-  opponent's starting quarter, ``moultezim`` holding more than four points there).
+  opponent's starting quarter, ``moultezim`` holding more than four points there, ``none`` no block rule).
 
 Scoring as in all Tavli: 1 point, 2 when the loser has borne off none; no cube. ``.mat`` exports carry
 ``[Variation "Fevga"]`` (GNU Backgammon has no such game).
@@ -22,7 +23,7 @@ Scoring as in all Tavli: 1 point, 2 when the loser has borne off none; no cube. 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.geometry import Geometry
 from engine.i18n import N_, _
@@ -51,6 +52,8 @@ class BlockRule(StrEnum):
     START_QUARTER = "start-quarter"
     #: More than four points of the opponent's starting quarter (Moultezim).
     MOULTEZIM = "moultezim"
+    #: No block is forbidden (Gul bara's default).
+    NONE = "none"
 
 
 class Fevga(Variant):
@@ -58,7 +61,7 @@ class Fevga(Variant):
 
     name = "fevga"
     display_name = N_("Fevga")
-    aliases = ("feuga",)
+    aliases: ClassVar[tuple[str, ...]] = ("feuga",)
     summary = N_(
         "Each player starts with all 15 checkers on his 24-point, in opposite corners, and both move the same "
         "way round. Nothing is ever hit: a single checker holds a point. No second checker may leave the start "
@@ -76,18 +79,30 @@ class Fevga(Variant):
     mat_variation = "Fevga"
     gnubg_compatible = False
     result_names = {1: N_("single game"), 2: N_("gammon")}
-    option_defaults = {"first_checker_past_start": False, "block_rule": BlockRule.PROHIBIT}
+    option_defaults = {
+        "first_checker_past_start": False,
+        "block_rule": BlockRule.PROHIBIT,
+        "first_checker": True,
+        "own_quarter": True,
+    }
     option_help = {
         "first_checker_past_start": N_(
             "Fevga: the first checker must pass the opponent's start (his 24) to free yours"
         ),
-        "block_rule": N_("Fevga: which blocks are forbidden: prohibit, start-quarter or moultezim"),
+        "block_rule": N_("Fevga: which blocks are forbidden: prohibit, start-quarter, moultezim or none"),
+        "first_checker": N_("Fevga: no second checker leaves the start until the first has reached the far quarter"),
+        "own_quarter": N_("Fevga: nobody may hold all six points of his own starting quarter"),
     }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        if not isinstance(self.options["first_checker_past_start"], bool):
-            raise VariantOptionError(_("Fevga option 'first_checker_past_start' is true or false"))
+        for key in ("first_checker_past_start", "first_checker", "own_quarter"):
+            if not isinstance(self.options[key], bool):
+                raise VariantOptionError(
+                    _("{rule_set} option {option} is true or false").format(
+                        rule_set=self.local_name(), option=repr(key)
+                    )
+                )
         try:
             self.options["block_rule"] = BlockRule(self.options["block_rule"])
         except ValueError:
@@ -104,10 +119,12 @@ class Fevga(Variant):
     def turn_rules(self, pos: Position, dice: tuple[int, int], first_move: bool) -> TurnRules | None:
         """The three rules for this turn; None when none of them can restrict a submove."""
         board = pos.board
-        first = board[START - 1] >= 14 and not any(v > 0 for v in board[: self.free_from])
-        quarter = sum(v for v in board[18:] if v > 0) >= 6
+        first = (
+            self.options["first_checker"] and board[START - 1] >= 14 and not any(v > 0 for v in board[: self.free_from])
+        )
+        quarter = self.options["own_quarter"] and sum(v for v in board[18:] if v > 0) >= 6
         rule = self.options["block_rule"]
-        blocks = rule is not BlockRule.PROHIBIT or pos.off[1] == 0
+        blocks = rule is not BlockRule.NONE and (rule is not BlockRule.PROHIBIT or pos.off[1] == 0)
         if not (first or quarter or blocks):
             return None
         return FevgaTurn(self, pos, first, quarter, blocks)

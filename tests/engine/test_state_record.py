@@ -352,6 +352,7 @@ EXAMPLE = {
     "rolls": [2, 1],
     "begun": True,
     "last": [1, [6, 4], "24/18 13/9"],
+    "turns": [2, 1],
 }
 
 

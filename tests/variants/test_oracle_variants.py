@@ -1,6 +1,6 @@
-"""The oracle corpus of Longgammon, Sprintgammon, Plakoto, Fevga and Acey-deucey (and Portes on the backgammon rows):
-every row's legal plays, Plakoto's game results and Acey-deucey's 1-2 bonus with its named doublets, in process and
-through the CLI.
+"""The oracle corpus of Longgammon, Sprintgammon, Plakoto, Fevga, Acey-deucey and Gul bara (and Portes on the
+backgammon rows): every row's legal plays, Plakoto's game results, Acey-deucey's 1-2 bonus with its named doublets
+and Gul bara's next stage of a cascade (``next`` given the roller's ``turn``), in process and through the CLI.
 
 The rows live in ``../shared/oracle`` beside the repository; the tests skip with a message where it is absent.
 """
@@ -18,9 +18,10 @@ import pytest
 
 from engine import Position
 from engine.plugins import get_variant
+from engine.variant import NextStage, TurnContext, TurnStep
 from tests.conftest import ORACLE, oracle_rows
 
-RULE_SETS = ("longgammon", "sprintgammon", "plakoto", "fevga", "aceydeucey")
+RULE_SETS = ("longgammon", "sprintgammon", "plakoto", "fevga", "aceydeucey", "gulbara")
 #: Rule sets checked on another rule set's rows: Portes has exactly backgammon's legal plays.
 BORROWED = {"portes": "backgammon"}
 
@@ -31,10 +32,17 @@ def _mismatches(name: str, rows: list[dict[str, Any]]) -> list[str]:
     for n, row in enumerate(rows, 1):
         pos = Position.from_frame(row["position"])
         dice = (int(row["dice"][0]), int(row["dice"][1]))
-        got = variant.legal_plays(pos, dice, bool(row.get("first_move", False))).positions
+        plays = variant.legal_plays(pos, dice, bool(row.get("first_move", False)))
+        got = plays.positions
         expected = {Position.from_frame(f) for f in row["plays"]}
         if got != expected:
             wrong.append(f"row {n}: {pos} dice {dice}: missing {expected - got}, extra {got - expected}")
+        if "turn" in row:  # a stage row: the next stage's dice, fixed by the rule set, or null
+            step = variant.next_stage(dice, plays.max_dice, TurnContext(turn=row["turn"]))
+            fixed = isinstance(step, NextStage) and step.step is TurnStep.FIXED_DICE
+            following = list(step.dice) if isinstance(step, NextStage) and fixed and step.dice else None
+            if following != row.get("next"):
+                wrong.append(f"row {n}: {pos} dice {dice} turn {row['turn']}: next {following}, not {row.get('next')}")
         for frame in row["plays"]:
             if "result" in frame or variant.pinning:  # Plakoto's rows say which plays end the game, and how
                 over = variant.game_over(Position.from_frame(frame))
@@ -65,6 +73,14 @@ def test_the_plakoto_corpus_covers_pins_mothers_and_draws() -> None:
     assert sum(any(row["position"]["pinned"]) for row in rows) > 300
     results = [f["result"] for row in rows for f in row["plays"] if "result" in f]
     assert {"winner": 0, "points": 0} in results and {"winner": 1, "points": 2} in results
+
+
+def test_the_gul_bara_corpus_covers_cascades_cut_short_and_the_fourth_turn() -> None:
+    rows = oracle_rows("gulbara")
+    sources = {row["source"].split("/")[0] for row in rows}
+    assert {"selfplay-cascade", "edge:cascade-cut", "edge:turn3-vs-4", "edge:six-six"} <= sources
+    assert sum(row.get("next") is not None for row in rows) > 100
+    assert any(row["dice"][0] == row["dice"][1] and row["turn"] >= 4 and row.get("next") is None for row in rows)
 
 
 def test_the_longgammon_corpus_covers_first_turns_doublets_and_bearing_off() -> None:
@@ -106,6 +122,8 @@ def test_gammonbot_plays_jsonl_reproduces_every_oracle_row(name: str) -> None:
         assert answer["position"] == row["position"] and answer["dice"] == row["dice"]
         got = {Position.from_frame(f) for f in answer["plays"]}
         assert got == {Position.from_frame(f) for f in row["plays"]}, f"row {n} of {name}"
+        if "turn" in row:  # a stage row (Gul bara): the next stage's dice or null
+            assert answer["next"] == row.get("next"), f"row {n} of {name}"
         if row.get("kind") == "acey_bonus":  # the 1-2: whether a doublet is named, and the named continuations
             assert answer["bonus"] == row["bonus"], f"row {n} of {name}"
             assert len(answer["named"]) == (len(row["named"]) if row["named"] or not row["bonus"] else 6)
