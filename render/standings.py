@@ -232,10 +232,11 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
         c.text((MARGIN + RANK_W - 22, mid), _rank(row), top_ink, NUMBER_SIZE, "rm")
         dq, dq_size = c.fitted(_("DQ"), SMALL, 90)
         room = name_room - (round(font(dq_size).getlength(dq)) + 24 if gone else 0)
-        name = c.fit(entrant_name(t, row.entrant, names), NAME_SIZE, room)
-        c.text((name_x, mid), name, top_ink, NAME_SIZE, "lm")
-        if gone:
-            c.text((name_x + font(NAME_SIZE).getlength(name) + 12, mid), dq, c.rgb("hit"), dq_size, "lm")
+        # A long name shrinks, then takes two lines, as in the bracket's boxes (cut short only past that).
+        lines = c.name((name_x, mid), entrant_name(t, row.entrant, names), top_ink, room, NAME_SIZE)
+        if gone:  # just after the name (a name that had to shrink or wrap fills its room)
+            drawn = font(NAME_SIZE).getlength(lines[0]) if len(lines) == 1 else room
+            c.text((name_x + min(drawn, room) + 12, mid), dq, c.rgb("hit"), dq_size, "lm")
         for col, x, cell in zip(cols, xs, _cells(part.table, row)):
             c.text((x, mid), cell, ink if not col.tiebreak or gone else c.rgb("text"), NUMBER_SIZE, "rm")
         y += ROW_H

@@ -107,3 +107,26 @@ def test_the_losers_bracket_leaves_out_matches_nobody_will_play() -> None:
     assert len(losers_one) == 1
     assert all(m.a is not None or m.b is not None or not bracket._hidden(t, m) for m in shown)
     assert len(bracket_images(t)) == 3
+
+
+def test_the_standings_draw_names_of_32_characters_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standings table's names shrink or wrap like the bracket's, instead of being cut with "…"."""
+    from render.standings import render_standings
+
+    t = new_tournament(TournamentSpec(Format.SWISS, name="Names", rounds=3))
+    for i, name in enumerate(LONG):
+        t = join(t, Entrant(f"p{i}", name[:32], (f"u{i}",), rating=2000.0 - i))
+    t = start(t, 0.0)
+    drawn: list[str] = []
+    original = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *args: object, **kw: object) -> None:
+        drawn.append(words)
+        original(self, xy, words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Canvas, "text", text)
+    render_standings(t, title="Names")
+    joined = "".join(drawn).replace(" ", "")
+    for name in LONG:
+        assert name[:32].replace(" ", "") in joined, (name, drawn)
+    assert not any("…" in words for words in drawn), drawn
