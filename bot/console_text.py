@@ -268,6 +268,18 @@ def prompt(view: GameView, state: MatchState) -> str | None:
         dice = f"{state.dice[0]}-{state.dice[1]}"
         if state.stage is Stage.NAMED:
             return _("{actor} to play {dice} (named).").format(actor=actor, dice=dice)
+        if state.stage is Stage.FIXED:
+            done = ", ".join(f"{d[0]}-{d[1]}" for d, _count, _used in state.stages)
+            return _("{actor} to play {dice}, given by the rules after {stages} in this turn.").format(
+                actor=actor, dice=dice, stages=done
+            )
+        if state.stage is Stage.HANDED:
+            count = state.count or (4 if state.dice[0] == state.dice[1] else 2)
+            return ngettext(
+                "{actor} to play {count} die of {dice} the opponent could not play, before rolling.",
+                "{actor} to play {count} dice of {dice} the opponent could not play, before rolling.",
+                count,
+            ).format(actor=actor, count=count, dice=dice)
         return _("{actor} to play {dice}.").format(actor=actor, dice=dice)
     if state.phase is Phase.DOUBLED:
         answers = [str(a) for a in ("take", "pass", "beaver", "raccoon") if a in {str(x) for x in allowed.cube_answers}]

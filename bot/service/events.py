@@ -187,6 +187,7 @@ def _events_said(
             text = _("(automatic) {player} played {play}.").format(player=name(by), play=shown)
         else:
             text = _("{player} played {play}.").format(player=name(by), play=shown)
+        text += _stage_words(before, after, name)
         out.append(Event("move", game_id, text, by, {"play": notation, "auto": auto}))
     elif isinstance(action, m.Double):
         text = _("{player} doubles to {cube}.").format(player=name(by), cube=before.cube.value * 2)
@@ -365,6 +366,24 @@ def _session_over(view: GameView, before: MatchState, action: Action, after: Mat
     return _("{how}: {outcome}.").format(how=how, outcome=outcome)
 
 
+def _stage_words(before: MatchState, after: MatchState, name: Callable[[str], str]) -> str:
+    """After a play, the stage the rules give next (a cascade's next doublet, dice handed to the opponent), in words
+    beginning with a space; "" when the turn simply goes on or passes."""
+    if after.phase is not Phase.MOVE or after.dice is None or after.roller is None or after.over:
+        return ""
+    dice = f"{after.dice[0]}-{after.dice[1]}"
+    if after.stage is Stage.FIXED and after.roller == before.roller:
+        return " " + _("The rules give {dice} next, in the same turn.").format(dice=dice)
+    if after.stage is Stage.HANDED and after.roller != before.roller:
+        count = after.count or (4 if after.dice[0] == after.dice[1] else 2)
+        return " " + ngettext(
+            "{count} die of {dice} goes to {player}, who plays it before rolling.",
+            "{count} dice of {dice} go to {player}, who plays them before rolling.",
+            count,
+        ).format(count=count, dice=dice, player=name(after.acting_member(after.roller)))
+    return ""
+
+
 def _phase_verb(phase: Phase) -> str:
     """What the player to act does in a phase (for "Alice to roll.")."""
     return {
@@ -389,6 +408,14 @@ def _verb(state: MatchState) -> str:
         return _phase_verb(Phase.ROLL)
     if state.phase is Phase.MOVE and state.stage is Stage.NAMED and state.dice is not None:
         return pgettext("what the player to act does", "play the named {dice}").format(
+            dice=f"{state.dice[0]}-{state.dice[1]}"
+        )
+    if state.phase is Phase.MOVE and state.stage is Stage.FIXED and state.dice is not None:
+        return pgettext("what the player to act does", "play {dice}, the next stage of the turn").format(
+            dice=f"{state.dice[0]}-{state.dice[1]}"
+        )
+    if state.phase is Phase.MOVE and state.stage is Stage.HANDED and state.dice is not None:
+        return pgettext("what the player to act does", "play the {dice} the opponent could not, before rolling").format(
             dice=f"{state.dice[0]}-{state.dice[1]}"
         )
     return _phase_verb(state.phase)
