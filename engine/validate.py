@@ -263,7 +263,7 @@ class _Search:
         self.done = [False] * len(hops)
         self.at = [h.src for h in hops]
         self.path: list[Submove] = []
-        self.accepted: list[tuple[int, Play]] = []  # (mismatched hit marks, play)
+        self.accepted: list[tuple[int, frozenset[int], Play]] = []  # (mismatched marks, marks on no hit, play)
         self.complete: list[tuple[int, int]] = []  # (dice used, pips) of complete but non-maximal plays
         self.failure: tuple[Callable[..., str], tuple[object, ...]] | None = None
         self.failure_rank = -1
@@ -274,8 +274,18 @@ class _Search:
         self._next(remaining, 0, 0)
 
     def best(self) -> Play:
-        self.accepted.sort(key=lambda item: item[0])
-        return self.accepted[0][1]
+        """The play written, its hit marks matching best; refused when each way of making it marks a hit (``*``)
+        where no checker is hit (README: a play whose marks are wrong is refused; an unmarked hit is fine)."""
+        self.accepted.sort(key=lambda item: (len(item[1]), item[0]))
+        _mismatched, false_marks, play = self.accepted[0]
+        if false_marks:
+            point = point_name(min(false_marks))
+            raise IllegalPlay(
+                _("{point}* marks a hit, but no checker is hit on {point}: leave the * out ({play})").format(
+                    point=point, play=format_play(play.moves)
+                )
+            )
+        return play
 
     def reason(self) -> str | None:
         """The most telling failure met, written out (None when there was none)."""
@@ -341,7 +351,7 @@ class _Search:
             return
         marks = {h.dst for h in self.hops if h.hit_marked}
         hit_points = {t for _s, t, h in self.path if h}
-        self.accepted.append((len(marks ^ hit_points), play))
+        self.accepted.append((len(marks ^ hit_points), frozenset(marks - hit_points), play))
 
 
 def describe(plays: PlaySet) -> list[str]:

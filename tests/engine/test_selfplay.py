@@ -46,9 +46,11 @@ def test_selfplay_command_writes_a_mat_file_and_prints_the_score(tmp_path: Path)
     setup, actions = import_mat(mat.read_text())
     state = replay(setup, actions)
     assert state.over
-    assert text == (
-        f"Backgammon, 5-point match: Alice {state.score[0]} - {state.score[1]} Bob after {len(state.results)} games; "
-        f"{setup.side_name(state.winner or 0)} wins\n"
+    w = state.winner or 0
+    winner, loser = setup.side_name(w), setup.side_name(1 - w)
+    assert text == (  # the winner's score first (issue 33)
+        f"Backgammon, 5-point match: {winner} {state.score[w]} - {state.score[1 - w]} {loser} after "
+        f"{len(state.results)} games; {winner} wins\n"
     )
 
 

@@ -126,3 +126,12 @@ def test_a_play_that_is_not_legal_is_refused_with_a_reason(
         assert len(str(exc)) > 10
     else:
         assert play in plays.plays
+
+
+def test_a_hit_mark_where_nothing_is_hit_is_refused_and_an_unmarked_hit_is_played() -> None:
+    """Issue 33, item 4: the README says a play whose marks are wrong is refused; marks stay optional."""
+    assert (
+        refused(START, (6, 1), "13/7* 8/7") == "7* marks a hit, but no checker is hit on 7: leave the * out (13/7 8/7)"
+    )
+    blot = theirs_own({13: 5, 8: 3, 6: 5, 24: 2}, {13: 5, 8: 3, 6: 4, 24: 2, 20: 1})  # their blot on our 5 point
+    assert BG.check_play(blot, (3, 1), "8/5* 6/5").notation == BG.check_play(blot, (3, 1), "8/5 6/5").notation

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from engine import IllegalPlay, NotationError, Position, format_plain, parse_play
 from engine.movegen import Play, PlaySet, Submove, board_list
-from engine.notation import Segment, point_name
+from engine.notation import Segment, format_play, point_name
 from engine.plugins import registry
 from engine.position import BAR, OFF
 from engine.validate import MAX_PLAY_CHARS, written_hops
@@ -192,7 +192,7 @@ class _ReferenceSearch:
         self.done = [False] * len(hops)
         self.at = [h.src for h in hops]
         self.path: list[Submove] = []
-        self.accepted: list[tuple[int, Play]] = []  # (mismatched hit marks, play)
+        self.accepted: list[tuple[int, frozenset[int], Play]] = []  # (mismatched marks, marks on no hit, play)
         self.complete: list[tuple[int, int]] = []  # (dice used, pips) of complete but non-maximal plays
         self.reason: str | None = None
         self.reason_depth = -1
@@ -203,8 +203,15 @@ class _ReferenceSearch:
         self._next(remaining, 0, 0)
 
     def best(self) -> Play:
-        self.accepted.sort(key=lambda item: item[0])
-        return self.accepted[0][1]
+        # Issue 33: a hit mark where no checker is hit is refused (the README always said so); both judges agree.
+        self.accepted.sort(key=lambda item: (len(item[1]), item[0]))
+        _mismatched, false_marks, play = self.accepted[0]
+        if false_marks:
+            point = point_name(min(false_marks))
+            raise IllegalPlay(
+                f"{point}* marks a hit, but no checker is hit on {point}: leave the * out ({format_play(play.moves)})"
+            )
+        return play
 
     def _fail(self, reason: str, depth: int, rule: bool = False) -> None:
         """Remember the most telling failure: a broken rule beats dice arithmetic, then the deepest wins."""
@@ -289,7 +296,7 @@ class _ReferenceSearch:
             return
         marks = {h.dst for h in self.hops if h.hit_marked}
         hit_points = {t for _, t, h in self.path if h}
-        self.accepted.append((len(marks ^ hit_points), play))
+        self.accepted.append((len(marks ^ hit_points), frozenset(marks - hit_points), play))
 
 
 # --- the tests ---------------------------------------------------------------------------------------------
