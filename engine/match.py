@@ -820,7 +820,50 @@ def apply(state: MatchState, action: Action) -> MatchState:
         raise ActionError(f"{type(action).__name__} is not a match action")
     if state.phase is Phase.OVER:
         raise ActionError(_("the match is over; no more actions are accepted"))
-    return handler(state, action)
+    try:
+        return handler(state, action)
+    except ActionError:
+        raise
+    except Exception as exc:
+        failure = _plugin_failure(state, exc)
+        if failure is None:
+            raise
+        raise failure from exc
+
+
+def _plugin_failure(state: MatchState, exc: BaseException) -> ActionError | None:
+    """A rule-set hook that raised during an action, as the refusal the player reads (the state stays as it was),
+    logged naming the plugin and the hook; None when the failure is the engine's own."""
+    import logging
+
+    tb = exc.__traceback__
+    hook = ""
+    while tb is not None:  # the innermost frame outside the engine: the plugin's hook
+        module = tb.tb_frame.f_globals.get("__name__", "")
+        if not module.startswith("engine.") and module != "engine":
+            hook = tb.tb_frame.f_code.co_name
+        tb = tb.tb_next
+    if not hook:
+        return None
+    variant = state.variant
+    from .plugins import registry
+
+    plugin = registry().owners.get(variant.name) or type(variant).__module__
+    logging.getLogger("gammonbot.plugins").error(
+        "plugin %s: rule set %r, hook %s raised %s: %s (the action was refused; the game is unchanged)",
+        plugin,
+        variant.name,
+        hook,
+        type(exc).__name__,
+        exc,
+        exc_info=exc,
+    )
+    return ActionError(
+        _(
+            "the rule set {rule_set} (plugin {plugin}) failed in {hook}; nothing was changed: the game stays as it "
+            "was. The server's log has the details."
+        ).format(rule_set=variant.local_name(), plugin=plugin, hook=hook)
+    )
 
 
 def _who(state: MatchState, by: str) -> tuple[int, int]:
