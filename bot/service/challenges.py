@@ -128,7 +128,7 @@ class ChallengesMixin(ServiceCore):
         invited = [p for p in (opponent, opponent_teammate) if p is not None]
         names = {p.id: p.name for p in [challenger, *invited, *([teammate] if teammate else [])]}
         for p in [challenger, *invited, *([teammate] if teammate else [])]:
-            await self.store.save_player(p.id, p.name)
+            await self.store.save_player(p.id, p.name, guild_id=guild_id)
         terms = {
             "challenger": challenger.id,
             "teammate": teammate.id if teammate else None,
@@ -302,7 +302,7 @@ class ChallengesMixin(ServiceCore):
                         except Conflict:
                             self._forget(game_id)
                             continue
-                        await self.store.save_player(player.id, player.name)
+                        await self.store.save_player(player.id, player.name, guild_id=row.guild_id)
                         self._forget(game_id)
                         view = self._view(await self._load(game_id, SYSTEM))
                         with i18n.shared():
@@ -337,7 +337,7 @@ class ChallengesMixin(ServiceCore):
                     state = m.new_match(variant_obj, sides, _match_options(terms["options"]), side_names)
                 except (MatchOptionError, VariantOptionError) as exc:
                     raise Refused(str(exc)) from None
-                await self.store.save_player(player.id, player.name)
+                await self.store.save_player(player.id, player.name, guild_id=row.guild_id)
                 tc_data = terms.get("time_control")
                 setup = {"match": setup_to_data(state.setup), "names": names, "terms": terms, "time_control": tc_data}
                 fair = None

@@ -58,7 +58,7 @@ class ClocksMixin(ServiceCore):
                     left=i18n.decimal(left, 1), limit=i18n.number(round(limit))
                 )
             )
-        await self.store.save_player(player.id, player.name)
+        await self.store.save_player(player.id, player.name, guild_id=guild_id)
         await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
         self._vacation_memo.pop((player.id, guild_id), None)
         # Deadlines of the player's running clocks move back by the vacation.
@@ -167,7 +167,7 @@ class ClocksMixin(ServiceCore):
             if cached.state is not None and not cached.state.over:
                 members.update((cached.state.acting_member(side), row.guild_id) for side in (0, 1))
         self._memo_vacations(await self.store.vacations_of_players(sorted(members), self.clock() - 400 * DAY))
-        self._timer_names = await self.store.player_names(sorted({m for m, _g in members}))
+        self._timer_names = await self.store.names_in_servers(sorted(members))
 
     async def fire_timer(self, timer: TimerRow) -> Outcome | None:
         """Act on a due timer (the scheduler calls this); None when it no longer applies (the game moved on).
@@ -239,7 +239,7 @@ class ClocksMixin(ServiceCore):
             if state.phase is not Phase.OPENING:
                 return None
             first = state.acting_member(0)
-            thrower = await self._acting_for(game_id, first, self._timer_names.get(first))
+            thrower = await self._acting_for(game_id, first, self._timer_names.get((first, loaded.row.guild_id)))
             try:
                 # Bound to the record the timer was set for: if a player threw meanwhile, nothing is thrown.
                 out = await self._bots_act(await self.roll_once(game_id, thrower, expected_actions=n_actions))
@@ -260,7 +260,7 @@ class ClocksMixin(ServiceCore):
         if timer.kind == "timeout":
             return await self._change(
                 game_id,
-                await self._acting_for(game_id, member, self._timer_names.get(member)),
+                await self._acting_for(game_id, member, self._timer_names.get((member, loaded.row.guild_id))),
                 lambda _l, _s: [m.Timeout(member)],
                 expected_actions=n_actions,
             )

@@ -117,7 +117,7 @@ class ServiceCore:
         self._vacation_memo: dict[tuple[str, str], tuple[float, list[tuple[float, float]]]] = {}
         #: ClocksMixin.prepare_timers's reads for due timers: each game's version (and when), players' stored names.
         self._timer_reads: dict[int, tuple[int, float]] = {}
-        self._timer_names: dict[str, str] = {}
+        self._timer_names: dict[tuple[str, str], str] = {}  # by (player, server)
         #: Analyses of finished matches by (game, version), newest last: a match card's, reused by its report.
         self._analyses: dict[tuple[int, int], Any] = {}
         self._yielded = 0.0  # when a load last let the event loop run others (see _load)

@@ -136,7 +136,7 @@ class ResultsMixin(ServiceCore):
         player_id = player_id or who.id
         if who.guild_id is None and player_id != who.id:
             raise Refused(_("in a direct message you can see only your own profile"))
-        name = await self.store.player_name(player_id) or player_id
+        name = await self.store.player_name(player_id, who.guild_id) or player_id
         by_variant = {
             r["variant"]: {
                 "rating": r["rating"],
@@ -174,7 +174,7 @@ class ResultsMixin(ServiceCore):
                     game=game_id, status=status_word(loaded.row.status)
                 )
             )
-        await self.store.save_player(player.id, player.name)
+        await self.store.save_player(player.id, player.name, guild_id=player.guild_id)
         await self.store.watch(game_id, player.id, on)
         return self._view(loaded)
 

@@ -77,7 +77,7 @@ class SettingsMixin(ServiceCore):
             if key == "theme":
                 current[key] = self._theme_name(str(current[key]))
         if changes:
-            await self.store.save_player(player.id, player.name, current)
+            await self.store.save_player(player.id, player.name, current, guild_id=player.guild_id)
         return current
 
     def _theme_name(self, value: str) -> str:

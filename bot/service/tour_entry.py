@@ -180,7 +180,7 @@ class TourEntryMixin(TourTimersMixin):
             return _joined(t, meta, members, ratings)
 
         for person in (who, *([teammate] if teammate is not None else [])):
-            await self.store.save_player(person.id, person.name)
+            await self.store.save_player(person.id, person.name, guild_id=guild)
         return await self._tour_must(tid, guild, change)
 
     async def tour_team_answer(
@@ -219,7 +219,7 @@ class TourEntryMixin(TourTimersMixin):
             ratings = await self._tour_ratings([p for p, _name in members], t, guild)
             return _joined(t, meta, members, ratings)
 
-        await self.store.save_player(who.id, who.name)
+        await self.store.save_player(who.id, who.name, guild_id=guild)
         return await self._tour_must(tid, guild, change)
 
     async def tour_leave(self, who: Request, tournament_id: int | None = None) -> TourNews:

@@ -179,7 +179,7 @@ class TournamentsMixin(TourEntryMixin):
             return Step(t, meta, [TourEvent("replaced", text, t.entrant(old.id).members)])
 
         for person in (new, *([teammate] if teammate is not None else [])):
-            await self.store.save_player(person.id, person.name)
+            await self.store.save_player(person.id, person.name, guild_id=who.guild_id)
         return await self._tour_admin_change(who, tournament_id, N_("replace a player"), change)
 
     async def tour_extend(

@@ -216,7 +216,7 @@ class TurnsMixin(ServiceCore):
     async def _acting_for(self, game_id: int, player_id: str, name: str | None = None) -> Request:
         """A request the service makes for a player of a game (a timer, a held play), scoped to the game's server."""
         row = (await self._load(game_id, SYSTEM)).row
-        name = name or (await self.store.player_name(player_id)) or player_id
+        name = name or (await self.store.player_name(player_id, row.guild_id)) or player_id
         return Request(player_id, name, row.guild_id, "service")
 
     async def draft_options(self, game_id: int, who: Who) -> tuple[tuple[int, int], ...]:

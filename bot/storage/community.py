@@ -20,6 +20,7 @@ from .schema import (
     games,
     guilds,
     member_locales,
+    member_names,
     players,
     ratings,
     result_players,
@@ -31,6 +32,9 @@ from .schema import (
 __all__ = ["CommunityMixin"]
 
 _RATING_KEY = ("guild_id", "player_id", "variant", "system")
+
+#: Ids a statement lists at most (``IN (...)``); longer lists are read in several statements.
+_IN_CHUNK = 500
 
 #: The asker's own row among a result's players (made once: an alias made per query is garbage in reference cycles,
 #: left for the garbage collector).
@@ -156,8 +160,11 @@ class CommunityMixin(StoreBase):
     ) -> list[dict[str, Any]]:
         """This server's ladder in ``variant``: its players' ratings here, best first (with their names)."""
         query = (
-            sa.select(ratings, players.c.name)
-            .join(players, players.c.id == ratings.c.player_id, isouter=True)
+            _join_name(
+                sa.select(ratings, _name_in(guild_id)).join(players, players.c.id == ratings.c.player_id, isouter=True),
+                guild_id,
+                ratings.c.player_id,
+            )
             .where(
                 ratings.c.guild_id == guild_id,
                 ratings.c.variant == variant,
@@ -249,15 +256,51 @@ class CommunityMixin(StoreBase):
         """A player's own settings (one set for every server)."""
         return await self._settings(players, player_id)
 
-    async def save_player(self, player_id: str, name: str, settings: dict[str, Any] | None = None) -> None:
-        await self._upsert(
-            players, player_id, {"name": name, **({} if settings is None else {"settings": dump(settings)})}
-        )
+    async def save_player(
+        self, player_id: str, name: str, settings: dict[str, Any] | None = None, *, guild_id: str | None = None
+    ) -> None:
+        """Store a player's name (and settings, one set for every server). ``guild_id`` given: ``name`` is what the
+        player goes by in that server (Discord: their nickname there), stored for that server only; the player's
+        own name is then written only for a player not stored yet. None (a direct message): the player's own name."""
+        self._settings_changed(players.name, player_id)
+        try:
+            await self.backend.transaction(_player_plan(player_id, name, settings, guild_id))
+        finally:
+            self._settings_changed(players.name, player_id)
 
-    async def player_name(self, player_id: str) -> str | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(players.c.name).where(players.c.id == player_id))).first()
-        return None if row is None else str(row[0])
+    async def player_name(self, player_id: str, guild_id: str | None = None) -> str | None:
+        """A player's name in a server (their own name where that server has none; ``guild_id`` None: their own)."""
+        return (await self.player_names([player_id], guild_id)).get(player_id)
+
+    async def player_names(self, player_ids: Sequence[str], guild_id: str | None = None) -> dict[str, str]:
+        """The names of these players in a server, as :meth:`player_name` (those without a row left out)."""
+        ids = sorted(set(player_ids))
+        out: dict[str, str] = {}
+        if not ids:
+            return out
+        for k in range(0, len(ids), _IN_CHUNK):
+            query = sa.select(players.c.id, _name_in(guild_id)).where(players.c.id.in_(ids[k : k + _IN_CHUNK]))
+            out.update((str(i), str(n)) for i, n in await self.backend.read(_join_name(query, guild_id)))
+        return out
+
+    async def names_in_servers(self, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """The names of players in servers, by (player, server), as :meth:`player_name`: two reads however many
+        servers (the scheduler reads those of a batch of due timers so)."""
+        wanted = set(pairs)
+        own = await self.player_names([p for p, _g in wanted])
+        out = {(p, g): own[p] for p, g in wanted if p in own}
+        ids = sorted({p for p, _g in wanted})
+        servers = sorted({g for _p, g in wanted})
+        for k in range(0, len(ids), _IN_CHUNK):
+            for j in range(0, len(servers), _IN_CHUNK):
+                query = sa.select(member_names.c.player_id, member_names.c.guild_id, member_names.c.name).where(
+                    member_names.c.player_id.in_(ids[k : k + _IN_CHUNK]),
+                    member_names.c.guild_id.in_(servers[j : j + _IN_CHUNK]),
+                )
+                for p, g, name in await self.backend.read(query):
+                    if (p, g) in wanted:
+                        out[(str(p), str(g))] = str(name)
+        return out
 
     async def guild_settings(self, guild_id: str) -> dict[str, Any]:
         return await self._settings(guilds, guild_id)
@@ -305,11 +348,17 @@ class CommunityMixin(StoreBase):
         async with self.engine.begin() as conn:
             found = (await self.backend.select_for_update(conn, query, of=games)).mappings().all()
             name = (await conn.execute(sa.select(players.c.name).where(players.c.id == player_id))).scalar()
+            here_names = member_names.c.player_id == player_id
+            if guild_id is not None:
+                here_names = sa.and_(here_names, member_names.c.guild_id == guild_id)
+            known = [str(n) for n in (await conn.execute(sa.select(member_names.c.name).where(here_names))).scalars()]
+            if name is not None:
+                known.append(str(name))
             for row in found:
                 game_id = row["id"]
                 setup = json.loads(row["setup"])
                 data = None if row["data"] is None else json.loads(row["data"])
-                old = _names_of(player_id, [setup, data], [] if name is None else [str(name)])
+                old = _names_of(player_id, [setup, data], known)
                 moved = False
                 if _forget_in(setup, player_id, old, replacement):
                     await conn.execute(games.update().where(games.c.id == game_id).values(setup=dump(setup)))
@@ -326,7 +375,13 @@ class CommunityMixin(StoreBase):
                 await conn.execute(watchers.delete().where(watchers.c.player_id == player_id))
                 await conn.execute(ratings.delete().where(ratings.c.player_id == player_id))
                 await conn.execute(member_locales.delete().where(member_locales.c.player_id == player_id))
+                await conn.execute(member_names.delete().where(member_names.c.player_id == player_id))
             else:
+                # The server's name for the player becomes the replacement (their own name would show there else).
+                await conn.execute(member_names.delete().where(here_names))
+                await conn.execute(
+                    member_names.insert().values(guild_id=guild_id, player_id=player_id, name=replacement)
+                )
                 in_guild = sa.select(games.c.id).where(games.c.guild_id == guild_id)
                 await conn.execute(
                     vacations.delete().where(vacations.c.player_id == player_id, vacations.c.guild_id == guild_id)
@@ -354,6 +409,42 @@ def _rating_statement(row: dict[str, Any], exists: bool) -> sa.UpdateBase:
     if exists:
         return ratings.update().where(*(ratings.c[k] == v for k, v in keys.items())).values(**values)
     return ratings.insert().values(**row)
+
+
+def _name_in(guild_id: str | None) -> sa.ColumnElement[Any]:
+    """A player's name in a server: that server's name for them, else their own (for :func:`_join_name`)."""
+    if guild_id is None:
+        return players.c.name.label("name")
+    return sa.func.coalesce(member_names.c.name, players.c.name).label("name")
+
+
+def _join_name(query: sa.Select[Any], guild_id: str | None, player: Any = players.c.id) -> sa.Select[Any]:
+    """``query`` (over ``players``), joined to the server's names of its players when ``guild_id`` is given."""
+    if guild_id is None:
+        return query
+    on = sa.and_(member_names.c.player_id == player, member_names.c.guild_id == guild_id)
+    return query.outerjoin(member_names, on)
+
+
+def _player_plan(player_id: str, name: str, settings: dict[str, Any] | None, guild_id: str | None) -> Plan:
+    """:meth:`CommunityMixin.save_player`: the player's row, and their server's name for them when ``guild_id``."""
+    yield Step("lock", f"players:{player_id}")
+    exists = yield Step("value", sa.select(players.c.id).where(players.c.id == player_id))
+    values = {} if settings is None else {"settings": dump(settings)}
+    if guild_id is None:
+        values["name"] = name
+    if exists is None:
+        yield Step("count", players.insert().values(**{"id": player_id, "name": name, "settings": "{}", **values}))
+    elif values:
+        yield Step("count", players.update().where(players.c.id == player_id).values(**values))
+    if guild_id is None:
+        return
+    where = (member_names.c.guild_id == guild_id, member_names.c.player_id == player_id)
+    known = yield Step("value", sa.select(member_names.c.name).where(*where))
+    if known is None:
+        yield Step("count", member_names.insert().values(guild_id=guild_id, player_id=player_id, name=name))
+    elif known != name:
+        yield Step("count", member_names.update().where(*where).values(name=name))
 
 
 def _upsert_plan(table: sa.Table, key: str, values: dict[str, Any]) -> Plan:

@@ -7,6 +7,7 @@ own frozen definition (see ``_ratings_v2``), so that every database, new or old,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -20,6 +21,7 @@ __all__ = [
     "games",
     "guilds",
     "member_locales",
+    "member_names",
     "metadata",
     "players",
     "prompts",
@@ -239,6 +241,17 @@ member_locales = sa.Table(
     sa.Column("seen_at", sa.Float, nullable=False),
 )
 
+#: The name each player goes by in each server (Discord: their nickname there), written as they act there: what that
+#: server's leaderboards, profiles and timers call them. A server with no row for a player falls back to the
+#: player's own name (``players.name``: first seen, or written from a direct message). Erased with the player's data.
+member_names = sa.Table(
+    "member_names",
+    metadata,
+    sa.Column("guild_id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+)
+
 #: The setup message the bot posts once in each server (language, default rule set, match length): where, and when.
 server_setup = sa.Table(
     "server_setup",
@@ -340,6 +353,37 @@ def _migration_7(conn: sa.Connection) -> None:
         conn.execute(sa.text("ALTER TABLE games ADD COLUMN dice TEXT"))
 
 
+def _migration_8(conn: sa.Connection) -> None:
+    """Names per server (issue 33): the ``member_names`` table, filled with the name each server's latest game that
+    names a player gave them (a game's ``names``, written from the players' requests in that server). Read by
+    ranges of game ids, so a large database is never read whole."""
+    member_names.create(conn, checkfirst=True)
+    latest: dict[tuple[str, str], str] = {}
+    last = 0
+    while True:
+        rows = conn.execute(
+            sa.select(games.c.id, games.c.guild_id, games.c.setup)
+            .where(games.c.id > last)
+            .order_by(games.c.id)
+            .limit(500)
+        ).all()
+        if not rows:
+            break
+        for game_id, guild_id, setup in rows:
+            last = game_id
+            try:
+                names = json.loads(setup).get("names")
+            except (ValueError, AttributeError):
+                continue
+            if guild_id and isinstance(names, dict):
+                for player_id, name in names.items():
+                    if isinstance(name, str) and name and len(name) <= 100 and len(str(player_id)) <= 32:
+                        latest[(str(guild_id), str(player_id))] = name
+    rows_out = [{"guild_id": g, "player_id": p, "name": n} for (g, p), n in sorted(latest.items())]
+    for k in range(0, len(rows_out), 500):
+        conn.execute(member_names.insert(), rows_out[k : k + 500])
+
+
 #: Numbered schema migrations, applied in order; never edit a released one, append a new one.
 MIGRATIONS: list[Migration] = [
     _migration_1,
@@ -349,4 +393,5 @@ MIGRATIONS: list[Migration] = [
     _migration_5,
     _migration_6,
     _migration_7,
+    _migration_8,
 ]

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .dialects import Plan, Step
 from .parts import StoreBase
 from .rows import TimerRow, TimerSpec, dump, game_id_of, id_in_range
-from .schema import players, timers_table, vacations
+from .schema import timers_table, vacations
 
 __all__ = ["TimersMixin", "insert_timers", "timers_plan"]
 
@@ -155,15 +155,4 @@ class TimersMixin(StoreBase):
                 found = out.get((player_id, guild_id))
                 if found is not None:
                     found.append((float(start), float(end)))
-        return out
-
-    async def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
-        """The stored names of these players (those without a row left out)."""
-        ids = sorted(set(player_ids))
-        out: dict[str, str] = {}
-        if not ids:
-            return out
-        for k in range(0, len(ids), _IN_CHUNK):
-            query = sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids[k : k + _IN_CHUNK]))
-            out.update({str(i): str(n) for i, n in await self.backend.read(query)})
         return out
