@@ -34,10 +34,11 @@ from .console_args import (
     point,
     proposal_number,
     server_changes,
+    typed_pairs,
     write_file,
 )
 from .console_io import Interrupt
-from .console_text import dice_text, game_line, help_text, prompt, unknown_command, verify_text
+from .console_text import dice_text, game_line, help_text, offer_words, prompt, unknown_command, verify_text
 from .console_tour import print_news, tour_clock, tour_command
 from .service import (
     GameService,
@@ -131,14 +132,13 @@ class Console:
         cmd, args = words[0].lower(), words[1:]
         if cmd in ("quit", "exit"):
             return False
-        try:
         self.game = None
+        try:
             await self._dispatch(cmd, args)
         except Refused as exc:
             self.say(f"! {await self._named(str(exc))}")
         return True
 
-    async def _dispatch(self, cmd: str, args: list[str]) -> None:
     async def _several(self, pid: str) -> bool:
         """Whether a player has more than one game going on or waiting (then every prompt and refusal names it)."""
         views = await self.service.my_games(self._request(pid))
@@ -152,6 +152,7 @@ class Console:
             return text
         return f"#{game}: {text}"
 
+    async def _dispatch(self, cmd: str, args: list[str]) -> None:
         svc = self.service
         if cmd == "help":
             self.say(help_text(args[0] if args else None))
@@ -202,12 +203,12 @@ class Console:
         if cmd == "settings":
             changes = pairs(args)
             settings = await svc.player_settings(me, **changes)
-            self.say(" ".join(f"{k}={v}" for k, v in settings.items()))
+            self.say(typed_pairs(settings))
             return
         if cmd == "server":
             settings = await svc.guild_settings(me, **server_changes(self.typed))
             shown = {**settings, "default_options": repr(svc.options_text(settings["default_options"]))}
-            self.say(" ".join(f"{k}={v}" for k, v in shown.items()))
+            self.say(typed_pairs(shown))
             return
         if cmd == "vacation":
             if not args:
@@ -437,7 +438,6 @@ class Console:
         self.current[me.id] = game_id
         await self._show(out, me)
 
-    def _asked(self, view: GameView) -> tuple[str, ...]:
     async def _answered(self, me: Request, cmd: str) -> int:
         """The game ``accept``/``decline``/``reject`` answers: the one challenge or resignation waiting for the
         player's answer (the current game first); several: refused, naming them and how to pick one."""
@@ -461,6 +461,7 @@ class Console:
             return pid in self._asked(view)
         return cmd in ("accept", "reject", "decline") and view.phase == str(Phase.RESIGNED) and view.to_act == pid
 
+    def _asked(self, view: GameView) -> tuple[str, ...]:
         """Who must still accept a challenge: everyone it names but the challenger (a team challenge: each until they
         have; see GameView.awaiting)."""
         if view.status != "challenge":
@@ -483,10 +484,10 @@ class Console:
             if event.kind == "turn" and state is not None:
                 # What the player may do, as the engine says now (the last turn is the one that stands).
                 text = (prompt(view, state) if i == turns[-1] else None) or text.replace(" (or double)", "")
-            elif event.kind == "challenge" and view.status == "challenge":
                 text = await self._named(text, view.id, me.id)
                 if view.to_act and not text.startswith("#"):  # the one to act has several games
                     text = await self._named(text, view.id, view.to_act)
+            elif event.kind == "challenge" and view.status == "challenge":
                 text = self._challenge_text(text, view)
             self.say(text)
         for side in view.sides:

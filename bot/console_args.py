@@ -21,6 +21,7 @@ __all__ = [
     "server_changes",
     "pairs",
     "write_file",
+    "typed_pairs",
     "boards_problem",
     "boards_unwritable",
 ]
@@ -91,6 +92,22 @@ def pairs(args: list[str]) -> dict[str, Any]:
         key, value = word.split("=", 1)
         out[key] = typed_value(value) if value.lower() not in ("none", "all") else None
     return out
+
+
+def typed_pairs(settings: dict[str, Any]) -> str:
+    """Settings as ``key=value`` the way they are typed (``autoplay=on``, ``allowed_variants=all``), never Python's
+    ``True``/``None``."""
+
+    def typed(key: str, value: Any) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if value is None:
+            return "all" if key.startswith("allowed") else "none"
+        if isinstance(value, list | tuple):
+            return ",".join(str(v) for v in value)
+        return str(value)
+
+    return " ".join(f"{key}={typed(key, value)}" for key, value in settings.items())
 
 
 def write_file(name: str, text: str) -> None:

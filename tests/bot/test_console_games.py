@@ -95,3 +95,14 @@ def test_roll_out_of_turn_says_who_acts_and_how_to_propose(tmp_path: Path) -> No
         assert said == [f"! it is not your turn: {roller} is to play {v.dice[0]}-{v.dice[1]}"]  # type: ignore[index]
 
     run(tmp_path, body)
+
+
+def test_settings_are_printed_as_they_are_typed(tmp_path: Path) -> None:
+    """Issue 33, item 7: on/off and none/all, as typed, never Python's True/None."""
+
+    async def body(s: Session) -> None:
+        said = await s.type("alice: settings autoplay=off") + await s.type("alice: server")
+        assert "autoplay=off" in said and "allowed_variants=all" in said and "default_time_control=none" in said
+        assert "True" not in said and "False" not in said and "None" not in said
+
+    run(tmp_path, body)
