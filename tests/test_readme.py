@@ -26,6 +26,7 @@ NOT_RUN_HERE = {
     "export DISCORD_TOKEN=": "a placeholder for the admin's own token",
     "gammonbot run": "connects to Discord, which this machine cannot reach (tests/bot/discord cover the bot)",
     "python benchmarks/": "benchmarks run on demand and take minutes; they print figures, not pass or fail",
+    "GAMMONBOT_TEST_POSTGRES_URL=": "runs the whole test suite (this is part of it); .ci/run sets that variable",
 }
 
 #: The shell's word for the program, as installed in the environment the tests run in.
