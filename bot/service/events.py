@@ -65,7 +65,14 @@ def _result_line(row: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     return line
 
 
+#: The key of the result writer's ``changes`` under which a failed rating system's words are kept (never a
+#: player's id): the match ended unrated, and the ratings event says why.
+RATING_FAILED = "\x00rating-failed"
+
+
 def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Event:
+    if RATING_FAILED in changes:
+        return Event("ratings", game_id, changes[RATING_FAILED], None, {"changes": {}, "failed": True})
     with i18n.shared():
         parts = []
         for player, (before, after) in changes.items():

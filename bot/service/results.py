@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
+from math import isfinite
 from typing import TYPE_CHECKING, Any
 
+from engine import i18n
 from engine.i18n import _
 from engine.match import MatchState
-from engine.ratings import Rating
+from engine.plugins import registry
+from engine.ratings import Rating, RatingSystem
 
 from ..storage import GameRow, TimerSpec
 from ..storage.dialects import Plan
 from ..storage.timers import timers_plan
 from .core import ServiceCore
-from .events import _result_line
+from .events import RATING_FAILED, _result_line
 from .helpers import status_word
 from .missing import NotInstalled, not_installed
 from .types import FORGOTTEN, SYSTEM, GameView, Refused, Request, scope_of
+
+log = logging.getLogger("gammonbot.plugins")
 
 
 class ResultsMixin(ServiceCore):
@@ -40,39 +46,31 @@ class ResultsMixin(ServiceCore):
             everyone = [p for side in setup.sides for p in side]
             if rated and winner is not None:
                 current = yield from self.store.ratings_plan(everyone, variant, system.name, row.guild_id)
-                standing = {
-                    p: Rating(current[p]["rating"], current[p]["experience"]) if p in current else system.initial()
-                    for p in everyone
-                }
-                # Team play: each member is rated against the opposing team's average rating.
-                average = [sum(standing[p].rating for p in side) / len(side) for side in setup.sides]
-                for k, side in enumerate(setup.sides):
-                    for p in side:
-                        me = standing[p]
-                        other = Rating(average[1 - k], 10**6)
-                        new = (
-                            system.update(me, other, length)[0] if k == winner else system.update(other, me, length)[1]
-                        )
-                        old = current.get(p)
-                        streak = old["streak"] if old else 0
-                        won = k == winner
-                        streak = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
-                        yield from self.store.put_rating_plan(
-                            {
-                                "player_id": p,
-                                "guild_id": row.guild_id,
-                                "variant": variant,
-                                "system": system.name,
-                                "rating": new.rating,
-                                "experience": new.experience,
-                                "wins": (old["wins"] if old else 0) + (1 if won else 0),
-                                "losses": (old["losses"] if old else 0) + (0 if won else 1),
-                                "streak": streak,
-                                "updated_at": now,
-                            },
-                            exists=old is not None,
-                        )
-                        changes[p] = (me.rating, new.rating)
+                try:  # the rating system is a plugin's: a failure leaves the match unrated, never unfinished
+                    rows = new_ratings(system, setup.sides, winner, length, current)
+                except Exception as exc:
+                    rows, rated = [], False
+                    changes[RATING_FAILED] = rating_failure(system, exc)
+                for p, before, new, won in rows:
+                    old = current.get(p)
+                    streak = old["streak"] if old else 0
+                    streak = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
+                    yield from self.store.put_rating_plan(
+                        {
+                            "player_id": p,
+                            "guild_id": row.guild_id,
+                            "variant": variant,
+                            "system": system.name,
+                            "rating": new.rating,
+                            "experience": new.experience,
+                            "wins": (old["wins"] if old else 0) + (1 if won else 0),
+                            "losses": (old["losses"] if old else 0) + (0 if won else 1),
+                            "streak": streak,
+                            "updated_at": now,
+                        },
+                        exists=old is not None,
+                    )
+                    changes[p] = (before, new.rating)
             data = {
                 "sides": [list(s) for s in setup.sides],
                 "names": dict(row.setup.get("names", {})),
@@ -81,7 +79,7 @@ class ResultsMixin(ServiceCore):
                 "score": list(final.score),
                 "games": len(final.results),
                 "display_name": setup.variant.display_name,
-                "ratings": {p: list(v) for p, v in changes.items()},
+                "ratings": {p: list(v) for p, v in changes.items() if p != RATING_FAILED},
                 "system": system.name,
             }
             tag = row.setup.get("tournament")
@@ -266,6 +264,61 @@ class ResultsMixin(ServiceCore):
     if TYPE_CHECKING:
 
         async def _tour_forget(self, player_id: str, guild_id: str | None) -> int: ...
+
+
+def new_ratings(
+    system: RatingSystem, sides: Sequence[Sequence[str]], winner: int, length: int, current: dict[str, Any]
+) -> list[tuple[str, float, Rating, bool]]:
+    """Each player's rating before and after a rated match, and whether they won. Team play: each member is rated
+    against the opposing team's average rating. Whatever the rating system raises is the caller's to contain."""
+    everyone = [p for side in sides for p in side]
+    standing = {
+        p: Rating(current[p]["rating"], current[p]["experience"]) if p in current else system.initial()
+        for p in everyone
+    }
+    average = [sum(standing[p].rating for p in side) / len(side) for side in sides]
+    out = []
+    for k, side in enumerate(sides):
+        for p in side:
+            me, other = standing[p], Rating(average[1 - k], 10**6)
+            new = system.update(me, other, length)[0] if k == winner else system.update(other, me, length)[1]
+            if not isinstance(new, Rating) or not isfinite(new.rating) or not isfinite(new.experience):
+                raise TypeError(f"update returned {new!r}, not a Rating with finite numbers")
+            out.append((p, me.rating, new, k == winner))
+    return out
+
+
+def rating_failure(system: RatingSystem, exc: BaseException) -> str:
+    """A rating system that raised at the end of a match: logged naming its plugin and the hook (with the
+    traceback); the words players read (the match ended, unrated)."""
+    hook = plugin_hook(exc, "update")
+    plugin = registry().rating_system_owners.get(getattr(system, "name", ""), type(system).__module__)
+    log.error(
+        "plugin %s: rating system %r, hook %s raised %s: %s (the match ended unrated)",
+        plugin,
+        getattr(system, "name", system),
+        hook,
+        type(exc).__name__,
+        exc,
+        exc_info=exc,
+    )
+    with i18n.shared():
+        return _(
+            "This match is not rated: the rating system {system} (plugin {plugin}) failed in {hook}. The match "
+            "ended and its result is kept; the server's log has the details."
+        ).format(system=getattr(system, "display_name", plugin), plugin=plugin, hook=hook)
+
+
+def plugin_hook(exc: BaseException, default: str) -> str:
+    """The name of the innermost function outside gammonbot's own packages that ``exc`` went through: the plugin's
+    hook (``default`` when none is found)."""
+    hook, tb = "", exc.__traceback__
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", "")
+        if module.split(".")[0] not in ("engine", "bot"):
+            hook = tb.tb_frame.f_code.co_name
+        tb = tb.tb_next
+    return hook or default
 
 
 def may_wait_for(row: GameRow, player_id: str) -> bool:

@@ -1,0 +1,54 @@
+"""Hostile plugins through the service (issue 34, item 3): a rating system or a bot player whose method raises
+during play. The match plays on and ends (a broken rating system leaves it unrated), the players read what
+happened, and the log names the plugin and the hook."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import GameService, Request, SeededDice
+from bot.storage import Store
+from engine.plugins import registry
+from engine.ratings import FibsRatings, Rating
+from tests.bot.service.test_community import match
+
+GUILD = "g"
+ANN, BEN = Request("ann", "Ann", GUILD), Request("ben", "Ben", GUILD)
+
+
+class BrokenRatings(FibsRatings):
+    name = "broken"
+    display_name = "Broken ratings"
+
+    def update(self, winner: Rating, loser: Rating, length: int) -> tuple[Rating, Rating]:
+        raise ZeroDivisionError("no ratings today")
+
+
+def test_a_rating_system_that_raises_leaves_the_match_ended_and_unrated(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry().rating_system_owners, "broken", "brokenratings")
+
+    async def go() -> Any:
+        store = await Store.open(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+        try:
+            svc = GameService(store, dice=SeededDice(8))
+            svc.ratings = BrokenRatings()
+            out = await match(svc, ANN, BEN, "backgammon", 1)
+            return out, await svc.history(ANN), await svc.leaderboard(ANN, "backgammon")
+        finally:
+            await store.close()
+
+    with caplog.at_level(logging.ERROR, logger="gammonbot.plugins"):
+        out, history, board = asyncio.run(go())
+    assert out.game.status == "finished"
+    said = [e.text for e in out.events if e.kind == "ratings"]
+    assert said and "not rated" in said[0] and "brokenratings" in said[0] and "update" in said[0]
+    assert history[0]["rated"] is False and board == []
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("brokenratings" in m and "update" in m and "ZeroDivisionError" in m for m in logged)
