@@ -308,7 +308,8 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
             games=options.games
         )
     score = _score((setup.side_name(0), setup.side_name(1)), state.score, state.winner)
-    outcome = _("a tie") if state.winner is None else _("{name} wins").format(name=setup.side_name(state.winner))
+    winner = state.winner
+    outcome = _("a tie") if winner is None else _wins(setup.side_name(winner), len(setup.sides[winner]) > 1)
     played = len(state.results)
     line = ngettext(
         "{rule_set}, {kind}: {score} after {count} game; {outcome}",
@@ -404,18 +405,24 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         )
     out.write(head + "\n")
     how = {EndReason.PASS: _("a double passed"), EndReason.TIMEOUT: _("on time"), EndReason.FORFEIT: _("by forfeit")}
+    teams = tuple(len(side) > 1 for side in setup.sides)
     for r in state.results:
-        what = variant.result_name(r.level) if r.level else ""
+        game_rules = variant.for_game(r.game - 1)  # Tavli: each game's own words (mars, mother pinned)
+        what = game_rules.result_name(r.level) if r.level else ""
         why = how.get(r.reason) or (
             _("{result}, resigned").format(result=what) if r.reason is EndReason.RESIGN else what
         )
         points = ngettext("{count} point", "{count} points", r.points).format(count=r.points)
-        line = _("Game {game}: {name} wins {points} ({why}, cube {cube})").format(
-            game=r.game, name=names[r.winner], points=points, why=why, cube=r.cube
-        )
+        won = _wins(names[r.winner], teams[r.winner])
+        if variant.uses_cube and opts.cube:
+            line = _("Game {game}: {won} {points} ({why}, cube {cube})").format(
+                game=r.game, won=won, points=points, why=why, cube=r.cube
+            )
+        else:  # no cube in this match: nothing to say of it
+            line = _("Game {game}: {won} {points} ({why})").format(game=r.game, won=won, points=points, why=why)
         out.write(line + "\n")
     score = _score(names, state.score, state.winner)
-    outcome = _outcome(state.over, state.winner, names, bool(opts.length))
+    outcome = _outcome(state.over, state.winner, names, bool(opts.length), teams)
     out.write(_("Final score: {score}; {outcome}").format(score=score, outcome=outcome) + "\n")
     return 0
 
@@ -426,10 +433,18 @@ def _score(names: tuple[str, str], score: tuple[int, int], winner: int | None) -
     return f"{names[first]} {score[first]} - {score[1 - first]} {names[1 - first]}"
 
 
-def _outcome(over: bool, winner: int | None, names: tuple[str, str], match: bool) -> str:
+def _outcome(
+    over: bool, winner: int | None, names: tuple[str, str], match: bool, teams: tuple[bool, bool] = (False, False)
+) -> str:
     if not over:
         return _("the match is not finished") if match else _("the session goes on")
-    return _("a tie") if winner is None else _("{name} wins").format(name=names[winner])
+    return _("a tie") if winner is None else _wins(names[winner], teams[winner])
+
+
+def _wins(name: str, team: bool) -> str:
+    """``bob wins``, or for a team (``alice & carol``) the plural."""
+    # Translators: a team of two players ("alice & carol") wins a game or a match.
+    return _("{name} win").format(name=name) if team else _("{name} wins").format(name=name)
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:

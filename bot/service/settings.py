@@ -56,7 +56,10 @@ class SettingsMixin(ServiceCore):
             cls = registry().find(name)
         except UnknownVariant as exc:
             raise Refused(str(exc)) from None
-        return _("{rule_set}: {summary}").format(rule_set=_(cls.display_name), summary=_(cls.summary))
+        text = _("{rule_set}: {summary}").format(rule_set=_(cls.display_name), summary=_(cls.summary))
+        # The summary says how the checkers move (a rule set without the cube says so there); the cube is the
+        # match's rule, shown in every status line, so the rules say it is used.
+        return f"{text} {_('Played with the doubling cube.')}" if cls.uses_cube else text
 
     # --- settings -------------------------------------------------------------------------------
     async def player_settings(self, player: Request, **changes: Any) -> dict[str, Any]:

@@ -123,3 +123,40 @@ def test_import_checks_a_mat_file_and_prints_the_match_or_one_line_with_the_line
     assert run("import", str(mat)) == (1, "")
     err = capsys.readouterr().err
     assert err.startswith(f"gammonbot: {mat}: line {row + 1}: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_import_speaks_each_games_rule_set_and_a_teams_plural(tmp_path: Path) -> None:
+    """A Tavli match names each game's result in that game's rule set's words and says nothing of a cube it does
+    not have; a Doubles team wins in the plural (issue 33 item 7)."""
+    from engine.match import MatchOptions
+    from engine.matfile import export_mat
+    from engine.plugins import get_variant
+    from engine.selfplay import play_match
+
+    tavli = get_variant("tavli")
+    state, actions = play_match(tavli, MatchOptions(length=5), 3)
+    mat = tmp_path / "tavli.mat"
+    mat.write_text(export_mat(state.setup, actions))
+    code, out = run("import", str(mat))
+    assert code == 0, out
+    games = out.splitlines()[1:-1]
+    assert games and not any("cube" in line for line in games), out
+    for result, line in zip(state.results, games):
+        words = tavli.for_game(result.game - 1).result_name(result.level)
+        assert f"({words}" in line, (line, words)
+
+    doubles = get_variant("doubles")
+    state, actions = play_match(doubles, MatchOptions(length=1), 5)
+    mat = tmp_path / "doubles.mat"
+    mat.write_text(export_mat(state.setup, actions))
+    code, out = run("import", str(mat))
+    team = state.setup.side_name(state.winner or 0)
+    assert code == 0 and " & " in team, out
+    assert out.splitlines()[-1].endswith(f"; {team} win"), out
+
+
+def test_the_rules_of_a_rule_set_with_the_cube_say_so() -> None:
+    from bot.service import GameService
+
+    assert GameService.rules("longgammon").endswith("Played with the doubling cube.")
+    assert "Played with the doubling cube." not in GameService.rules("plakoto")
