@@ -171,6 +171,7 @@ def _side_stack(s: BoardSnapshot, side: int) -> dict[int, int]:
 def _draw_checkers(
     im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: Theme, L: Layout, colours: tuple[Colour, Colour]
 ) -> None:
+    room = _stack_room(s, L)
     for p in range(1, POINTS + 1):
         v = s.position.board[p - 1]
         if not v:
@@ -185,11 +186,11 @@ def _draw_checkers(
             _paste(im, sprites.checker(t, colours[OPPONENT if v > 0 else VIEWER], L.d), centre)
             _paste(im, sprites.pin_head(t, colour, L.d), centre)
             base = 1
-        shown = min(n, MAX_STACK - base)
+        shown = min(n, room - base)
         for slot in range(shown):
             _paste(im, sprite, L.checker_center(p, base + slot))
-        if n > MAX_STACK - base:
-            _count_label(im, t, L, colour, L.checker_center(p, MAX_STACK - 1), n)
+        if n > room - base:
+            _count_label(im, t, L, colour, L.checker_center(p, room - 1), n)
     for side in (VIEWER, OPPONENT):
         n = s.position.bar[side]
         if not n:
@@ -320,26 +321,56 @@ def _draw_cube(im: Image.Image, draw: ImageDraw.ImageDraw, s: BoardSnapshot, t: 
 # --- the result ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Banner:
+    """The result banner as it is drawn: its rectangle and its lines (text, size, colour key) in two parts."""
+
+    rect: tuple[int, int, int, int]
+    parts: tuple[tuple[list[str], int, str], ...]
+
+    @property
+    def one_line_each(self) -> bool:
+        return all(len(lines) == 1 for lines, _px, _colour in self.parts)
+
+
+def _banner(s: BoardSnapshot, L: Layout) -> _Banner:
+    """Where the result banner goes and what it says (the checkers are drawn around it: :func:`_stack_room`)."""
+    first, second = result_lines(s)
+    x0, y0, x1, y1 = L.result_rect()
+    limit = x1 - x0 - L.d
+    least = round(L.d * 0.3)
+    parts = (
+        (*_banner_lines(first, limit, round(L.d * 0.5), least), "accent"),
+        (*_banner_lines(second, limit, round(L.d * 0.36), least), "text"),
+    )
+    if not all(len(lines) == 1 for lines, _px, _colour in parts):  # taller, about the middle line
+        rows = sum(round(px * 1.3) * len(lines) for lines, px, _colour in parts)
+        h = max(y1 - y0, rows + round(L.d * 0.9))
+        y0 = L.mid_y - h // 2
+        y1 = y0 + h
+    return _Banner((x0, y0, x1, y1), parts)
+
+
+def _stack_room(s: BoardSnapshot, L: Layout) -> int:
+    """Checkers drawn on a point: :data:`MAX_STACK`, or fewer when the result banner would cover the outermost
+    ones (a taller stack's count goes on the last checker wholly clear of the banner, never under its edge)."""
+    if s.result is None:
+        return MAX_STACK
+    _x0, y0, _x1, y1 = _banner(s, L).rect
+    clear = min(y0 - L.field_top, L.field_bottom - y1) // L.d
+    return max(1, min(MAX_STACK, clear))
+
+
 def _draw_result(im: Image.Image, s: BoardSnapshot, t: Theme, L: Layout) -> None:
     """The banner over the middle of the final position: who won the game and how, then the score.
 
     Each line is drawn in a smaller font if it is too long, down to the size of the name rows' small text; a line
     still too long (long names, a language's longer words) is wrapped onto two lines and the banner grows to hold
     them, and only what does not fit even then is cut with an ellipsis."""
-    first, second = result_lines(s)
-    x0, y0, x1, y1 = L.result_rect()
-    limit = x1 - x0 - L.d
-    least = round(L.d * 0.3)
-    parts = [
-        (*_banner_lines(first, limit, round(L.d * 0.5), least), "accent"),
-        (*_banner_lines(second, limit, round(L.d * 0.36), least), "text"),
-    ]
-    one_line_each = all(len(lines) == 1 for lines, _px, _colour in parts)
-    if not one_line_each:  # taller, about the middle line, by the wrapped lines' height
-        rows = sum(round(px * 1.3) * len(lines) for lines, px, _colour in parts)
-        h = max(y1 - y0, rows + round(L.d * 0.9))
-        y0 = L.mid_y - h // 2
-        y1 = y0 + h
+    banner = _banner(s, L)
+    x0, y0, x1, y1 = banner.rect
+    parts = banner.parts
+    one_line_each = banner.one_line_each
     region = im.crop((x0, y0, x1, y1)).convert("RGBA")
     veil = Image.new("RGBA", region.size, (*t.rgb("info"), 240))
     im.paste(Image.alpha_composite(region, veil).convert("RGB"), (x0, y0))
@@ -454,7 +485,7 @@ def _place(s: BoardSnapshot, L: Layout, side: int, point: int, slot: int) -> tup
     if point == OFF:
         x0, y0, x1, y1 = L.trays[side]
         return (x0 + x1) // 2, (y0 + y1) // 2
-    return L.checker_center(point, min(_below(s, side, point) + slot, MAX_STACK - 1))
+    return L.checker_center(point, min(_below(s, side, point) + slot, _stack_room(s, L) - 1))
 
 
 def _below(s: BoardSnapshot, side: int, point: int) -> int:
@@ -543,7 +574,7 @@ def _draw_play_marks(
                     (x0, y0, x1 - 1, y1 - 1), radius=L.d // 8, outline=t.rgb("highlight"), width=max(2, L.d // 14)
                 )
             continue
-        limit = MAX_BAR_STACK if point == BAR else max(1, MAX_STACK - _below(s, mover, point))
+        limit = MAX_BAR_STACK if point == BAR else max(1, _stack_room(s, L) - _below(s, mover, point))
         if delta < 0:
             for j in range(-delta):
                 slot = n + j
@@ -557,6 +588,6 @@ def _draw_play_marks(
         if point in (BAR, OFF):
             continue
         n = _count_of(s, mover, point)
-        cx, cy = _place(s, L, mover, point, max(0, min(n, MAX_STACK - _below(s, mover, point)) - 1))
+        cx, cy = _place(s, L, mover, point, max(0, min(n, _stack_room(s, L) - _below(s, mover, point)) - 1))
         r = L.d // 2
         _paste(im, badge, (cx + r - badge.width // 3, cy - r + badge.height // 3))

@@ -55,8 +55,10 @@ def test_the_banner_is_drawn_over_the_middle_of_the_final_position() -> None:
     )
     box = layout_for(plain, THEME).result_rect()
     assert _differs(box, plain, ended)
-    # Nothing outside the banner changes: the name rows and the checkers away from the middle are as they were.
-    top = (0, 0, THEME.width, box[1] - 1)
+    # Nothing away from the banner changes: the name rows and the checkers away from the middle are as they were (a
+    # stack reaching under the banner stops short of it, its count on its last checker clear of it).
+    L = layout_for(plain, THEME)
+    top = (0, 0, THEME.width, L.field_top + 3 * L.d - 1)
     assert not _differs(top, plain, ended)
     assert "game 1 over: Bob wins a gammon: 2 points" in board_text(ended)
 
@@ -194,3 +196,31 @@ def test_the_ascii_board_shows_the_checkers_moved_so_far() -> None:
     assert lines[-1] == " moving: 8/5 (to play: 1)"
     with pytest.raises(ValueError):
         ascii_board(BG, draft.position, draft=draft)
+
+
+@pytest.mark.parametrize("width", [390, 640])
+def test_the_banner_leaves_every_stack_count_whole(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stack taller than the room left by the banner shows its count on its last checker wholly clear of the
+    banner: no count label (nor the checker carrying it) is sliced by the banner's edge."""
+    from render import board
+
+    labels: list[tuple[int, int]] = []
+    real = board._count_label
+    monkeypatch.setattr(
+        board, "_count_label", lambda im, t, L, c, centre, n: labels.append(centre) or real(im, t, L, c, centre, n)
+    )
+    theme = Theme.build("classic", width=width)
+    ended = snap(
+        "24:2 19:-7 17:-6 13:8 12:-2 8:-1 6:7 1:-1",
+        names=("Ann", "Bob"),
+        on_roll=None,
+        score=(0, 2),
+        match_length=5,
+        result=GameEnd(OPPONENT, 2, "gammon", "borne off", game=1),
+    )
+    render_image(ended, theme)
+    L = layout_for(ended, theme)
+    _x0, y0, _x1, y1 = board._banner(ended, L).rect
+    assert len(labels) == 4
+    for _x, y in labels:
+        assert y + L.d // 2 <= y0 or y - L.d // 2 >= y1, (y, y0, y1)
