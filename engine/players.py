@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import pluggy
 
@@ -99,6 +99,20 @@ ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 
 class PlayerError(RuntimeError):
     """A player answered with something the rules do not allow now (a defect of that player)."""
+
+
+class PlayerFailed(PlayerError):
+    """A player's method raised (a plugin's defect, not a refused answer): ``hook`` names the method, ``error`` the
+    exception in one line, ``details`` its traceback as text, and ``action`` what :func:`bot_action` takes for it
+    instead so the game goes on (the first legal play, no double, take, reject; never a resignation). Picklable, so
+    a worker process can hand it back."""
+
+    def __init__(self, message: str, hook: str, error: str, details: str, action: Action) -> None:
+        super().__init__(message, hook, error, details, action)
+        self.hook, self.error, self.details, self.action = hook, error, details, action
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class PlayerUnavailable(RuntimeError):
@@ -327,31 +341,49 @@ def bot_action(
     if state.turn != side:
         raise PlayerError(_("it is not {side}'s turn to act").format(side=state.setup.side_name(side)))
     if phase is Phase.ROLL:
-        if state.may_double(side) is None and player.should_double(state, time_cap):
+        if state.may_double(side) is None and _ask(player, "should_double", lambda: Roll(by, dice()), state, time_cap):
             return Double(by)
         return Roll(by, dice())
     if phase is Phase.MOVE:
         plays = state.legal_plays()
         if len(plays) == 1:
             return Move(by, plays[0].moves)
-        chosen = player.choose_play(state, time_cap)
+        chosen = _ask(player, "choose_play", lambda: Move(by, plays[0].moves), state, time_cap)
         found = plays.find(chosen.position) if isinstance(chosen, Play) else None
         if found is None:
             raise PlayerError(f"{type(player).__name__} chose {chosen!r}, which is not one of the legal plays")
         return Move(by, found.moves)
     if phase is Phase.NAME_DOUBLE:
         choose = getattr(player, "name_double", None)
-        value = choose(state, time_cap) if callable(choose) else best_named_double(state)
+        safe = best_named_double(state)
+        value = _ask(player, "name_double", lambda: NameDouble(by, safe), state, time_cap) if callable(choose) else safe
         if not _allowed(state, NameDouble(by, value)):
             raise PlayerError(f"{type(player).__name__} named the doublet {value!r}, which is not allowed now")
         return NameDouble(by, value)
     if phase is Phase.DOUBLED:
-        answer = player.answer_double(state, time_cap)
+        take = CubeAnswer.TAKE if CubeAnswer.TAKE in cube_answers(state) else CubeAnswer.PASS
+        answer = _ask(player, "answer_double", lambda: _ANSWERS[take](by), state, time_cap)
         if answer not in cube_answers(state):
             raise PlayerError(f"{type(player).__name__} answered {answer!r}, which is not allowed now")
         return _ANSWERS[CubeAnswer(answer)](by)
     # A resignation is offered to this side.
-    return AcceptResignation(by) if player.accept_resignation(state, time_cap) else RejectResignation(by)
+    accept = _ask(player, "accept_resignation", lambda: RejectResignation(by), state, time_cap)
+    return AcceptResignation(by) if accept else RejectResignation(by)
+
+
+def _ask(player: Player, hook: str, fallback: Callable[[], Action], state: MatchState, time_cap: float | None) -> Any:
+    """``player.hook(state, time_cap)``; whatever it raises (other than a :class:`PlayerError`) becomes a
+    :class:`PlayerFailed` carrying ``fallback()``, the action taken instead."""
+    try:
+        return getattr(player, hook)(state, time_cap)
+    except PlayerError:
+        raise
+    except Exception as exc:
+        import traceback
+
+        error = f"{type(exc).__name__}: {exc}"
+        details = "".join(traceback.format_exception(exc))
+        raise PlayerFailed(f"{type(player).__name__}.{hook} raised {error}", hook, error, details, fallback()) from exc
 
 
 # --- the random player ---------------------------------------------------------------------------------------

@@ -10,16 +10,17 @@ from engine import match as m
 from engine.analysis import HintError, luck_words
 from engine.i18n import _, ngettext
 from engine.matchcard import rating_words
-from engine.players import Player, PlayerError, PlayerSpec, PlayerUnavailable, UnsupportedVariant
+from engine.players import Player, PlayerError, PlayerFailed, PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
 from .core import ServiceCore
 from .heavy import Job, analysed_from
 from .helpers import _deciding, _Loaded, _to_act, bot_name, keep_analysis
 from .jobs import analyse_record, choose_action, hint_for
-from .types import SYSTEM, Outcome, PlayerRef, Refused, Request, Who, asker
+from .types import SYSTEM, Event, Outcome, PlayerRef, Refused, Request, Who, asker
 
 log = logging.getLogger("gammonbot.service")
+plog = logging.getLogger("gammonbot.plugins")
 
 
 class BotsMixin(ServiceCore):
@@ -81,6 +82,9 @@ class BotsMixin(ServiceCore):
                 action, thought = await self.work.run(
                     choose_action, (player, state), (side, self.bot_time_cap), large=thinks, urgent=True
                 )
+            except PlayerFailed as exc:  # a plugin's method raised: the game goes on with a safe choice
+                action, thought = exc.action, player
+                events.append(self._bot_failed(loaded, view.to_act, exc))
             except PlayerError as exc:
                 log.error("bot %s in game %s: %s", view.to_act, game_id, exc)
                 break
@@ -98,6 +102,29 @@ class BotsMixin(ServiceCore):
             applied += step.applied
             view = step.game
         return Outcome(tuple(events), view, applied)
+
+    def _bot_failed(self, loaded: _Loaded, player_id: str, exc: PlayerFailed) -> Event:
+        """A bot player's method that raised, logged naming the plugin and the hook (with the traceback), and the
+        words the players read: the game chose for the bot this once, and plays on."""
+        name = loaded.row.setup.get("terms", {}).get("bots", {}).get(player_id, player_id)
+        plugin = registry().player_owners.get(name, "?")
+        plog.error(
+            "plugin %s: bot player %r in game %s, hook %s raised %s (a safe choice was made for it: %s)\n%s",
+            plugin,
+            name,
+            loaded.row.id,
+            exc.hook,
+            exc.error,
+            type(exc.action).__name__,
+            exc.details,
+        )
+        with i18n.shared():
+            text = _(
+                "The bot player {player} (plugin {plugin}) failed in {hook}; this once a safe choice was made for "
+                "it (the first legal play, no double, a take, a resignation declined) and the game goes on. The "
+                "server's log has the details."
+            ).format(player=name, plugin=plugin, hook=exc.hook)
+        return Event("bot-failed", loaded.row.id, text, None)
 
     async def hint(self, game_id: int, player: Request, n: int = 3) -> Any:
         """Advice for your own decision now (top plays with equities, or the cube), when the match allows hints."""
