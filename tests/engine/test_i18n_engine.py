@@ -42,7 +42,7 @@ def action_refusal(state: object, action: object) -> str:
 BLOCKED = {
     "en": "24/19 with a 5: point 19 is blocked: 2 or more opposing checkers hold it",
     "ru": "24/19 (кость 5): пункт 19 закрыт: его занимают 2 или больше шашек соперника",
-    "el": "24/19 με 5: η θέση 19 είναι κλειστή: την κρατούν 2 ή περισσότερα πούλια του αντιπάλου",
+    "el": "24/19 με 5: η θέση 19 είναι κλειστή: ο αντίπαλος έχει εκεί πόρτα (2 ή περισσότερα πούλια)",
     "tr": "24/19 (5 ile): 19. hane kapalı: onu 2 ya da daha fazla rakip pul tutuyor",
 }
 BAR_FIRST = {

@@ -52,11 +52,11 @@ def _board() -> BoardSnapshot:
 ALT = {
     "en": ("Position ID 4HPwATDgc/ABMA", "Ann to play 3-1", "pips Ann 167, Bob 167", "score Ann 2, Bob 4 (match to 7)",
            "cube 2 owned by Bob", "last play Bob 24/18 13/11"),
-    "ru": ("ID позиции 4HPwATDgc/ABMA", "ход Ann, кости 3-1", "пипсы: Ann 167, Bob 167",
+    "ru": ("Position ID 4HPwATDgc/ABMA", "ход Ann, кости 3-1", "пипсы: Ann 167, Bob 167",
            "счёт: Ann 2, Bob 4 (матч до 7)", "куб 2, владелец — Bob", "последний ход: Bob 24/18 13/11"),
-    "el": ("Κωδικός θέσης 4HPwATDgc/ABMA", "παίζει Ann με 3-1", "βήματα: Ann 167, Bob 167",
+    "el": ("Position ID 4HPwATDgc/ABMA", "παίζει Ann με 3-1", "pips: Ann 167, Bob 167",
            "σκορ: Ann 2, Bob 4 (αγώνας στους 7)", "κύβος 2, κάτοχος: Bob", "τελευταία κίνηση: Bob 24/18 13/11"),
-    "tr": ("Pozisyon kimliği 4HPwATDgc/ABMA", "sıra Ann, zar 3-1", "pip: Ann 167, Bob 167",
+    "tr": ("Position ID 4HPwATDgc/ABMA", "sıra Ann, zar 3-1", "pip: Ann 167, Bob 167",
            "skor: Ann 2, Bob 4 (7 puanlık maç)", "küp 2, sahibi Bob", "son hamle: Bob 24/18 13/11"),
 }  # fmt: skip
 

@@ -82,7 +82,7 @@ def test_the_head_rule_refused_in_the_players_words() -> None:
     with i18n.use("el"):
         assert "μόνο ένα πούλι μπορεί να φύγει από το κεφάλι" in refusal(long, start, (5, 3), "24/19 24/21")
     with i18n.use("tr"):
-        assert "bu elde baştan yalnızca bir pul çıkabilir" in refusal(long, start, (5, 3), "24/19 24/21")
+        assert "bu hamlede baştan yalnızca bir pul çıkabilir" in refusal(long, start, (5, 3), "24/19 24/21")
     assert "only one checker may leave the head this turn" in refusal(long, start, (5, 3), "24/19 24/21")
 
 
