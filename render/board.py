@@ -553,13 +553,17 @@ def _draw_play_marks(
     mover: int,
     colours: tuple[Colour, Colour],
 ) -> None:
-    """Faint checkers where checkers left, rings on the checkers that arrived, badges where one hit."""
+    """Faint checkers where checkers left, rings on the checkers that arrived, badges where one hit or pinned (a
+    pinner's badge is a pin: the checker under it is held, not captured)."""
     flow = _net_flow(moves)
-    hits = {dst for _src, dst, hit in moves if hit}
+    landed = {dst for _src, dst, hit in moves if hit}
+    pins = {p for p in landed if 1 <= p <= POINTS and s.position.is_pinned(p)}
+    hits = landed - pins
     ghost = sprites.ghost(t, colours[mover], L.d)
     ring = sprites.ring(t.rgb("highlight"), L.d)
     hit_ring = sprites.ring(t.rgb("hit"), L.d)
-    badge = sprites.hit_badge(t, max(10, round(L.d * 0.42)))
+    badge_size = max(10, round(L.d * 0.42))
+    badges = {"hit": sprites.hit_badge(t, badge_size), "pin": sprites.pin_badge(t, badge_size)}
     for point, delta in sorted(flow.items()):
         n = _count_of(s, mover, point)
         if point == RESERVE:
@@ -584,9 +588,10 @@ def _draw_play_marks(
             shown = min(n, limit)
             for j in range(min(delta, shown)):
                 _paste(im, hit_ring if point in hits else ring, _place(s, L, mover, point, shown - 1 - j))
-    for point in hits:
+    for point in sorted(landed):
         if point in (BAR, OFF):
             continue
+        badge = badges["pin" if point in pins else "hit"]
         n = _count_of(s, mover, point)
         cx, cy = _place(s, L, mover, point, max(0, min(n, _stack_room(s, L) - _below(s, mover, point)) - 1))
         r = L.d // 2

@@ -33,6 +33,7 @@ __all__ = [
     "ring",
     "ghost",
     "hit_badge",
+    "pin_badge",
     "vertical_label",
     "text_mask",
     "text_length",
@@ -196,6 +197,25 @@ def hit_badge(theme: Theme, size: int) -> Image.Image:
     white = (255, 255, 255, 255)
     draw.line((a, a, b, b), fill=white, width=w)
     draw.line((a, b, b, a), fill=white, width=w)
+    return _shrink(im, (size, size))
+
+
+@lru_cache(maxsize=32)
+def pin_badge(theme: Theme, size: int) -> Image.Image:
+    """A small round badge with a pushpin (Plakoto): this checker pinned the one under it. Not the hit badge's red
+    cross: a pinner captures nothing."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(im)
+    ink = (*theme.rgb("frame edge"), 255)
+    draw.ellipse((0, 0, big - 1, big - 1), fill=(*theme.rgb("highlight"), 255), outline=ink, width=max(1, SS))
+    cx = big / 2
+    head = big * 0.2
+    top = big * 0.18
+    draw.ellipse((cx - head, top, cx + head, top + 2 * head), fill=ink)  # the pin's head
+    w = max(SS, round(big * 0.1))
+    draw.line((cx - head * 1.4, top + 2 * head, cx + head * 1.4, top + 2 * head), fill=ink, width=w)  # its collar
+    draw.line((cx, top + 2 * head, cx, big * 0.86), fill=ink, width=w)  # the needle, down into the checker
     return _shrink(im, (size, size))
 
 

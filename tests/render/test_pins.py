@@ -82,3 +82,27 @@ def test_a_mother_pin_and_a_draw_end_the_game_with_a_banner_that_says_how() -> N
     assert result_lines(snap)[0] == "ann wins 2 points: a mother is pinned (the last checker on its starting point)"
     draw = GameEnd(0, 0, "", "draw", how="both mothers are pinned")
     assert result_lines(replace(snap, result=draw))[0] == "A draw: both mothers are pinned, nobody scores"
+
+
+def test_a_pinner_wears_a_pin_badge_not_the_red_hit_badge() -> None:
+    """Landing on a lone checker in Plakoto pins it: the pinner's badge is a pin (no red cross, no red ring), while a
+    hit in backgammon keeps the red cross."""
+    from render import sprites
+
+    pos = Position.parse(PINNED)
+    s = replace(snapshot_of(PLAKOTO, pos, names=("Ann", "Bob")), last_play=((24, 13, True),), last_play_by=0)
+    theme: Theme = default_theme()
+    im = render_image(s, theme)
+    L = layout_for(s, theme)
+    cx, cy = L.checker_center(13, 1)
+    size = max(10, round(L.d * 0.42))
+    r = L.d // 2
+    bx, by = cx + r - size // 3, cy - r + size // 3
+    region = im.crop((bx - size // 2, by - size // 2, bx + size // 2, by + size // 2))
+    hit = theme.rgb("hit")
+    colours = [c for _n, c in region.getcolors(size * size)]  # type: ignore[union-attr]
+    assert not any(close(c, hit, 40) for c in colours)
+    assert any(close(c, theme.rgb("highlight"), 30) for c in colours)
+    # The pinner's ring is the ordinary highlight, not the hit colour.
+    assert not close(pixel(im, (cx + int(L.d * 0.45), cy)), hit, 60)
+    assert sprites.pin_badge(theme, size).tobytes() != sprites.hit_badge(theme, size).tobytes()
