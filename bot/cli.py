@@ -487,7 +487,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_i18n(args: argparse.Namespace, out: TextIO) -> int:
     """``gammonbot i18n update``: every catalog re-extracted, the Discord command tree's included."""
-    from .discord.translator import update_all
+    from .discord.catalog import update_all
 
     return update_all(out)
 

@@ -25,7 +25,7 @@ from .language import speak
 from .text import lines_within, safe, sides_text
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .protocols import Presses
 
 __all__ = [
     "ActionButton",
@@ -39,6 +39,8 @@ __all__ = [
     "TourButton",
     "TeamButton",
     "signup_controls",
+    "guarded",
+    "picked",
     "team_controls",
     "games_message",
     "DYNAMIC_ITEMS",
@@ -161,16 +163,17 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
     return None
 
 
-def _table(interaction: discord.Interaction[Any]) -> Table:
-    return cast("Table", interaction.client.table)
+def _table(interaction: discord.Interaction[Any]) -> Presses:
+    return cast("Presses", interaction.client.table)
 
 
-def _values(interaction: discord.Interaction[Any]) -> list[str]:
+def picked(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a member picked in a select."""
     data = cast(dict[str, Any], interaction.data or {})
     return [str(v) for v in data.get("values") or []]
 
 
-async def _guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
     """Run a component's work; on an unexpected error, apologise to the presser, then let it be logged."""
     try:
         await work
@@ -229,7 +232,7 @@ class ActionButton(
         return cls(action, int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, _table(interaction).on_button(interaction, self.game_id, self.action))
+        await guarded(interaction, _table(interaction).on_button(interaction, self.game_id, self.action))
 
 
 class ResignButton(
@@ -258,7 +261,7 @@ class ResignButton(
         return cls(int(match["game"]), int(match["level"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, _table(interaction).on_resign(interaction, self.game_id, self.level))
+        await guarded(interaction, _table(interaction).on_resign(interaction, self.game_id, self.level))
 
 
 class NameDoubleButton(
@@ -288,7 +291,7 @@ class NameDoubleButton(
         return cls(int(match["game"]), int(match["value"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, _table(interaction).on_name_double(interaction, self.game_id, self.value))
+        await guarded(interaction, _table(interaction).on_name_double(interaction, self.game_id, self.value))
 
 
 class SubmoveButton(
@@ -320,7 +323,7 @@ class SubmoveButton(
         return cls(int(match["game"]), int(match["version"]), int(match["src"]), int(match["dst"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(
+        await guarded(
             interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, self.src, self.dst)
         )
 
@@ -353,9 +356,9 @@ class PlaySelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = _values(interaction)
+        values = picked(interaction)
         play = str(values[0]) if values else ""
-        await _guarded(interaction, _table(interaction).on_play(interaction, self.game_id, self.version, play))
+        await guarded(interaction, _table(interaction).on_play(interaction, self.game_id, self.version, play))
 
 
 class SubmoveSelect(
@@ -388,12 +391,12 @@ class SubmoveSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = _values(interaction)
+        values = picked(interaction)
         src, _dash, dst = str(values[0] if values else "").partition("-")
         if not (src.isdigit() and dst.isdigit()):
             await refuse(interaction, _("Pick a checker move from the list."))
             return
-        await _guarded(
+        await guarded(
             interaction, _table(interaction).on_submove(interaction, self.game_id, self.version, int(src), int(dst))
         )
 
@@ -439,9 +442,9 @@ class ActingSelect(
         return cls(int(match["game"]), int(match["side"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = _values(interaction)
+        values = picked(interaction)
         member = str(values[0]) if values else ""
-        await _guarded(
+        await guarded(
             interaction, _table(interaction).on_acting(interaction, self.game_id, self.side, self.number, member)
         )
 
@@ -473,7 +476,7 @@ class GamesPageButton(
         return cls(int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, _show_games_page(interaction, self.page))
+        await guarded(interaction, _show_games_page(interaction, self.page))
 
 
 async def _show_games_page(interaction: discord.Interaction[Any], page: int) -> None:
@@ -520,7 +523,7 @@ class TourButton(
         if cog is None:
             await refuse(interaction, _("Tournaments are not available on this bot right now."))
             return
-        await _guarded(interaction, cog.on_button(interaction, self.action, self.tournament_id))
+        await guarded(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
 
 class TeamButton(
@@ -558,7 +561,7 @@ class TeamButton(
         if cog is None:
             await refuse(interaction, _("Tournaments are not available on this bot right now."))
             return
-        await _guarded(
+        await guarded(
             interaction, cog.on_team_button(interaction, self.answer == "yes", self.tournament_id, self.captain)
         )
 

@@ -33,7 +33,7 @@ from .limits import MAX_AUTOCOMPLETE
 from .text import callers, describe, safe, status_word, versus
 
 if TYPE_CHECKING:
-    from .app import GammonBot
+    from .protocols import Bot
 
 __all__ = [
     "display_name",
@@ -97,8 +97,8 @@ def requester(interaction: discord.Interaction[Any]) -> Request:
     return Request(str(user.id), display_name(user), guild, "discord", admin)
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> GammonBot:
-    return cast("GammonBot", interaction.client)
+def bot_of(interaction: discord.Interaction[Any]) -> Bot:
+    return cast("Bot", interaction.client)
 
 
 def _service(interaction: discord.Interaction[Any]) -> GameService:

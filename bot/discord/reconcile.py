@@ -31,10 +31,11 @@ from engine import i18n
 
 from ..service import SYSTEM, GameService, GameView, Refused
 from ..storage import LiveGame, Prompt
+from .channels import find_channel, take_buttons_off, told
 from .components import game_of_custom_id
 from .language import server_language
 from .network import unreachable
-from .table import Table, _told
+from .table import Table
 from .text import callers
 from .threads import Threads
 
@@ -141,7 +142,7 @@ class Reconciler:
         if game.status == "active" and (current or game.game_id in self.table.turn_messages):
             self._adopt(game.game_id, game.prompt)
             return False
-        async with self.table._lock(game.game_id):
+        async with self.table.lock(game.game_id):
             try:
                 return await self._settle(game.game_id)
             except discord.HTTPException as exc:
@@ -196,7 +197,7 @@ class Reconciler:
         if old is not None and same and await self._edit(old, view):
             self.counts["edited"] += 1
             return True
-        await self.table._post_turn(channel, view, ())
+        await self.table.post_turn(channel, view, ())
         self.counts["posted"] += 1
         if old is not None:
             await self._strip(game_id, str(old.channel.id), str(old.id))
@@ -204,7 +205,7 @@ class Reconciler:
 
     async def _fetch(self, prompt: Prompt) -> discord.Message | None:
         """The stored prompt, if it is still there."""
-        channel = await self.threads._channel(prompt.channel_id)
+        channel = await find_channel(self.bot, prompt.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return None
         try:
@@ -229,7 +230,7 @@ class Reconciler:
 
     async def _edit(self, message: discord.Message, view: GameView) -> bool:
         """Edit the game's prompt to the game as it stands (keeping what it told); False if Discord refuses."""
-        content, picture, ui, allowed = await self.table._turn(view, (), _told(message.content))
+        content, picture, ui, allowed = await self.table.turn_message(view, (), told(message.content))
         try:
             await message.edit(content=content, attachments=[picture.file()], view=ui, allowed_mentions=allowed)
         except discord.HTTPException as exc:  # an archived thread, say: a fresh prompt instead
@@ -243,12 +244,11 @@ class Reconciler:
 
     async def _strip(self, game_id: int, channel_id: str, message_id: str) -> None:
         """Take the buttons off a message (best effort: it may be gone)."""
-        channel: Any = await self.threads._channel(channel_id)
+        channel: Any = await find_channel(self.bot, channel_id)
         if not hasattr(channel, "get_partial_message"):
             return
-        try:
-            await channel.get_partial_message(int(message_id)).edit(view=None)
-        except discord.HTTPException as exc:
+        exc = await take_buttons_off(channel, int(message_id))
+        if exc is not None:
             log.info("game %s: could not take the buttons off message %s (%s)", game_id, message_id, exc)
 
 

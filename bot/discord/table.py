@@ -32,6 +32,7 @@ from engine.match import Phase
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
+from .channels import take_buttons_off, told
 from .components import board_pointer, may_press
 from .context import requester
 from .controls import MAX_SELECT, acting_question, challenge_controls, resign_chooser, turn_controls
@@ -60,7 +61,7 @@ class Table:
         #: next one is posted. Lost on restart, which only means old buttons stay visible (and still work).
         self.turn_messages: dict[int, tuple[int, int]] = {}
         #: One lock per game, so a game's messages are posted in the order its changes were made.
-        self._lock: KeyedLocks[int] = KeyedLocks(MAX_LOCKS)
+        self.lock: KeyedLocks[int] = KeyedLocks(MAX_LOCKS)
         self._background: set[asyncio.Task[None]] = set()
 
     # --- who may press ---------------------------------------------------------------------------------
@@ -191,7 +192,7 @@ class Table:
         """
         me = requester(interaction)
         await answer_first(interaction)
-        async with self._lock(game_id):
+        async with self.lock(game_id):
             try:
                 view = await self.service.view(game_id, me)
                 if view.side_of(me.id) != side:
@@ -240,7 +241,7 @@ class Table:
         version: int | None = None,
     ) -> None:
         await answer_first(interaction)
-        async with self._lock(game_id):
+        async with self.lock(game_id):
             try:
                 if version is not None and (await self.service.view(game_id, me)).version != version:
                     raise Refused(
@@ -257,7 +258,7 @@ class Table:
 
     async def _accept(self, interaction: discord.Interaction[Any], game_id: int, me: Request) -> None:
         await answer_first(interaction)
-        async with self._lock(game_id):
+        async with self.lock(game_id):
             try:
                 # The accepting click's id is the players' share of the dice (committed to with the challenge).
                 out = await self.service.accept(game_id, me, entropy=str(interaction.id))
@@ -281,7 +282,7 @@ class Table:
                 interaction, content=clip(f"{old}\n{texts(out.events)}"), view=None, allowed_mentions=NO_PINGS
             )
             thread = await self.threads.open_match_thread(out.game, message, interaction.channel)
-            await self._begin(out.game.id, thread)
+            await self.begin(out.game.id, thread)
 
     async def start_match(
         self, interaction: discord.Interaction[Any], game_id: int, challenge: discord.Message | None
@@ -290,12 +291,14 @@ class Table:
         that could not be posted, in the channel) and post the turn."""
         view = await self.service.view(game_id, SYSTEM)
         thread = await self.threads.open_match_thread(view, challenge, None if challenge else interaction.channel)
-        await self._begin(game_id, thread)
+        await self.begin(game_id, thread)
 
     @public
-    async def _begin(self, game_id: int, thread: discord.Thread | None) -> None:
+    async def begin(self, game_id: int, thread: discord.Thread | None) -> None:
+        """Post the first turn of a match that started, in its ``thread`` (or where the game is played); open its
+        team rooms, and ask each team who acts when it chooses."""
         view = await self.service.view(game_id, SYSTEM)
-        await self._post_turn(thread or await self.threads.channel_of(view), view, ())
+        await self.post_turn(thread or await self.threads.channel_of(view), view, ())
         if thread is not None:
             await self.threads.open_team_rooms(view)
         await self.ask_acting(view)
@@ -311,7 +314,7 @@ class Table:
         """
         me = requester(interaction)
         await answer_first(interaction)
-        async with self._lock(game_id):
+        async with self.lock(game_id):
             try:
                 out = await call()
             except Refused as exc:
@@ -328,7 +331,7 @@ class Table:
     async def _notify(self, out: Outcome) -> None:
         kinds = {e.kind for e in out.events}
         view = out.game
-        async with self._lock(view.id):
+        async with self.lock(view.id):
             if kinds <= {"reminder", "expired", "archived"}:
                 try:
                     target = await self.threads.channel_of(view)
@@ -421,7 +424,7 @@ class Table:
         ):
             # The same player acts again: their message is edited in place (or, if it cannot be, posted afresh).
             assert interaction is not None
-            content, picture, ui, allowed = await self._turn(view, out.events, _told(message.content))
+            content, picture, ui, allowed = await self.turn_message(view, out.events, told(message.content))
             try:
                 edited = await self._edit_pressed(
                     interaction, content=content, attachments=[picture.file()], view=ui, allowed_mentions=allowed
@@ -439,7 +442,7 @@ class Table:
             if view.status == "finished":
                 await self._post_end(target, view, out.events)
             else:
-                await self._post_turn(target, view, out.events)
+                await self.post_turn(target, view, out.events)
         except BaseException:
             if previous is not None:
                 self.turn_messages.setdefault(view.id, previous)
@@ -490,9 +493,8 @@ class Table:
         channel = self.bot.get_channel(where[0])
         if channel is None or not isinstance(channel, discord.abc.Messageable):
             return
-        try:
-            await channel.get_partial_message(where[1]).edit(view=None)
-        except discord.HTTPException as exc:
+        exc = await take_buttons_off(channel, where[1])
+        if exc is not None:
             log.info("game %s: could not retire message %s (%s)", game_id, where[1], exc)
             if not isinstance(exc, discord.NotFound):
                 return  # still its stored prompt, for a restarted bot to retire
@@ -500,9 +502,11 @@ class Table:
             await self.threads.forget_prompt(game_id, where[1])
 
     @public
-    async def _post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
+    async def post_turn(self, target: discord.abc.Messageable, view: GameView, events: Sequence[Event]) -> None:
+        """Post the message calling the next player to act (remembered as the game's prompt), and tell the
+        players called by direct message."""
         view = await self.threads.titled(view)
-        content, picture, ui, allowed = await self._turn(view, events)
+        content, picture, ui, allowed = await self.turn_message(view, events)
         try:
             sent = await self.threads.delivery.send(
                 view, target, content=content, uploads=[picture], view=ui, allowed_mentions=allowed
@@ -544,7 +548,7 @@ class Table:
             log.exception("game %s: post-match analysis failed", game_id)
 
     @public
-    async def _turn(
+    async def turn_message(
         self, view: GameView, events: Sequence[Event], earlier: Sequence[str] = ()
     ) -> tuple[str, Upload, discord.ui.View, discord.AllowedMentions]:
         """The content, board, components and pings of the message calling the next player to act.
@@ -588,9 +592,3 @@ def _board_in_text(view: GameView, state: MatchState, viewer: str | None) -> str
     dice = state.dice if state.phase is Phase.MOVE else None
     on_roll = state.roller is None or state.roller == side
     return ascii_board(state.variant, state.position_for(side), dice=dice, names=names, x_on_roll=on_roll)
-
-
-def _told(content: str) -> list[str]:
-    """The event lines of one of our turn messages: everything between the heading and the prompt."""
-    lines = content.split("\n")
-    return lines[1:-1] if len(lines) > 2 and lines[0].startswith("**#") else []

@@ -27,6 +27,7 @@ from engine.i18n import N_, _
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Event, GameService, GameView, Outcome, Refused
+from .channels import find_channel
 from .controls import acting_question
 from .delivery import Delivery, Notices, Upload, missing_permissions
 from .language import public
@@ -92,7 +93,7 @@ class Threads:
         self.service = service
         #: What Discord refuses: the admins told (:class:`~.delivery.Notices`), games' messages posted elsewhere.
         self.notices = Notices(bot)
-        self.delivery = Delivery(bot, service, self.notices, self._channel, match_thread_name)
+        self.delivery = Delivery(bot, service, self.notices, functools.partial(find_channel, bot), match_thread_name)
         #: How a retry waits (a test passes a clock of its own).
         self.sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
         #: The private thread of each team, by (game id, side): a cache of what is stored with the game.
@@ -100,17 +101,6 @@ class Threads:
         self._lock: KeyedLocks[tuple[int, int]] = KeyedLocks(MAX_LOCKS)  # one per (game, side)
 
     # --- finding channels -----------------------------------------------------------------------------
-    async def _channel(self, raw: str | int | None) -> Any:
-        if not raw:
-            return None
-        channel = self.bot.get_channel(int(raw))
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(int(raw))
-            except discord.HTTPException:
-                return None
-        return channel
-
     async def channel_of(self, view: GameView) -> discord.abc.Messageable:
         """The game's thread (or, without one, the channel the challenge was made in). A thread that was deleted is
         replaced (:meth:`.delivery.Delivery.elsewhere`): the match goes on in a new thread, or in the channel."""
@@ -126,7 +116,7 @@ class Threads:
                     thread = None
             if isinstance(thread, discord.abc.Messageable):
                 return thread
-        channel = await self._channel(view.channel_id)
+        channel = await find_channel(self.bot, view.channel_id)
         if isinstance(channel, discord.abc.Messageable):
             return channel
         raise Refused(_("game #{game} has no channel I can reach any more").format(game=view.id))
@@ -134,7 +124,7 @@ class Threads:
     async def parent(self, view: GameView) -> discord.TextChannel | None:
         """The text channel of the match thread (or the challenge's channel when the match has no thread)."""
         for raw in (view.thread_id, view.channel_id):
-            channel = await self._channel(raw)
+            channel = await find_channel(self.bot, raw)
             if isinstance(channel, discord.Thread):
                 channel = channel.parent
             if isinstance(channel, discord.TextChannel):
@@ -171,7 +161,7 @@ class Threads:
         """:meth:`tell`, knowing only the game's number and thread (no need to load the game). The caller builds
         ``text`` in the server's language (``with i18n.shared():``)."""
         try:
-            channel = await self._channel(thread_id)
+            channel = await find_channel(self.bot, thread_id)
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(clip(text))
         except discord.HTTPException:

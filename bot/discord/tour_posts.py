@@ -31,12 +31,13 @@ from engine.i18n import N_, _, ngettext
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Refused, Request
 from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
+from .channels import find_channel
 from .components import TourButton, signup_controls, team_controls
 from .delivery import MAX_PINS_REACHED
 from .text import MAX_CONTENT, NO_PINGS, clip, mention, pings, safe
 
 if TYPE_CHECKING:
-    from .app import GammonBot
+    from .protocols import Bot
 
 __all__ = ["TourBoard", "cut", "signup_text"]
 
@@ -89,7 +90,7 @@ def signup_text(view: TourView) -> str:
 class TourBoard:
     """Shows every tournament change in Discord (see the module's docstring)."""
 
-    def __init__(self, bot: GammonBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._locks: KeyedLocks[int] = KeyedLocks(1024)
         self._dirty: set[int] = set()
@@ -107,7 +108,7 @@ class TourBoard:
 
     async def _show(self, news: TourNews) -> None:
         view = news.view
-        channel = await self._channel(view.channel_id)
+        channel = await self._postable(view.channel_id)
         announced = [e for e in news.events if e.kind not in _NOT_ANNOUNCED]
         if announced and channel is not None:
             called = [p for e in announced if e.kind in _CALLING for p in e.pings]
@@ -131,15 +132,8 @@ class TourBoard:
             self.redraw(view)
 
     # --- posting --------------------------------------------------------------------------------------------------
-    async def _channel(self, raw: str | None) -> Any:
-        if not raw:
-            return None
-        channel = self.bot.get_channel(int(raw))
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(int(raw))
-            except discord.HTTPException:
-                return None
+    async def _postable(self, raw: str | None) -> Any:
+        channel = await find_channel(self.bot, raw)
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _send(self, target: Any, text: str, called: list[str]) -> discord.Message | None:
@@ -190,7 +184,7 @@ class TourBoard:
             thread = await self.bot.threads.open_match_thread(
                 view, None, channel if isinstance(channel, discord.TextChannel) else None
             )
-            await self.bot.table._begin(game_id, thread)
+            await self.bot.table.begin(game_id, thread)
         except (discord.HTTPException, Refused) as exc:
             log.warning("game %s: its thread or first turn could not be posted (%s)", game_id, exc)
 
@@ -240,7 +234,7 @@ class TourBoard:
             view = await self.service.tour_view(who, tid)
             if view.status == "signup":
                 return None
-            channel = await self._channel(view.channel_id)
+            channel = await self._postable(view.channel_id)
             if channel is None:
                 return None
             pages, text = await self.service.tour_pictures(view)
@@ -355,7 +349,7 @@ def cut(text: str, limit: int = 1850) -> str:
     return text[:limit].rsplit("\n", 1)[0] + "\n…"
 
 
-def _system_request(bot: GammonBot, guild_id: str | None) -> Any:
+def _system_request(bot: Bot, guild_id: str | None) -> Any:
     """The bot's own request in a server (or, for a game, the service's system scope)."""
     if guild_id is None:
         return SYSTEM

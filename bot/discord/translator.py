@@ -20,20 +20,17 @@ the command tree as the bot builds it (every cog loaded, including the docstring
 tree is built offline, without Discord (a bot on a throw-away SQLite database, its cogs loaded, nothing synced), and
 walked::
 
-    python -m bot.discord.translator update    # writes engine/i18n/locale/commands.pot and merges every .po
+    python -m bot.discord.catalog update    # writes engine/i18n/locale/commands.pot and merges every .po
 
-(``gammonbot i18n update`` also does it.) Then translate with ``python -m engine.i18n.catalogs fill commands LANG
-FILE.json`` and check with ``python -m engine.i18n.catalogs check commands``.
+(``gammonbot i18n update`` also does it: :mod:`.catalog`.) Then translate with
+``python -m engine.i18n.catalogs fill commands LANG FILE.json`` and check with
+``python -m engine.i18n.catalogs check commands``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import discord
 from babel.messages.catalog import Catalog
@@ -51,11 +48,7 @@ __all__ = [
     "MAX_CHOICE",
     "NAMES",
     "tree_messages",
-    "build_tree",
     "template",
-    "update",
-    "update_all",
-    "main",
 ]
 
 #: The Discord locales the shipped languages are registered for (English is Discord's default text).
@@ -134,20 +127,6 @@ def tree_messages(tree: app_commands.CommandTree[Any]) -> list[tuple[str, list[s
     return [(text, places, notes) for text, (places, notes) in found.items()]
 
 
-async def build_tree() -> app_commands.CommandTree[Any]:
-    """The bot's command tree, built offline: a bot on a throw-away database with every cog loaded (no Discord)."""
-    from ..config import Settings
-    from .app import GammonBot
-
-    with tempfile.TemporaryDirectory(prefix="gammonbot-commands-") as folder:
-        bot = GammonBot(Settings(storage_url=f"sqlite:///{Path(folder) / 'tree.sqlite3'}"))
-        try:
-            await bot.prepare()
-            return bot.tree
-        finally:
-            await bot.close_storage()
-
-
 def template(tree: app_commands.CommandTree[Any]) -> Catalog:
     """The ``commands`` catalog template of a command tree."""
     catalog = Catalog(domain="commands", project="gammonbot", version="1", charset="utf-8")
@@ -155,39 +134,3 @@ def template(tree: app_commands.CommandTree[Any]) -> Catalog:
         limit = "at most 100 characters"
         catalog.add(text, None, [(p, 0) for p in places], auto_comments=[*notes, f"Discord shows {limit}."])
     return catalog
-
-
-def update() -> int:
-    """Extract the ``commands`` domain from the command tree and merge it into every language; returns its size."""
-    from engine.i18n import catalogs
-
-    tree = asyncio.run(build_tree())
-    tmpl = template(tree)
-    catalogs.update("commands", tmpl=tmpl)
-    return len(tmpl)
-
-
-def update_all(out: TextIO) -> int:
-    """``gammonbot i18n update``: re-extract every domain's template from the source, and the ``commands`` domain
-    from the command tree, and merge each into every language's catalog (new messages then await translation:
-    ``python -m engine.i18n.catalogs check`` lists them)."""
-    from engine.i18n import catalogs
-
-    for domain in catalogs.SOURCES:
-        catalogs.update(domain)
-        out.write(f"{domain}: {len(catalogs.template(domain))} messages\n")
-    out.write(f"commands: {update()} messages\n")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args != ["update"]:
-        print("usage: python -m bot.discord.translator update", file=sys.stderr)
-        return 2
-    print(f"commands: {update()} messages")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -28,7 +28,7 @@ from .language import speak
 from .limits import MAX_OPTIONS
 
 if TYPE_CHECKING:
-    from .app import GammonBot
+    from .protocols import Bot
 
 __all__ = ["ROOTS", "Root", "GammonTree", "BgCog", "root_group", "command_of"]
 
@@ -63,7 +63,7 @@ ROOTS: Mapping[str, Root] = {
 ADMIN_PERMISSIONS = discord.Permissions(manage_guild=True)
 
 
-class GammonTree(app_commands.CommandTree["GammonBot"]):
+class GammonTree(app_commands.CommandTree[discord.Client]):
     """The command tree: every refusal and unexpected error of a command ends in :func:`on_command_error`.
 
     Before any command or suggestion runs, :meth:`interaction_check` sets the languages it speaks (the asker's, and
@@ -125,7 +125,7 @@ class BgCog(commands.Cog):
     #: Commands or groups of this cog (by name) that join another top-level command than :attr:`root`.
     joins: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, bot: GammonBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
         self.table = bot.table

@@ -25,7 +25,7 @@ from engine import i18n
 from engine.i18n import _, ngettext
 
 from ..service import Refused
-from .components import Localized, _guarded, _values
+from .components import Localized, guarded, picked
 from .context import requester
 from .delivery import missing_permissions
 from .errors import answer_first, refuse, reply
@@ -34,7 +34,7 @@ from .limits import MAX_SELECT_OPTIONS
 from .text import NO_PINGS, clip
 
 if TYPE_CHECKING:
-    from .app import GammonBot
+    from .protocols import Bot
 
 __all__ = ["SetupSelect", "setup_message", "Welcome", "LENGTHS"]
 
@@ -71,8 +71,8 @@ class SetupSelect(
         return cls(match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = _values(interaction)
-        await _guarded(interaction, _choose(interaction, self.what, values[0] if values else ""))
+        values = picked(interaction)
+        await guarded(interaction, _choose(interaction, self.what, values[0] if values else ""))
 
 
 async def _choose(interaction: discord.Interaction[Any], what: str, value: str) -> None:
@@ -153,7 +153,7 @@ async def setup_message(bot: Any, guild_id: str, guild: discord.Guild | None) ->
 class Welcome:
     """Offers the setup message in the servers that have never had it."""
 
-    def __init__(self, bot: GammonBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._tasks: set[asyncio.Task[None]] = set()
 

@@ -22,7 +22,7 @@ from ..tree import BgCog
 from .stats import FORMER_PLAYER
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Admin", "setup", "LANGUAGE_CHOICES"]
 
@@ -149,6 +149,6 @@ class Admin(BgCog):
         )
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-admin``."""
     await bot.add_cog(Admin(bot))

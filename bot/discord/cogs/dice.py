@@ -23,7 +23,7 @@ from ..text import capital, clip, describe, safe
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Dice", "dice_table", "setup"]
 
@@ -141,6 +141,6 @@ class Dice(BgCog):
         await reply(interaction, clip(text))
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-dice``."""
     await bot.add_cog(Dice(bot))

@@ -22,7 +22,7 @@ from ..text import NO_PINGS, sides_text
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Forfeits", "ConfirmForfeit", "setup"]
 
@@ -104,6 +104,6 @@ class Forfeits(BgCog):
         return await game_choices(interaction, current)
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg forfeit``."""
     await bot.add_cog(Forfeits(bot))

@@ -31,7 +31,7 @@ from ..text import callers, clip, describe, mention, pings, texts
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Games", "setup"]
 
@@ -412,6 +412,6 @@ class Games(BgCog):
         return await game_choices(interaction, current, finished=True)
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add the game commands to ``/bg``."""
     await bot.add_cog(Games(bot))

@@ -20,13 +20,13 @@ from engine import match as m
 from engine.i18n import N_, _
 from engine.plugins import get_variant
 
-from ..components import Localized, _guarded
+from ..components import Localized, guarded
 from ..context import bot_of, requester
 from ..errors import answer_first, refusals, reply
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Help", "HelpPageButton", "PAGES", "help_message", "page_state", "setup"]
 
@@ -204,7 +204,7 @@ class HelpPageButton(
         return cls(int(match["page"]), match["label"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, _show_page(interaction, self.page))
+        await guarded(interaction, _show_page(interaction, self.page))
 
 
 async def help_message(
@@ -261,7 +261,7 @@ class Help(BgCog):
             ui.stop()
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg help`` and its page buttons."""
     bot.add_dynamic_items(HelpPageButton)
     await bot.add_cog(Help(bot))

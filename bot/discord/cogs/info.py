@@ -16,7 +16,7 @@ from ..text import clip, lines_within, sides_text, status_word
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Info", "setup"]
 
@@ -93,6 +93,6 @@ class Info(BgCog):
         await reply(interaction, lines_within(lines, 2000))
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-info``."""
     await bot.add_cog(Info(bot))

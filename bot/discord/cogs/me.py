@@ -25,7 +25,7 @@ from ..tree import BgCog
 from .stats import FORMER_PLAYER
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Me", "ForgetMe", "setup"]
 
@@ -163,6 +163,6 @@ class Me(BgCog):
         )
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-me``."""
     await bot.add_cog(Me(bot))

@@ -22,7 +22,7 @@ from ..text import clip, describe
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Replay", "setup"]
 
@@ -64,6 +64,6 @@ class Replay(BgCog):
         return await game_choices(interaction, current, finished=True)
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg replay``."""
     await bot.add_cog(Replay(bot))

@@ -22,7 +22,7 @@ from ..text import lines_within, match_kind, rating, safe
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Stats", "setup", "leaderboard_table", "result_line", "streak_text", "FORMER_PLAYER"]
 
@@ -204,6 +204,6 @@ class Stats(BgCog):
         await reply(interaction, embed=embed)
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-stats``."""
     await bot.add_cog(Stats(bot))

@@ -23,7 +23,7 @@ from ..text import NO_PINGS, clip, safe
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Teams", "setup"]
 
@@ -157,6 +157,6 @@ class Teams(BgCog):
         return await game_choices(interaction, current)
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-team`` (Backgammon Doubles consultation)."""
     await bot.add_cog(Teams(bot))

@@ -33,7 +33,7 @@ from ..tour_posts import TourBoard, cut, signup_text
 from ..tree import BgCog
 
 if TYPE_CHECKING:
-    from ..app import GammonBot
+    from ..protocols import Bot
 
 __all__ = ["Tournaments", "setup"]
 
@@ -48,7 +48,7 @@ class Tournaments(BgCog):
     joins = {"tour": "bg-admin"}
     manage = app_commands.Group(name="tour", description="Run a tournament: create it, start it, decide its matches")
 
-    def __init__(self, bot: GammonBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         super().__init__(bot)
         self.board = TourBoard(bot)
 
@@ -423,6 +423,6 @@ class Tournaments(BgCog):
         return out[:MAX_CHOICES]
 
 
-async def setup(bot: GammonBot) -> None:
+async def setup(bot: Bot) -> None:
     """Add ``/bg-tour`` and ``/bg-admin tour``."""
     await bot.add_cog(Tournaments(bot))

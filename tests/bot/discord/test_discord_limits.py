@@ -18,8 +18,9 @@ import pytest
 from discord import app_commands
 
 from bot.discord import limits
+from bot.discord.catalog import build_tree
 from bot.discord.limits import COMMAND_BUDGET, COMMAND_SIZE, command_problems, command_size, commands_problems
-from bot.discord.translator import CommandTranslator, build_tree
+from bot.discord.translator import CommandTranslator
 from bot.discord.tree import ROOTS
 from tests.bot.discord.helpers import world
 from tests.discord_guard import Guard

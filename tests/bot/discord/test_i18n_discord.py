@@ -23,6 +23,7 @@ import simcord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from bot.discord.catalog import build_tree
 from bot.discord.cogs.admin import LANGUAGE_CHOICES
 from bot.discord.components import games_message
 from bot.discord.context import GamesPage
@@ -33,7 +34,6 @@ from bot.discord.translator import (
     MAX_CHOICE,
     MAX_DESCRIPTION,
     CommandTranslator,
-    build_tree,
     template,
     tree_messages,
 )
