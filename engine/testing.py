@@ -19,6 +19,9 @@ the cube and resignations are used):
 ``declares``
     a lower-case name of its own, a display name and a summary; aliases its own and distinct; results named by
     positive levels with a single game (1) among them; default options that make a rule set.
+``tags``
+    a rule set that changes the rules of backgammon declares its own ``mat_variation`` (the ``.mat`` variation tag;
+    never its base class's), and no other installed rule set has the same tag.
 ``starts``
     the starting position is valid: each side has ``checkers`` checkers, and flipping it twice gives it back.
 ``finishes``
@@ -39,6 +42,9 @@ the cube and resignations are used):
     (a single game at most while the Jacoby rule holds a centred cube).
 ``snapshots``
     a board snapshot of every position for both sides can be made, and, given ``render``, drawn.
+``hostile``
+    a hook of the rule set that raises during play (``next_stage``, ``turn_rules``, ``game_over``) is refused in
+    words naming the hook and leaves the game as it was; a bot player whose play raises is played for.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ from .position import BAR, RESERVE, Position
 from .positionid import decode_position_id, encode_position_id
 from .record import action_from_data, action_to_data, state_from_data, state_to_data
 from .selfplay import RandomPlayer, default_sides
-from .variant import Variant
+from .variant import MOVE_HOOKS, Variant
 
 __all__ = [
     "ContractError",
@@ -186,6 +192,55 @@ def check_declares(cls: type[Variant], budget: Budget) -> None:
         raise fail("every result needs a name in the rule set's words")
     if cls(**dict(cls.option_defaults)) != cls():
         raise fail("its option_defaults do not make the same rule set as no options")
+
+
+#: Data and hooks that change the rules of backgammon: a rule set that sets or overrides any of them needs a ``.mat``
+#: variation tag of its own (its exports are not backgammon matches to other programs).
+RULE_DATA = ("start", "checkers", "geometry", "point_blocked_by", "hitting", "pinning", "uses_cube", "result_names")
+RULE_HOOKS = (
+    *MOVE_HOOKS,
+    "next_stage",
+    "next_step",
+    "turn_rules",
+    "game_over",
+    "game_result",
+    "results",
+    "legal_plays",
+    "for_game",
+    "start_position",
+    "most_at_stake",
+)
+
+
+def changes_the_rules(cls: type[Variant]) -> bool:
+    """Whether ``cls`` plays other rules than standard backgammon (its data or a rules hook differ)."""
+    from variants.backgammon import Backgammon
+
+    if any(getattr(cls, attr) != getattr(Backgammon, attr) for attr in RULE_DATA) or cls.option_defaults:
+        return True
+    return any(getattr(cls, hook) is not getattr(Backgammon, hook) for hook in RULE_HOOKS)
+
+
+def check_tags(cls: type[Variant], budget: Budget) -> None:
+    """A rule set that changes the rules declares its own ``.mat`` variation tag (never its base class's), and no
+    other installed rule set has it."""
+    from .plugins import registry
+
+    tag = cls.__dict__.get("mat_variation")
+    if changes_the_rules(cls) and not (isinstance(tag, str) and tag.strip()):
+        inherited = f" (it would inherit {cls.mat_variation!r} from its base class)" if cls.mat_variation else ""
+        raise _fail(
+            cls,
+            "tags",
+            f"it changes the rules of backgammon, so it must declare its own mat_variation, the [Variation] tag of "
+            f"its .mat exports{inherited}",
+        )
+    mine = (tag or cls.mat_variation or "").strip().lower()
+    if not mine:
+        return
+    for other in registry().variants.values():
+        if other.name != cls.name and (other.mat_variation or "").strip().lower() == mine:
+            raise _fail(cls, "tags", f"its mat_variation {tag!r} is already rule set {other.name!r}'s")
 
 
 def check_starts(cls: type[Variant], budget: Budget) -> None:
@@ -350,6 +405,63 @@ def check_snapshots(cls: type[Variant], budget: Budget) -> None:
                         ) from exc
 
 
+#: The rule-set hooks the ``hostile`` check makes raise.
+HOSTILE_HOOKS = ("next_stage", "turn_rules", "game_over")
+
+
+def check_hostile(cls: type[Variant], budget: Budget) -> None:
+    """A hook of ``cls`` that raises during play is contained: the action is refused in words naming the hook and
+    the match state stays as it was; a bot player whose choice raises is played for with an action the match
+    takes."""
+    import logging
+
+    from .players import PlayerFailed, RandomBot, bot_action
+
+    quiet = logging.getLogger("gammonbot.plugins")
+    for hook in HOSTILE_HOOKS:
+        space: dict[str, Any] = {"__name__": "hostile_plugin"}  # a plugin's module, not the engine's
+        exec(f"def {hook}(self, *args, **kwargs):\n    raise RuntimeError('hostile')\n", space)
+        hostile = type(f"Hostile{cls.__name__}", (cls,), {"name": f"{cls.name}-hostile", hook: space[hook]})
+        variant = hostile(**dict(budget.options))
+        state = m.new_match(variant, default_sides(variant), m.MatchOptions(length=budget.length, cube=False))
+        dice, player = RandomDice(budget.seed), RandomPlayer(random.Random(budget.seed))
+        for _ in range(budget.max_actions):
+            if state.over:
+                break
+            action = player.choose(state, dice)
+            before = state_to_data(state)
+            disabled, quiet.disabled = quiet.disabled, True
+            try:
+                state = m.apply(state, action)
+            except m.ActionError as exc:
+                if hook not in str(exc) or state_to_data(state) != before:
+                    raise _fail(cls, "hostile", f"{hook} was refused as {exc!r}, or changed the game") from exc
+                break
+            except Exception as exc:
+                raise _fail(cls, "hostile", f"a raising {hook} escaped as {type(exc).__name__}: {exc}") from exc
+            finally:
+                quiet.disabled = disabled
+
+    class Broken(RandomBot):
+        def choose_play(self, state: m.MatchState, time_cap: float | None = None) -> Any:
+            raise RuntimeError("hostile")
+
+    variant = cls(**dict(budget.options))
+    state = m.new_match(variant, default_sides(variant), m.MatchOptions(length=budget.length, cube=False))
+    dice, bot = RandomDice(budget.seed), Broken(random.Random(budget.seed))
+    for _ in range(budget.max_actions):
+        if state.over:
+            return
+        side = state.turn if state.turn is not None and state.phase is not m.Phase.OPENING else 0
+        try:
+            action = bot_action(bot, state, side, dice)
+        except PlayerFailed as exc:
+            action = exc.action
+        except Exception as exc:
+            raise _fail(cls, "hostile", f"a raising bot player escaped as {type(exc).__name__}: {exc}") from exc
+        state = m.apply(state, action)
+
+
 #: Every check, by name (the test ids of :func:`contract_test`).
 CHECKS: Mapping[str, Callable[[type[Variant], Budget], None]] = {
     "declares": check_declares,
@@ -361,6 +473,8 @@ CHECKS: Mapping[str, Callable[[type[Variant], Budget], None]] = {
     "encoding": check_encoding,
     "results": check_results,
     "snapshots": check_snapshots,
+    "hostile": check_hostile,
+    "tags": check_tags,
 }
 
 

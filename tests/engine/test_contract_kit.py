@@ -24,6 +24,7 @@ class Short(Variant):
     name = "kit-short"
     display_name = "Kit short"
     summary = "Backgammon with three checkers each."
+    mat_variation = "Kit short"
     checkers = 3
     start = {24: 1, 23: 1, 22: 1}
 
@@ -133,3 +134,24 @@ def test_contract_test_gives_a_failing_loads_test_for_a_plugin_that_would_be_ref
         case.values[0]()
     ids = [p.id for p in next(m for m in contract_test(Short).pytestmark if m.name == "parametrize").args[1]]
     assert ids == [f"kit-short-{name}" for name in CHECKS]
+
+
+def test_a_subclass_that_changes_the_rules_needs_its_own_mat_tag_and_no_tag_is_taken_twice() -> None:
+    from variants.fevga import Fevga
+
+    class MyFevga(Fevga):
+        name = "kit-myfevga"
+
+    with pytest.raises(ContractError, match="kit-myfevga: tags: .*inherit 'Fevga'"):
+        CHECKS["tags"](MyFevga, SMALL)
+
+    class Copy(Short):
+        name = "kit-copy"
+        mat_variation = "plakoto"  # Plakoto's, in other letters
+
+    with pytest.raises(ContractError, match="kit-copy: tags: .*'plakoto'"):
+        CHECKS["tags"](Copy, SMALL)
+
+
+def test_the_hostile_check_passes_for_a_sound_rule_set() -> None:
+    CHECKS["hostile"](Short, SMALL)
