@@ -182,6 +182,12 @@ class GameView:
     #: rule set whose plugin is disabled or uninstalled, listed from its stored row (see missing.py). None: it can.
     unavailable: str | None = None
 
+    @property
+    def never_started(self) -> bool:
+        """Whether the match never began: a challenge still open, or one declined or left to expire (it has no
+        dice, positions or plays to show)."""
+        return self.status in ("challenge", "declined", "expired")
+
     def side_of(self, player_id: str) -> int | None:
         for k, members in enumerate(self.sides):
             if player_id in members:

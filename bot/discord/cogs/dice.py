@@ -57,14 +57,12 @@ class Dice(BgCog):
         except Refused:
             view = None  # no such game here (the service says so below), or a record that no longer replays
         if view is not None:
-            if view.status in ("challenge", "declined", "expired"):
+            if view.never_started:
                 raise Refused(_("Game #{game} never started, so it has no dice to check.").format(game=view.id))
             title = describe(view)
         try:
             report, record, commitment = await self.service.checked_record(game_id, asker)
         except ValueError as exc:
-            if isinstance(exc, Refused):
-                raise
             raise Refused(
                 _("The stored record of game #{game} cannot be checked: {reason}").format(game=game_id, reason=exc)
             ) from None

@@ -382,7 +382,7 @@ class Games(BgCog):
     ) -> None:
         """GNU Backgammon Position ID and Match ID of a position, to paste into GNU Backgammon or XG."""
         view = await find_game(interaction, game, mine=False)
-        if view.status in ("challenge", "declined", "expired"):
+        if view.never_started:
             raise Refused(_("Game #{game} never started, so it has no positions.").format(game=view.id))
         position_id, match_id = await self.service.ids_at(view.id, requester(interaction), after)
         if after is None:

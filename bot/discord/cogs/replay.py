@@ -44,7 +44,7 @@ class Replay(BgCog):
     ) -> None:
         """Watch a game of a match again: an animated picture, one frame per play."""
         view = await find_game(interaction, game, mine=False)
-        if view.status in ("challenge", "declined", "expired"):
+        if view.never_started:
             raise Refused(_("Game #{game} never started, so there is nothing to replay.").format(game=view.id))
         which = number or view.game
         movie = await self.service.replay(view.id, requester(interaction), which)
