@@ -17,6 +17,11 @@ Everything here is presentation; the game service (``bot/service``) decides ever
 - ``controls.py`` — state -> buttons, drawn from what the engine allows.
 - ``table.py`` — posting, editing and retiring turn messages; component presses.
 - ``threads.py`` — match threads and each Doubles team's private thread.
+- ``channels.py`` — finding a channel by its id, and taking the buttons off a message (the one way, for all).
+- ``protocols.py`` — what cogs and helpers need of the bot, its table and its threads: they name these, and nothing
+  imports ``app.py`` (``tests/test_static.py`` fails on any import circle in this package).
+- ``translator.py``, ``catalog.py`` — the commands in the players' languages; the ``commands`` catalog extracted from
+  the command tree.
 - ``cogs/`` — the commands, one cog per feature: ``games`` (``/bg play``, ``move``, ``resign``, ``board``,
   ``games``, ``hint``, ``watch``, ``export``, ``ids``), ``teams`` (``/bg-team``), ``dice``, ``stats``, ``info``,
   ``admin``, ``me`` and ``tour`` (``/bg-tour``, and ``/bg-admin tour``).
@@ -29,5 +34,6 @@ Adding a command: write it in the cog of its feature, as ``@app_commands.command
 ``root`` being one of ``tree.ROOTS``) or ``@<group>.command`` (``/<root> <group> <name>``), decorated with
 ``@refusals`` (which defers it before it runs) and answering with ``reply``; find its game with ``find_game`` and
 call the service with ``requester(interaction)``. A new feature is a new ``cogs/<feature>.py`` (a ``BgCog``, ending
-with ``async def setup(bot)``) named in ``app.EXTENSIONS``. The first line of the docstring is what players see.
+with ``async def setup(bot)``, ``bot`` typed as ``protocols.Bot``) named in ``app.EXTENSIONS``. The first line of
+the docstring is what players see.
 """
