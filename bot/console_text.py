@@ -68,7 +68,10 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("double", N_("double [GAME]"), "double", N_("offer the cube before rolling (see help cube)")),
     Command(
-        "name", N_("name N"), "name 6", N_("Acey-deucey, after a 1-2: name the doublet to play, 1 to 6 (double 6 too)")
+        "name",
+        N_("name N"),
+        "name 6",
+        N_("when the rule set lets you name the dice (as Acey-deucey after a 1-2): the doublet to play, 1 to 6"),
     ),
     Command("take", N_("take [GAME]"), "take", N_("take a double: play on for twice the stake, owning the cube")),
     Command("pass", N_("pass [GAME]"), "pass", N_("pass a double: lose the game at the stake before it"), ("drop",)),
