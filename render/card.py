@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from engine import i18n
 from engine.analysis import LuckyRoll, luck_words
 from engine.i18n import _, ngettext, pgettext
-from engine.matchcard import CardAnalysis, DiceLuck, MatchCard, rating_words
+from engine.matchcard import CardAnalysis, CubeAction, DiceLuck, MatchCard, rating_words
 
 from . import sprites
 from .board import encode_png
@@ -401,38 +401,86 @@ def _split_bar(c: _Canvas, x0: float, x1: float, y: float, values: tuple[float, 
 
 
 # --- the cube ----------------------------------------------------------------------------------------------------
+#: The most lines the cube section draws (then "… and N more games").
+CUBE_ROWS = 10
+#: The cube section's text size.
+CUBE_SIZE = 14.0
+
+
 def _cube(c: _Canvas, card: MatchCard, y: float) -> float:
+    """The cube actions, a game per line (more lines when its actions do not fit one), each line with a cube showing
+    the highest value the line names: the icon and the words always agree, and no action is cut."""
     y = c.title(y, _("Cube"))
-    by_game: dict[int, list[str]] = {}
-    highest: dict[int, int] = {}
+    by_game: dict[int, list[CubeAction]] = {}
     for act in card.cube:
-        if act.action != "pass":
-            highest[act.game] = max(highest.get(act.game, 1), act.value)
-        who = card.names[act.side]
-        by_game.setdefault(act.game, []).append(_cube_words(act.action, who, act.value, card.teams))
-    lines = [(game, ", ".join(words)) for game, words in sorted(by_game.items())]
-    shown = lines[:8]
-    if len(lines) > len(shown):
-        more = len(lines) - len(shown)
-        shown.append(
-            (
-                0,
-                ngettext(
-                    "… and {count} more game with cube actions", "… and {count} more games with cube actions", more
-                ).format(count=more),
+        by_game.setdefault(act.game, []).append(act)
+    limit = c.w - 2 * M - 110
+    # (game on its first line else 0, cube value or 0, text, size, whether the line is a game's)
+    rows: list[tuple[int, int, str, float, bool]] = []
+    games = sorted(by_game.items())
+    for k, (game, acts) in enumerate(games):
+        lines = _cube_lines(c, card, acts, limit)
+        if len(rows) + len(lines) > CUBE_ROWS - (1 if k < len(games) - 1 else 0):
+            more = len(games) - k
+            rows.append(
+                (
+                    0,
+                    0,
+                    ngettext(
+                        "… and {count} more game with cube actions", "… and {count} more games with cube actions", more
+                    ).format(count=more),
+                    CUBE_SIZE,
+                    False,
+                )
             )
-        )
-    if not shown:
-        shown = [(0, _("The cube was never turned."))]
-    height = 16 + 26 * len(shown)
+            break
+        rows += [(game if i == 0 else 0, value, text, px, True) for i, (value, text, px) in enumerate(lines)]
+    if not rows:
+        rows = [(0, 0, _("The cube was never turned."), CUBE_SIZE, False)]
+    height = 16 + 26 * len(rows)
     c.panel(y, y + height)
-    for i, (game, text) in enumerate(shown):
+    for i, (game, value, text, px, of_game) in enumerate(rows):
         cy = y + 8 + 26 * i + 13
+        if value:
+            c.paste(sprites.cube(c.t, str(value), max(6, c.p(18))), (M + 24, cy))
         if game:
-            c.paste(sprites.cube(c.t, str(highest.get(game, 2)), max(6, c.p(18))), (M + 24, cy))
             c.text((M + 44, cy), pgettext("chart", "G{number}").format(number=game), c.rgb("accent"), 14, "lm")
-        c.text((M + 92 if game else M + 24, cy), c.fit(text, 14, c.w - 2 * M - 110), c.rgb("text"), 14, "lm")
+        c.text((M + 92 if of_game else M + 24, cy), text, c.rgb("text"), px, "lm")
     return y + height + 26
+
+
+def _cube_lines(c: _Canvas, card: MatchCard, acts: list[CubeAction], limit: float) -> list[tuple[int, str, float]]:
+    """One game's cube actions as lines at most ``limit`` units wide: (the highest value a line names, or 0 when it
+    names none; its text; its size). Actions are never split or cut; a single action too long for a line has its
+    player's name shortened."""
+    phrases: list[tuple[int, str]] = []
+    for act in acts:
+        names_value = act.action in ("double", "beaver", "raccoon")
+        text = _cube_words(act.action, card.names[act.side], act.value, card.teams)
+        if c.length(text, CUBE_SIZE) > limit:
+            # Only the name is shortened, so the value the icon shows stays in the words.
+            rest = c.length(text, CUBE_SIZE) - c.length(card.names[act.side], CUBE_SIZE)
+            who = c.fit(card.names[act.side], CUBE_SIZE, max(0.0, limit - rest))
+            text = _cube_words(act.action, who, act.value, card.teams)
+        phrases.append((act.value if names_value else 0, text))
+    return [(value, text, CUBE_SIZE) for value, text in _pack(c, phrases, CUBE_SIZE, limit)]
+
+
+def _pack(c: _Canvas, phrases: list[tuple[int, str]], px: float, limit: float) -> list[tuple[int, str]]:
+    """``phrases`` joined with commas into lines at most ``limit`` units wide at ``px``, greedily."""
+    sep = ", "
+    lines: list[tuple[int, str]] = []
+    value, line = 0, ""
+    for v, phrase in phrases:
+        trial = f"{line}{sep}{phrase}" if line else phrase
+        if line and c.length(trial + sep.rstrip(), px) > limit:
+            lines.append((value, line + sep.rstrip()))
+            value, line = v, phrase
+        else:
+            value, line = max(value, v), trial
+    if line:
+        lines.append((value, line))
+    return lines
 
 
 def _cube_words(action: str, who: str, value: int, team: bool) -> str:
@@ -556,7 +604,7 @@ def _signed(value: float, places: int) -> str:
 
 
 def _roll_words(card: MatchCard, roll: LuckyRoll) -> str:
-    """"game 3, Ann: 6-6 from the bar, +0.42" (the luck in equity for the roller)."""
+    """ "game 3, Ann: 6-6 from the bar, +0.42" (the luck in equity for the roller)."""
     dice = f"{max(roll.dice)}-{min(roll.dice)}"
     fields = {"game": roll.game, "name": card.names[roll.side], "dice": dice, "luck": _signed(roll.luck, 2)}
     if roll.from_bar:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import os
+from dataclasses import replace as replace_card
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,57 @@ def test_a_replay_too_big_for_the_limit_is_drawn_smaller_or_refused() -> None:
         render_replay(frames, max_bytes=1000, widths=(360,))
     with pytest.raises(ValueError):
         render_replay([])
+
+
+def test_each_cube_line_says_what_its_icon_shows_and_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose cube actions are too long for one line goes on over more lines, none cut with "…"; each line's
+    cube icon shows the highest value its words name (issue 33, item 11)."""
+    import re
+
+    from render import card as card_module
+
+    icons: list[tuple[str, int]] = []
+    texts: list[tuple[str, int, float]] = []
+    real_cube, real_text = card_module.sprites.cube, card_module._Canvas.text
+
+    def cube(theme: Theme, text: str, size: int, *args: object) -> Image.Image:
+        sprite = real_cube(theme, text, size, *args)
+        icons.append((text, len(texts)))
+        return sprite
+
+    def text(
+        self: card_module._Canvas, xy: tuple[float, float], s: str, colour: object, size: float, anchor: str = "la"
+    ):  # type: ignore[no-untyped-def]
+        texts.append((s, round(xy[1]), self.length(s, size) + xy[0]))
+        return real_text(self, xy, s, colour, size, anchor)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(card_module.sprites, "cube", cube)
+    monkeypatch.setattr(card_module._Canvas, "text", text)
+    long = (
+        CubeAction(4, 0, "double", 2),
+        CubeAction(4, 1, "beaver", 4),
+        CubeAction(4, 0, "raccoon", 8),
+        CubeAction(4, 1, "double", 16),
+        CubeAction(4, 0, "take", 16),
+        CubeAction(4, 0, "double", 32),
+        CubeAction(4, 1, "pass", 32),
+    )
+    card = replace_card(fixed_card(), names=("Alexandra Konstantinopoulou", "Bob"))
+    card = replace_card(card, cube=card.cube + long)
+    theme = Theme.build("classic", width=MIN_CARD_WIDTH)
+    render_card_image(card, theme)
+    start = next(i for i, (s, _y, _r) in enumerate(texts) if s == "CUBE")
+    end = next(i for i, (s, _y, _r) in enumerate(texts) if s == "PLAY")
+    lines = [t for t in texts[start + 1 : end] if not re.fullmatch(r"G\d+", t[0])]
+    words = " ".join(s for s, _y, _r in lines)
+    assert "…" not in words
+    for phrase in ("raccoons to 8", "doubles to 16", "doubles to 32", "Bob passes"):
+        assert phrase in words
+    for _s, _y, right in lines:
+        assert right <= 840 - 28  # inside the panel (in units of an 840-wide card)
+    cube_icons = [(value, at) for value, at in icons if start < at <= end]
+    assert len(cube_icons) >= 5
+    for value, at in cube_icons:
+        line = next(s for s, _y, _r in texts[at:end] if not re.fullmatch(r"G\d+", s))
+        named = [int(v) for v in re.findall(r"to (\d+)", line)]
+        assert named and max(named) == int(value), (value, line)
