@@ -66,7 +66,8 @@ def render_card_image(card: MatchCard, theme: Theme | None = None, *, title: str
     c = _Canvas(t, max(MIN_CARD_WIDTH, t.width))
     y = _header(c, card, title)
     y = _score_chart(c, card, y)
-    y = _dice(c, card, y)
+    if _rolled(card):
+        y = _dice(c, card, y)
     if card.uses_cube:
         y = _cube(c, card, y)
     if card.analysis is not None:
@@ -326,6 +327,16 @@ def _counted(card: MatchCard, heading: str) -> str:
     )
 
 
+def _rolled(card: MatchCard) -> bool:
+    """Whether any dice were thrown (a match resigned before the first roll has no dice to show)."""
+    return any(d.rolls for d in card.dice)
+
+
+def _shots(card: MatchCard) -> bool:
+    """Whether the card has shots to count: a rule set that hits, and some roll thrown while a hit was possible."""
+    return card.hitting and any(d.shots for d in card.dice)
+
+
 def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
     y = c.title(y, _counted(card, _("Dice")))
     a, b = card.dice
@@ -352,7 +363,7 @@ def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
             (of_rolls(a), of_rolls(b)),
         ),
     ]
-    if card.hitting:
+    if _shots(card):
         rows.append(
             (
                 _("Shots hit"),
@@ -361,6 +372,7 @@ def _dice(c: _Canvas, card: MatchCard, y: float) -> float:
                 (expected(i18n.decimal(a.expected_hits, 1)), expected(i18n.decimal(b.expected_hits, 1))),
             )
         )
+    if card.hitting:
         rows.append((_("Checkers hit"), (a.hits, b.hits), (str(a.hits), str(b.hits)), ("", "")))
     height = 14 + 72 * len(rows)
     x0, y0, x1, _bottom = c.cloth(y, y + height)
@@ -640,8 +652,12 @@ def _luck_lines(c: _Canvas, card: MatchCard, a: CardAnalysis, y: float) -> float
 
 # --- footer ----------------------------------------------------------------------------------------------------------
 def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
-    notes = [_("Dice: the rolls each side threw (opening throws not counted); a doublet's pips count four times.")]
-    if card.hitting:
+    notes: list[str] = []
+    if _rolled(card):
+        notes.append(
+            _("Dice: the rolls each side threw (opening throws not counted); a doublet's pips count four times.")
+        )
+    if _rolled(card) and _shots(card):
         notes.append(
             _(
                 "A shot is a roll made while some roll could hit; it is hit when the roll thrown could hit, "
@@ -716,14 +732,14 @@ def card_text(card: MatchCard, title: str = "") -> str:
             for g in card.games[:12]
         )
         parts.append(_("games: {games}").format(games=games))
-    for side in (0, 1):
+    for side in (0, 1) if _rolled(card) else ():
         d = card.dice[side]
         text = _("{name} rolled {pips} pips in {rolls} rolls (expected {expected})").format(
             name=card.names[side], pips=i18n.number(d.pips), rolls=i18n.number(d.rolls),
             expected=i18n.number(round(d.expected_pips)),
         )  # fmt: skip
         text += ", " + ngettext("{count} double", "{count} doubles", d.doubles).format(count=d.doubles)
-        if card.hitting:
+        if _shots(card):
             text += ", " + _("hit {hit} of {shots} shots (expected {expected})").format(
                 hit=d.shots_hit, shots=d.shots, expected=i18n.decimal(d.expected_hits, 1)
             )

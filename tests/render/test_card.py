@@ -243,3 +243,29 @@ def test_each_cube_line_says_what_its_icon_shows_and_fits(monkeypatch: pytest.Mo
         line = next(s for s, _y, _r in texts[at:end] if not re.fullmatch(r"G\d+", s))
         named = [int(v) for v in re.findall(r"to (\d+)", line)]
         assert named and max(named) == int(value), (value, line)
+
+
+def test_a_match_resigned_before_any_roll_shows_no_dice_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No dice were thrown: the card leaves out the dice section, its footnote and the dice in its text alternative,
+    instead of rows of zeros (issue 33, item 10)."""
+    from render import card as card_module
+
+    drawn: list[str] = []
+    real_text = card_module._Canvas.text
+
+    def text(
+        self: card_module._Canvas, xy: tuple[float, float], s: str, colour: object, size: float, anchor: str = "la"
+    ):  # type: ignore[no-untyped-def]
+        drawn.append(s)
+        return real_text(self, xy, s, colour, size, anchor)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(card_module._Canvas, "text", text)
+    setup = m.MatchSetup(get_variant("backgammon"), (("a",), ("b",)), m.MatchOptions(length=1), names=("Ann", "Bob"))
+    card = match_card(setup, [m.OpeningRoll("a", (3, 1)), m.Resign("a", 1)])
+    assert card.over and not any(d.rolls for d in card.dice)
+    render_card_image(card, Theme.build("classic", width=MIN_CARD_WIDTH))
+    assert "DICE" not in drawn and "PIPS ROLLED" not in drawn and "SHOTS HIT" not in drawn
+    assert not any("0 rolls" in s or s.startswith("Dice:") for s in drawn)
+    assert "CUBE" in drawn  # the rest of the card is there
+    words = card_text(card)
+    assert "Bob wins" in words and "rolls" not in words and "shots" not in words
