@@ -470,6 +470,10 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         ) from None
     except RecursionError:
         raise UsageError(_("{file} is not a match record (nested too deeply)").format(file=args.file)) from None
+    except ValueError:  # a number of more digits than Python reads (4,300)
+        raise UsageError(
+            _("{file} is not a match record: a number in it has more than 4,300 digits").format(file=args.file)
+        ) from None
     try:
         report = verify_record(record)
     except RecordError as exc:

@@ -233,12 +233,41 @@ class DiceProof:
         if not isinstance(commit, str) or len(commit) != 64 or not _is_hex(commit):
             raise ValueError(_("the commitment must be 64 hexadecimal digits"))
         client = data.get("client")
-        if client is not None and not isinstance(client, str):
+        if client is not None and (not isinstance(client, str) or not _encodable(client)):
             raise ValueError(_("the client value must be text (or null before the players gave it)"))
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, str) or not seed or len(seed) % 2 or not _is_hex(seed)):
             raise ValueError(_("the revealed seed must be hexadecimal digits (or null before the match ends)"))
         return cls(commit.lower(), client, None if seed is None else seed.lower(), SCHEME)
+
+
+def _unreadable(record: Mapping[str, Any]) -> str | None:
+    """What in a record no match record holds, named by where it is: text that cannot be written as UTF-8 (a lone
+    surrogate), a number that is not finite (JSON readers take NaN and 1e400); None when there is none."""
+    stack: list[tuple[str, Any]] = [("", record)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str) and not _encodable(value):
+            return _("{field} has a character that is not text (a lone surrogate)").format(field=where)
+        if isinstance(value, float) and not math.isfinite(value):
+            return _("{field} is {value}, not a number a record holds").format(field=where, value=value)
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                if isinstance(k, str) and not _encodable(k):
+                    return _("{field} has a key that is not text (a lone surrogate)").format(field=where)
+                stack.append((f"{where}.{k}" if where else str(k), v))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+    return None
+
+
+def _encodable(text: str) -> bool:
+    """Whether text can be written as UTF-8 (a lone surrogate, which JSON may carry, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_hex(text: str) -> bool:
@@ -377,6 +406,9 @@ def verify_record(record: Mapping[str, Any]) -> VerifyReport:
 
     if not isinstance(record, Mapping):
         raise RecordError(_("a match record is a JSON object with setup, actions and dice"))
+    unreadable = _unreadable(record)
+    if unreadable is not None:
+        raise RecordError(unreadable)
     items = record.get("actions")
     if not isinstance(items, list) or not all(isinstance(a, Mapping) for a in items):
         raise RecordError(_('the record needs "actions": a list of action objects'))

@@ -71,7 +71,7 @@ from enum import StrEnum
 from typing import Any
 
 from . import match as m
-from .i18n import _
+from .i18n import N_, _
 from .movegen import Submove
 from .plugins import get_variant
 from .position import BAR, OFF, RESERVE, Position
@@ -174,10 +174,21 @@ def setup_to_data(setup: m.MatchSetup) -> dict[str, Any]:
 def setup_from_data(data: Mapping[str, Any]) -> m.MatchSetup:
     """Rebuild a setup; the rule set must be registered (UnknownVariant otherwise)."""
     try:
-        variant = get_variant(str(data["variant"]), **dict(data.get("variant_options") or {}))
-        options = m.MatchOptions(**dict(data.get("options") or {}))  # it reads its enums' text forms
+        variant_options = data.get("variant_options") or {}
+        if not isinstance(variant_options, Mapping) or not all(isinstance(k, str) for k in variant_options):
+            raise RecordError(_('not a match setup: "variant_options" must be an object'))
+        variant = get_variant(str(data["variant"]), **dict(variant_options))
+        options = m.MatchOptions(**_typed_options(data.get("options") or {}))  # it reads its enums' text forms
         sides = data["sides"]
         names = data.get("names")
+        if not (
+            isinstance(sides, list | tuple)
+            and len(sides) == 2
+            and all(isinstance(s, list | tuple) and all(isinstance(p, str) for p in s) for s in sides)
+        ):
+            raise RecordError(_('not a match setup: "sides" must be two lists of player ids (text)'))
+        if names is not None and not (isinstance(names, list | tuple) and len(names) == 2):
+            raise RecordError(_('not a match setup: "names" must be the two sides\' names'))
         return m.MatchSetup(
             variant,
             (tuple(sides[0]), tuple(sides[1])),
@@ -186,6 +197,40 @@ def setup_from_data(data: Mapping[str, Any]) -> m.MatchSetup:
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise RecordError(_("not a match setup: {error}").format(error=exc)) from None
+
+
+#: The kinds of value each match option takes, in words for a refusal.
+_OPTION_KINDS = {bool: N_("true or false"), int: N_("a whole number")}
+
+
+def _typed_options(raw: Any) -> dict[str, Any]:
+    """A stored setup's match options, each of its field's type (enums as their text forms): RecordError naming
+    the first that is not (a traceback from a comparison deep in the rules, else)."""
+    if not isinstance(raw, Mapping):
+        raise RecordError(_('not a match setup: "options" must be an object'))
+    defaults = {f.name: f.default for f in dataclasses.fields(m.MatchOptions)}
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in defaults:
+            raise RecordError(_("not a match setup: there is no match option {key}").format(key=repr(key)[:40]))
+        default = defaults[key]
+        if isinstance(default, StrEnum):
+            ok = isinstance(value, str)
+        elif isinstance(default, bool):
+            ok = isinstance(value, bool)
+        else:
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        if not ok:
+            kind = _(_OPTION_KINDS[type(default)]) if type(default) in _OPTION_KINDS else _("text")
+            raise RecordError(
+                _("not a match setup: the match option {key} must be {kind}, not {value}").format(
+                    key=key, kind=kind, value=repr(value)[:40]
+                )
+            )
+        out[key] = value
+    return out
 
 
 def actions_from_data(items: Iterable[Mapping[str, Any]]) -> list[m.Action]:

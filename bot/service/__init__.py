@@ -25,6 +25,7 @@ from engine.i18n import _
 from ..config import Settings
 from ..storage import Store, Unavailable
 from .bots import BotsMixin
+from .boundary import refuse_malformed
 from .challenges import ChallengesMixin
 from .clocks import ClocksMixin
 from .core import ServiceCore as ServiceCore
@@ -177,6 +178,8 @@ def _answering_try_again(cls: type[T]) -> type[T]:
             async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
                 if _calling.get():
                     return await method(self, *args, **kwargs)
+                if convert:
+                    refuse_malformed(method, args, kwargs)  # text with a surrogate, NaN, a number past 64 bits
                 bounded = convert and _asked(args)
                 if bounded and self.in_flight >= self.limits.max_waiting_requests:
                     _overload(self).warn(

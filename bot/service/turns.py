@@ -248,6 +248,14 @@ def resign_level(variant: Variant, level: int | str) -> int:
         return level
     key = level.strip().lower()
     if key.isdigit():
+        # A level is a small number: digits past a few (thousands of them are beyond what int() converts) or
+        # digits other than 0-9 ("²") name none.
+        if not key.isascii() or len(key.lstrip("0")) > 3:
+            raise Refused(
+                _("resign {results}: {level} is not one of them").format(
+                    results=variant.results_text(), level=repr(key[:12] + ("…" if len(key) > 12 else ""))
+                )
+            )
         return int(key)
     names = dict(RESIGN_NAMES)
     for number, name in variant.results.items():

@@ -126,3 +126,19 @@ def test_right_dice_with_an_illegal_play_exit_1_as_invalid(tmp_path: Path, recor
     move["moves"] = [[24, 1, False]]
     code, out = verify(tmp_path, record)
     assert code == 1 and out.startswith("invalid: all ") and "is not legal" in out
+
+
+def test_huge_numbers_nan_and_lone_surrogates_are_one_line_naming_them(
+    tmp_path: Path, record: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 item 22: what JSON readers take but no record holds is refused in one line, never a traceback."""
+    text = json.dumps(record)
+    cases = {
+        text.replace('"length": 3', '"length": ' + "1" * 4301, 1): "a number in it has more than 4,300 digits",
+        text.replace('"length": 3', '"length": NaN', 1): "setup.options.length is nan",
+        text.replace('"client": "', '"client": "\\ud800', 1): "dice.client has a character that is not text",
+    }
+    for content, words in cases.items():
+        code, out = verify(tmp_path, content)
+        err = capsys.readouterr().err
+        assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1, err
