@@ -13,6 +13,7 @@ registers something of the wrong kind, or whose name or alias another plugin alr
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -73,4 +74,19 @@ def register_rating_systems(register: Callable[[RatingSystem], None]) -> None:
     names (FIBS by default), so a package can replace the ratings (Glicko-2, say) without touching the bot.
     Results are collected from every plugin (the return value is ignored); ``register`` rejects a name another
     plugin already registered.
+    """
+
+
+@hookspec
+def register_translations(register: Callable[[str | os.PathLike[str]], None]) -> None:
+    """Called once when the plugin manager starts: call ``register(folder)`` with each folder of the plugin's own
+    message catalogs, laid out as gettext's: ``<folder>/<lang>/LC_MESSAGES/<domain>.po`` (or ``.mo``), ``<lang>``
+    one of the shipped languages (``ru``, ``el``, ``tr``), any domain name. Results are collected from every plugin
+    (the return value is ignored).
+
+    Each language's catalogs of the plugin are merged into that language's catalog (:mod:`engine.i18n`) after the
+    project's own: the plugin's translations count only for messages the project's catalogs do not hold, so a plugin
+    never changes a word of gammonbot's (its rule set's name, summary, options and results speak the player's
+    language through ``_``, as the built-in ones do). ``register`` rejects a folder that does not exist; a catalog
+    that cannot be read is left out with a logged warning when the language is first used.
     """

@@ -9,7 +9,7 @@
 * ``GAMMONBOT_PLUGINS`` (comma-separated plugin names) limits which plugins load, built-in ones included;
   unset or empty loads all. ``GAMMONBOT_TRACE_HOOKS=1`` writes every hook call to standard error.
 * Collection hooks (``register_variants``, ``register_time_controls``, ``register_players``,
-  ``register_rating_systems``) are called once per
+  ``register_rating_systems``, ``register_translations``) are called once per
   plugin with a ``register`` callback that rejects duplicates and remembers which plugin registered what.
 
 **One bad plugin never stops the bot.** A plugin that cannot be imported, implements a hook gammonbot does not
@@ -38,11 +38,12 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import pluggy
 
-from . import hookspecs
+from . import hookspecs, i18n
 from .i18n import N_, _
 from .players import PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from .ratings import RatingSystem
@@ -167,6 +168,8 @@ class Registry:
     rating_system_owners: dict[str, str] = field(default_factory=dict)
     player_owners: dict[str, str] = field(default_factory=dict)
     _player_names: dict[str, str] = field(default_factory=dict)
+    #: Each plugin's folders of message catalogs (``register_translations``), by plugin name, in load order.
+    translations: dict[str, tuple[Path, ...]] = field(default_factory=dict)
     #: Plugins refused at start-up (by plugin name), with the reason in words; they registered nothing.
     refused: dict[str, str] = field(default_factory=dict)
 
@@ -278,6 +281,19 @@ class Registry:
             )
         self.rating_systems[name] = system
         self.rating_system_owners[name] = owner
+
+    def register_translation(self, folder: str | os.PathLike[str], owner: str) -> None:
+        """Add a folder of the plugin's message catalogs (``<lang>/LC_MESSAGES/<domain>.po``); one that is not an
+        existing folder is a :class:`PluginError`."""
+        if not isinstance(folder, (str, os.PathLike)) or not Path(folder).is_dir():
+            raise PluginError(
+                Deferred(N_("it registered {item} as its translations, which is not a folder"), item=repr(folder))
+            )
+        self.translations[owner] = (*self.translations.get(owner, ()), Path(folder).resolve())
+
+    def catalog_folders(self) -> list[tuple[str, Path]]:
+        """Every plugin's catalog folders, (plugin name, folder), in the order the plugins loaded."""
+        return [(owner, folder) for owner, folders in self.translations.items() for folder in folders]
 
     def find_rating_system(self, name: str) -> RatingSystem:
         """The rating system registered under ``name``; :class:`PluginError` lists the others."""
@@ -496,6 +512,7 @@ COLLECTIONS = (
     ("register_time_controls", "register_time_control"),
     ("register_players", "register_player"),
     ("register_rating_systems", "register_rating_system"),
+    ("register_translations", "register_translation"),
 )
 
 
@@ -516,6 +533,7 @@ def registry() -> Registry:
     global _default
     if _default is None:
         _default = build_plugin_manager()[1]
+        i18n.use_plugin_catalogs(_default.catalog_folders())  # the plugins' words, in every language's catalog
     return _default
 
 

@@ -24,6 +24,13 @@ loading; ``render``; ``service``; ``discord``; ``console``; ``tournament``: tour
 ``commands``: the Discord command descriptions and choices). At run time a language's domains form one catalog.
 ``engine.i18n.catalogs`` extracts and updates them.
 
+**Plugins' catalogs.** A plugin ships its own translations in a folder it registers (the ``register_translations``
+hook, ``docs/plugins.md``), laid out as gettext's: ``<folder>/<lang>/LC_MESSAGES/<domain>.po`` (or ``.mo``).
+:func:`use_plugin_catalogs` (called by :mod:`engine.plugins` when the process-wide registry is built) names them;
+each language's catalog takes them after the project's domains, and only for messages the project's catalogs do
+not hold (translated or not): a plugin adds words, it never changes gammonbot's. They are no part of the project's
+catalogs (``engine.i18n.catalogs`` neither extracts nor checks them).
+
 A pseudo-language, :data:`PSEUDO` (``qps``), wraps every translated string in ``⟦…⟧``; tests run the program in it
 and fail on any visible text outside the brackets (a string that bypassed the catalog).
 """
@@ -34,12 +41,15 @@ import contextvars
 import functools
 import gettext as _gettext
 import io
+import logging
+import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "LANGUAGES",
@@ -63,6 +73,8 @@ __all__ = [
     "use",
     "shared",
     "translation",
+    "use_plugin_catalogs",
+    "plugin_catalogs",
     "number",
     "decimal",
     "percent",
@@ -187,26 +199,85 @@ def po_path(lang: str, domain: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
+#: The plugins' catalog folders, in the order the plugins load: (plugin name, folder).
+_plugin_folders: tuple[tuple[str, Path], ...] = ()
+log = logging.getLogger("gammonbot.i18n")
+
+
+def use_plugin_catalogs(folders: Iterable[tuple[str, str | os.PathLike[str]]]) -> None:
+    """The plugins' catalog folders, (plugin name, folder) in load order, that every language's catalog takes after
+    the project's own (compiled catalogs are forgotten when the folders change)."""
+    global _plugin_folders
+    chosen = tuple((name, Path(folder)) for name, folder in folders)
+    with _lock:
+        if chosen != _plugin_folders:
+            _plugin_folders = chosen
+            _catalogs.clear()
+
+
+def plugin_catalogs() -> tuple[tuple[str, Path], ...]:
+    """The plugins' catalog folders in use: (plugin name, folder)."""
+    return _plugin_folders
+
+
+def _plugin_files(folder: Path, lang: str) -> list[Path]:
+    """A plugin folder's catalogs of ``lang``, one per domain (its ``.po``, else its ``.mo``), by domain name."""
+    where = folder / lang / "LC_MESSAGES"
+    if not where.is_dir():
+        return []
+    files = {path.stem: path for path in sorted(where.glob("*.mo"))}
+    files.update({path.stem: path for path in sorted(where.glob("*.po"))})
+    return [files[stem] for stem in sorted(files)]
+
+
+def _key(message: Any) -> tuple[str, str | None]:
+    mid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+    return mid, message.context
+
+
+def _take(merged: Any, catalog: Any, skip: Collection[tuple[str, str | None]] = ()) -> None:
+    """Add ``catalog``'s entries to ``merged``: those translated in every form and not fuzzy, unless ``merged`` has
+    the message already or ``skip`` names it (an untranslated entry never hides another's translation)."""
+    for message in catalog:
+        if not message.id or message.fuzzy or _key(message) in skip:
+            continue
+        if merged.get(message.id, message.context) is not None:
+            continue
+        forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        if forms and all(forms):
+            merged[message.id] = message
+
+
 def _compile(lang: str) -> _gettext.NullTranslations:
     """The language's domains merged into one catalog: an entry counts only when every form is translated and it is
-    not fuzzy (an untranslated entry in one domain never hides another domain's translation of the same text)."""
+    not fuzzy (an untranslated entry in one domain never hides another domain's translation of the same text). Then
+    the plugins' catalogs of the language, in load order, for the messages the project's catalogs do not hold."""
     from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
+    from babel.messages.mofile import read_mo, write_mo
     from babel.messages.pofile import read_po
 
     merged = Catalog(locale=lang, domain="gammonbot")
+    project: set[tuple[str, str | None]] = set()
     for domain in DOMAINS:
         path = po_path(lang, domain)
         if not path.exists():
             continue
         with path.open("rb") as f:
             catalog = read_po(f, locale=lang, domain=domain)
-        for message in catalog:
-            if not message.id or message.fuzzy or merged.get(message.id, message.context) is not None:
+        project.update(_key(message) for message in catalog if message.id)
+        _take(merged, catalog)
+    for plugin, folder in _plugin_folders:
+        for path in _plugin_files(folder, lang):
+            try:
+                with path.open("rb") as f:
+                    if path.suffix == ".mo":
+                        catalog = read_mo(f)
+                    else:
+                        catalog = read_po(f, locale=lang, domain=path.stem, abort_invalid=True)
+            except Exception as exc:  # a plugin's broken catalog costs its own words only
+                log.warning("plugin %r: catalog %s left out: %s: %s", plugin, path, type(exc).__name__, exc)
                 continue
-            forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
-            if forms and all(forms):
-                merged[message.id] = message
+            _take(merged, catalog, project)
     buf = io.BytesIO()
     write_mo(buf, merged, use_fuzzy=False)
     buf.seek(0)

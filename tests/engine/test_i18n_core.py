@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -95,3 +97,47 @@ def test_the_empty_string_stays_empty_in_every_language() -> None:
         with i18n.use(lang):
             assert _("") == ""
             assert i18n.pgettext("action", "") == ""
+
+
+def _plugin_catalog(folder: Path, lang: str, domain: str, entries: dict[str, str]) -> None:
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(locale=lang, domain=domain)
+    for msgid, text in entries.items():
+        catalog.add(msgid, text)
+    where = folder / lang / "LC_MESSAGES"
+    where.mkdir(parents=True, exist_ok=True)
+    with (where / f"{domain}.po").open("wb") as f:
+        write_po(f, catalog)
+
+
+@pytest.fixture
+def plugin_catalogs() -> Iterator[None]:
+    before = i18n.plugin_catalogs()
+    yield
+    i18n.use_plugin_catalogs(before)
+
+
+def test_a_plugins_catalogs_add_words_but_never_change_the_projects(
+    tmp_path: Path, plugin_catalogs: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    first, second, broken = tmp_path / "first", tmp_path / "second", tmp_path / "broken"
+    _plugin_catalog(first, "ru", "club", {"Club backgammon": "Клубные нарды", "gammon": "гаммон"})
+    _plugin_catalog(second, "ru", "other", {"Club backgammon": "Другие", "House rules": "Домашние правила"})
+    (broken / "ru" / "LC_MESSAGES").mkdir(parents=True)
+    (broken / "ru" / "LC_MESSAGES" / "bad.mo").write_bytes(b"not a compiled catalog")
+    with i18n.use("ru"):
+        assert _("Club backgammon") == "Club backgammon"
+        project_gammon = _("gammon")
+    assert project_gammon != "gammon"  # the project translates it
+    i18n.use_plugin_catalogs([("broken", broken), ("club", first), ("other", second)])
+    with caplog.at_level("WARNING", logger="gammonbot.i18n"), i18n.use("ru"):
+        assert _("Club backgammon") == "Клубные нарды"  # plugins in load order: the first one's words
+        assert _("House rules") == "Домашние правила"
+        assert _("gammon") == project_gammon  # the project's own word stands
+    assert "plugin 'broken'" in caplog.text and "bad.mo" in caplog.text
+    with i18n.use("el"):  # a language the plugin does not translate: English
+        assert _("Club backgammon") == "Club backgammon"
+    i18n.use_plugin_catalogs([])
+    with i18n.use("ru"):
+        assert _("Club backgammon") == "Club backgammon"

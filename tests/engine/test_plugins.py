@@ -122,6 +122,31 @@ def test_the_command_line_lists_and_plays_the_outside_rule_set() -> None:
     assert len(played.stdout.splitlines()) == len(nack.legal_plays(nack.start_position(), (3, 1)))
 
 
+def test_the_outside_plugin_registers_its_catalogs_and_the_registry_hands_them_to_the_translations() -> None:
+    _require_nackgammon()
+    _, reg = build_plugin_manager()
+    (folder,) = reg.translations["nackgammon"]
+    assert folder.is_relative_to(PLUGIN_DIR) and (folder / "ru" / "LC_MESSAGES" / "nackgammon.po").is_file()
+    assert ("nackgammon", folder) in reg.catalog_folders()
+    assert "backgammon" not in reg.translations  # gammonbot's own words are its catalogs, not a plugin's
+
+
+def test_a_plugin_registering_translations_that_are_not_a_folder_is_refused_and_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    class Plugin:
+        @hookimpl
+        def register_translations(self, register: Callable[[object], None]) -> None:
+            register(tmp_path)
+            register(tmp_path / "missing")
+
+    _, reg = build_plugin_manager([("wordy", Plugin())], load_entry_points=False)
+    assert "is not a folder" in reg.refused["wordy"] and "missing" in reg.refused["wordy"]
+    assert "wordy" not in reg.translations
+    with pytest.raises(PluginError, match="plugin 'wordy' refused: .*not a folder"):
+        build_plugin_manager([("wordy", Plugin())], load_entry_points=False, strict=True)
+
+
 # --- GAMMONBOT_PLUGINS ----------------------------------------------------------------------------------
 def test_gammonbot_plugins_restricts_the_plugins_that_load(monkeypatch: pytest.MonkeyPatch) -> None:
     _require_nackgammon()
