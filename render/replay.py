@@ -30,7 +30,7 @@ from .board import render_image
 from .fonts import ellipsize, font
 from .theme import MIN_WIDTH, Theme, builtin_config
 
-__all__ = ["RenderedReplay", "MAX_BYTES", "WIDTHS", "render_replay", "frame_image", "encode_gif"]
+__all__ = ["RenderedReplay", "MAX_BYTES", "WIDTHS", "render_replay", "replay_text", "frame_image", "encode_gif"]
 
 #: The largest GIF made, in bytes: well under Discord's 8 MB upload limit.
 MAX_BYTES = 6_000_000
@@ -74,12 +74,7 @@ def render_replay(
         data = encode_gif(pictures, _palette(sample, colours), len(frames))
         size = len(data)
         if size <= max_bytes:
-            alt = ngettext(
-                "Replay in {count} picture, one per play. {first}. {last}",
-                "Replay in {count} pictures, one per play. {first}. {last}",
-                len(frames),
-            ).format(count=len(frames), first=frames[0].caption, last=frames[-1].caption)
-            return RenderedReplay(data, sample[0].width, sample[0].height, len(frames), alt[:1024])
+            return RenderedReplay(data, sample[0].width, sample[0].height, len(frames), replay_text(frames))
     raise ValueError(
         ngettext(
             "a replay of {plays} play takes {size} bytes even small, more than {limit}",
@@ -87,6 +82,30 @@ def render_replay(
             len(frames),
         ).format(plays=len(frames), size=i18n.number(size), limit=i18n.number(max_bytes))
     )
+
+
+def replay_text(frames: Sequence[ReplayFrame]) -> str:
+    """The text alternative of a replay (at most 1,024 characters, Discord's limit): how many plays it shows, the
+    first frame's caption and the last one's, each said once."""
+    plays = len(frames) - 1
+    if plays:
+        head = ngettext(
+            "Replay of {count} play: the start, then a picture after each play.",
+            "Replay of {count} plays: the start, then a picture after each play.",
+            plays,
+        ).format(count=plays)
+    else:
+        head = _("Replay of a game ended before any play: one picture.")
+    captions = [frames[0].caption]
+    if frames[-1].caption != frames[0].caption:
+        captions.append(frames[-1].caption)
+    return " ".join([head, *(_sentence(c) for c in captions if c)])[:1024]
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in a full stop (unless it ends in one, or in another closing mark, already)."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
 
 
 def frame_image(frames: Sequence[ReplayFrame], k: int, theme: Theme) -> Image.Image:

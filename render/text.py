@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from engine.i18n import N_, _, ngettext
 from engine.notation import format_play
+from engine.position import POINTS
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot
 
 __all__ = [
+    "position_words",
     "board_text",
     "match_label",
     "side_label",
@@ -168,6 +170,41 @@ def draft_text(s: BoardSnapshot) -> str:
     return _("{name} is moving {play}").format(name=name, play=play)
 
 
+def position_words(s: BoardSnapshot) -> str:
+    """Where the checkers are, in words a screen reader can speak (for rule sets without a Position ID), in the
+    viewer's numbering: ``"checkers as Ann sees them: Ann 10 on 24, 1 on 17; Bob 2 on 6, 7 on 1; pinned: Ann's
+    checker on 6"``. Checkers waiting to enter are told apart (:func:`board_text`)."""
+    pos = s.position
+    sides = []
+    for side in (VIEWER, OPPONENT):
+        sign = 1 if side == VIEWER else -1
+        items = [
+            _("{count} on {point}").format(count=abs(v), point=p)
+            for p, v in sorted(enumerate(pos.board, start=1), reverse=True)
+            if v * sign > 0
+        ]
+        if pos.bar[side]:
+            items.append(_("{count} on the bar").format(count=pos.bar[side]))
+        if pos.off[side]:
+            items.append(_("{count} borne off").format(count=pos.off[side]))
+        # Translators: a side's checkers in the board's text alternative: "Ann 10 on 24, 1 on 17".
+        listed = ", ".join(items) if items else _("none on the board")
+        sides.append(_("{name} {checkers}").format(name=side_label(s, side), checkers=listed))
+    # A pinned checker lies under the other side's checkers: its owner is the opposite of the stack's.
+    pinned = [
+        _("a checker of {name} on {point}").format(
+            name=side_label(s, VIEWER if pos.board[p - 1] < 0 else OPPONENT), point=p
+        )
+        for p in range(POINTS, 0, -1)
+        if pos.is_pinned(p)
+    ]
+    text = _("checkers as {name} sees them: {sides}").format(name=side_label(s, VIEWER), sides="; ".join(sides))
+    if pinned:
+        # Translators: the pinned checkers (Plakoto) in the board's text alternative.
+        text += "; " + _("pinned: {checkers}").format(checkers=", ".join(pinned))
+    return text
+
+
 def board_text(s: BoardSnapshot) -> str:
     """One line describing the board for screen readers and logs, in the active language.
 
@@ -180,7 +217,7 @@ def board_text(s: BoardSnapshot) -> str:
     if s.position_id:
         parts.append(_("Position ID {id}").format(id=s.position_id))
     else:
-        parts.append(_("board {position} (seen by {name})").format(position=s.position, name=you))
+        parts.append(position_words(s))
     if s.result is not None:
         first, second = result_lines(s)
         parts.append(_("game {number} over: {result}").format(number=s.result.game, result=first))

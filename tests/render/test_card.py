@@ -173,7 +173,7 @@ def test_a_long_game_replays_as_a_gif_under_discords_limit_one_frame_per_play() 
         gif.seek(k)
         diff = ImageChops.difference(gif.convert("RGB"), frame_image(frames, k, theme))
         assert sum(ImageStat.Stat(diff).mean) / 3 < 3.0, f"frame {k} decodes to another picture"
-    assert "Replay in" in movie.alt_text and "Game 1" in movie.alt_text
+    assert f"Replay of {len(frames) - 1} plays" in movie.alt_text and "Game 1" in movie.alt_text
     gif.seek(0)
     durations = [gif.info["duration"] for _ in ImageSequence.Iterator(gif)]
     assert durations[0] == 1500 and set(durations[1:-1]) == {1200} and durations[-1] == 4000
@@ -269,3 +269,21 @@ def test_a_match_resigned_before_any_roll_shows_no_dice_statistics(monkeypatch: 
     assert "CUBE" in drawn  # the rest of the card is there
     words = card_text(card)
     assert "Bob wins" in words and "rolls" not in words and "shots" not in words
+
+
+def test_a_replays_text_alternative_counts_plays_and_says_each_caption_once() -> None:
+    """0 plays is not "1 picture, one per play", and a one-frame replay's caption is not said twice; captions end
+    in one full stop (issue 33, item 12)."""
+    from render.replay import replay_text
+
+    setup = m.MatchSetup(get_variant("backgammon"), (("a",), ("b",)), m.MatchOptions(length=1), names=("Ann", "Bob"))
+    frames = replay_frames(setup, [m.OpeningRoll("a", (3, 1)), m.Resign("a", 1)], 1)
+    assert len(frames) == 1
+    text = replay_text(frames)
+    assert "one per play" not in text and "1 picture" not in text and "before any play" in text
+    assert text.count(frames[0].caption) == 1 and ".." not in text
+    final, actions = random_game(0)
+    frames = replay_frames(final.setup, actions, 1)
+    text = replay_text(frames)
+    assert text.startswith(f"Replay of {len(frames) - 1} plays")
+    assert text.count(frames[-1].caption) == 1 and ".." not in text

@@ -50,7 +50,12 @@ def test_a_pinned_checker_is_drawn_at_the_edge_under_its_pinners_with_a_pin_head
 def test_board_text_and_the_ascii_board_show_the_pins() -> None:
     pos = Position.parse(PINNED)
     s = snapshot_of(PLAKOTO, pos, names=("Ann", "Bob"))
-    assert s.position_id is None and "20:-1p" in board_text(s) and "13:1p" in board_text(s)
+    words = board_text(s)
+    assert s.position_id is None
+    # In words a screen reader can speak: no signed counts, no bare "p" (issue 33, item 12).
+    assert "Ann 10 on 24, 1 on 17, 1 on 13, 1 on 7; Bob 1 on 20, 1 on 9, 2 on 6, 3 on 5, 7 on 1" in words
+    assert "pinned: a checker of Ann on 20, a checker of Bob on 13, a checker of Ann on 6" in words
+    assert "-1" not in words and "1p" not in words
     text = ascii_board(PLAKOTO, pos)
     assert "pinned (*): X on 20, O on 13, X on 6" in text
     top = text.splitlines()[2]  # the row at the top edge: 13..18 left, 19..24 right
