@@ -405,7 +405,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         )
     out.write(head + "\n")
     how = {EndReason.PASS: _("a double passed"), EndReason.TIMEOUT: _("on time"), EndReason.FORFEIT: _("by forfeit")}
-    teams = tuple(len(side) > 1 for side in setup.sides)
+    teams = (len(setup.sides[0]) > 1, len(setup.sides[1]) > 1)
     for r in state.results:
         game_rules = variant.for_game(r.game - 1)  # Tavli: each game's own words (mars, mother pinned)
         what = game_rules.result_name(r.level) if r.level else ""
