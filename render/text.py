@@ -172,8 +172,8 @@ def draft_text(s: BoardSnapshot) -> str:
 
 def position_words(s: BoardSnapshot) -> str:
     """Where the checkers are, in words a screen reader can speak (for rule sets without a Position ID), in the
-    viewer's numbering: ``"checkers as Ann sees them: Ann 10 on 24, 1 on 17; Bob 2 on 6, 7 on 1; pinned: Ann's
-    checker on 6"``. Checkers waiting to enter are told apart (:func:`board_text`)."""
+    viewer's numbering: ``"points numbered for Ann: Ann 10 on 24, 1 on 17; Bob 2 on 6, 7 on 1; pinned: a
+    checker of Ann on 6"``. Checkers waiting to enter are told apart (:func:`board_text`)."""
     pos = s.position
     sides = []
     for side in (VIEWER, OPPONENT):
@@ -198,7 +198,7 @@ def position_words(s: BoardSnapshot) -> str:
         for p in range(POINTS, 0, -1)
         if pos.is_pinned(p)
     ]
-    text = _("checkers as {name} sees them: {sides}").format(name=side_label(s, VIEWER), sides="; ".join(sides))
+    text = _("points numbered for {name}: {sides}").format(name=side_label(s, VIEWER), sides="; ".join(sides))
     if pinned:
         # Translators: the pinned checkers (Plakoto) in the board's text alternative.
         text += "; " + _("pinned: {checkers}").format(checkers=", ".join(pinned))

@@ -51,7 +51,7 @@ def test_text_alternative_has_position_id_dice_pips_score_cube_and_last_play() -
 def test_text_alternative_without_a_gnubg_id_money_crawford_and_teams() -> None:
     s = snap("24:15 12:-15", geometry=ROTATED, on_roll=None, opening_dice=(6, 2), pips=(360, 360))
     text = board_text(s)
-    assert "Position ID" not in text and "board 24:15 12:-15" in text
+    assert "Position ID" not in text and "points numbered for You: You 15 on 24; Opponent 15 on 12" in text
     assert "opening roll You 6, Opponent 2" in text and "money game" in text
     c = board_text(snap(match_length=5, score=(4, 1), cube_unavailable="Crawford"))
     assert "cube unavailable (Crawford)" in c and "match to 5" in c
