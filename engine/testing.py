@@ -45,6 +45,9 @@ the cube and resignations are used):
 ``hostile``
     a hook of the rule set that raises during play (``next_stage``, ``turn_rules``, ``game_over``) is refused in
     words naming the hook and leaves the game as it was; a bot player whose play raises is played for.
+
+For a plugin's own tests of its rules, :func:`play_through` plays one seeded match of a rule set to its end, between
+two random players or two bot players, checking every action, and returns the states and actions to look into.
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ __all__ = [
     "check_plugin",
     "contract_test",
     "self_play",
+    "play_through",
+    "PlayedMatch",
 ]
 
 
@@ -403,6 +408,132 @@ def check_snapshots(cls: type[Variant], budget: Budget) -> None:
                         raise _fail(
                             cls, "snapshots", f"the board of {state.position} cannot be drawn: {exc!r}"
                         ) from exc
+
+
+# --- driving a whole match in a plugin's tests -------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A match :func:`play_through` played to its end: every state in order (``states[0]`` before the first action,
+    ``states[-1]`` the final one) and the actions between them, each checked legal."""
+
+    states: tuple[m.MatchState, ...]
+    actions: tuple[m.Action, ...]
+
+    @property
+    def final(self) -> m.MatchState:
+        return self.states[-1]
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match (0 or 1)."""
+        return self.final.winner
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.final.score
+
+    @property
+    def results(self) -> tuple[m.GameResult, ...]:
+        """Each game's result, in order."""
+        return self.final.results
+
+    def moves(self) -> list[tuple[m.MatchState, m.Move]]:
+        """Each play with the state it was played in (its dice, position, stage and turn context)."""
+        return [
+            (state, action)
+            for state, action in zip(self.states, self.actions, strict=False)
+            if isinstance(action, m.Move)
+        ]
+
+
+def play_through(
+    rule_set: type[Variant] | Variant,
+    *,
+    seed: int = 0,
+    length: int = 3,
+    cube: bool = False,
+    options: Mapping[str, Any] | None = None,
+    match: m.MatchOptions | None = None,
+    players: tuple[object, object] | None = None,
+    max_actions: int = 20_000,
+) -> PlayedMatch:
+    """Play a seeded match of ``rule_set`` (a class, with ``options``, or an instance) to its end and check every
+    action on the way: the final state and every action, as a :class:`PlayedMatch`.
+
+    The match is ``length`` points, ``cube`` or not (without it games run to their end: bear-offs, gammons and the
+    rule set's other results), or the ``match`` options given whole. ``players``: two bot players (objects with
+    ``choose_play`` ..., :class:`~engine.players.Player`, or names of registered ones such as ``"heuristic"``),
+    side 0 first; by default two random players (every legal play may be chosen; with the cube they double, take,
+    pass and resign now and then). The same seed plays the same match.
+
+    Checked, each a :class:`ContractError` naming the rule set, the action and where: the engine accepts each action;
+    a play is one of the legal plays of its dice and stage; every position reached is valid; a bot player never
+    fails; the match ends within ``max_actions``; and the record, read back and replayed, gives the same final state.
+    """
+    from .players import PlayerError, bot_action
+    from .plugins import find_player
+
+    variant = rule_set(**dict(options or {})) if isinstance(rule_set, type) else rule_set
+    cls = type(variant)
+    chosen = match or m.MatchOptions(length=length, cube=cube and variant.uses_cube)
+    state = m.new_match(variant, default_sides(variant), chosen)
+    dice = RandomDice(seed)
+    bots: list[Any] = []
+    for k, bot in enumerate(players or ()):
+        if isinstance(bot, str):
+            spec = find_player(bot)
+            spec.check(variant)
+            bots.append(spec.factory(seed + k))
+        else:
+            bots.append(bot)
+    random_player = RandomPlayer(random.Random(f"play-through-{seed}"))
+    states: list[m.MatchState] = [state]
+    actions: list[m.Action] = []
+
+    def fail(message: str) -> ContractError:
+        where = f"action {len(actions) + 1}, {state.phase.name} of game {state.game}"
+        if state.position is not None:
+            where += f", position {state.position}"
+        if state.dice is not None:
+            where += f", dice {state.dice[0]}-{state.dice[1]}"
+        return _fail(cls, "play_through", f"{message} ({where})")
+
+    while not state.over:
+        if len(actions) >= max_actions:
+            raise fail(f"the match did not end within {max_actions} actions")
+        try:
+            if bots:
+                side = state.turn if state.turn is not None else 0
+                action = bot_action(bots[side], state, side, dice)
+            else:
+                action = random_player.choose(state, dice)
+        except PlayerError as exc:
+            raise fail(f"the bot player failed: {exc}") from exc
+        if isinstance(action, m.Move) and state.position is not None:
+            try:
+                left = state.variant.apply(state.position, action.moves)
+            except Exception as exc:
+                raise fail(f"the play {action.moves} cannot be made: {type(exc).__name__}: {exc}") from exc
+            if state.legal_plays().find(left) is None:
+                raise fail(f"the play {action.moves} is not one of the legal plays")
+        try:
+            after = m.apply(state, action)
+        except Exception as exc:
+            raise fail(f"{action} is refused: {type(exc).__name__}: {exc}") from exc
+        if after.position is not None:
+            try:
+                after.variant.validate_position(after.position)
+            except Exception as exc:
+                raise fail(f"{action} leaves an invalid position {after.position}: {exc}") from exc
+        state = after
+        states.append(state)
+        actions.append(action)
+    replayed = states[0]
+    for action in actions:
+        replayed = m.apply(replayed, action_from_data(action_to_data(action)))
+    if replayed != state:
+        raise fail("the record, read back and replayed, does not give the final state")
+    return PlayedMatch(tuple(states), tuple(actions))
 
 
 #: The rule-set hooks the ``hostile`` check makes raise.

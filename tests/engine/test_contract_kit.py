@@ -11,7 +11,7 @@ import pytest
 from engine.movegen import Play, PlaySet
 from engine.plugins import hookimpl
 from engine.position import Position
-from engine.testing import CHECKS, Budget, ContractError, check_plugin, check_variant, contract_test
+from engine.testing import CHECKS, Budget, ContractError, check_plugin, check_variant, contract_test, play_through
 from engine.validate import IllegalPlay
 from engine.variant import Variant
 
@@ -155,3 +155,50 @@ def test_a_subclass_that_changes_the_rules_needs_its_own_mat_tag_and_no_tag_is_t
 
 def test_the_hostile_check_passes_for_a_sound_rule_set() -> None:
     CHECKS["hostile"](Short, SMALL)
+
+
+# --- play_through: a whole match in a plugin's tests -----------------------------------------------------------
+def test_play_through_plays_a_built_in_rule_set_to_its_end_the_same_way_for_a_seed() -> None:
+    from engine.match import Move, Phase
+    from variants.backgammon import Backgammon
+
+    played = play_through(Backgammon, seed=4, length=3, cube=True)
+    assert played.final.phase is Phase.OVER and played.winner in (0, 1)
+    assert played.score[played.winner] >= 3 and played.results
+    assert played.states[0].phase is Phase.OPENING and len(played.states) == len(played.actions) + 1
+    moves = played.moves()
+    assert moves and all(isinstance(move, Move) for _, move in moves)
+    for state, move in moves:  # each play one of its roll's legal plays
+        assert state.position is not None
+        assert state.legal_plays().find(state.variant.apply(state.position, move.moves)) is not None
+    assert play_through(Backgammon, seed=4, length=3, cube=True).actions == played.actions
+
+
+def test_play_through_seats_registered_bot_players_and_plays_gul_bara_cascades() -> None:
+    from engine.match import Stage
+    from variants.gulbara import GulBara
+
+    played = play_through(GulBara, seed=2, length=1)
+    assert played.winner in (0, 1)
+    assert any(state.stage is Stage.FIXED for state, _ in played.moves())  # a cascade's stage, dice the rules fix
+    seated = play_through(GulBara, seed=2, length=1, players=("random", "random"))  # registered bot players
+    assert seated.winner in (0, 1) and seated.actions != played.actions
+
+
+def test_play_through_fails_on_a_bot_player_that_chooses_no_legal_play() -> None:
+    class Cheat:
+        def choose_play(self, state: Any, time_cap: float | None = None) -> Play:
+            first = state.legal_plays()[0]
+            return Play(first.moves, state.variant.flip(first.position))  # a position no legal play leaves
+
+        def should_double(self, state: Any, time_cap: float | None = None) -> bool:
+            return False
+
+        def answer_double(self, state: Any, time_cap: float | None = None) -> bool:
+            return True
+
+        def accept_resignation(self, state: Any, time_cap: float | None = None) -> bool:
+            return True
+
+    with pytest.raises(ContractError, match=r"kit-short: play_through: the bot player failed: .*not one of the legal"):
+        play_through(Short, seed=1, length=1, players=(Cheat(), Cheat()))

@@ -5,6 +5,7 @@ one options string."""
 from __future__ import annotations
 
 import re
+import sys
 import types
 from pathlib import Path
 
@@ -52,3 +53,15 @@ def test_players_set_the_option_in_the_options_string(club: type[Variant]) -> No
     cls = reg.find("club")
     _, rule_options = settle(cls, 3, parse("backgammons=on no-crawford", list(reg.variants.values()), rule_set=cls))
     assert cls(**rule_options).max_result == 3
+
+
+def test_the_guides_whole_match_tests_pass_on_the_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = re.findall(r"```python\n(# tests/test_match\.py\n.*?)```", GUIDE.read_text(), re.S)
+    assert len(blocks) == 1, "the guide's play_through example is one python block starting with its file name"
+    monkeypatch.setitem(sys.modules, "gammonbot_clubgammon", _example())
+    tests: dict[str, object] = {}
+    exec(compile(blocks[0], str(GUIDE), "exec"), tests)
+    for name in ("test_a_club_match_never_scores_a_backgammon", "test_the_heuristic_bot_plays_it"):
+        test = tests[name]
+        assert callable(test), name
+        test()
