@@ -456,7 +456,8 @@ def _draw_info_rows(
         _text(im, (x1 - pad, cy), right, t.rgb("text"), right_px, "rm")
         centre = match_label(s) if side == OPPONENT else rule_set_name(s)
         half = min(L.width / 2 - name_x - 2 * L.d - pad, right_x - pad - L.width / 2)
-        centre, centre_px = fit(centre, 2 * half, small, round(small * 0.8))
+        # The match (or rule set) label in the name rows' size, as legible as the names on a phone.
+        centre, centre_px = fit(centre, 2 * half, size, small)
         centre_w = text_width(centre, centre_px)
         _text(im, (L.width // 2, cy), centre, t.rgb("text dim"), centre_px, "mm")
         limit = int(L.width // 2 - centre_w / 2 - name_x - pad)

@@ -40,6 +40,8 @@ MIN_CARD_WIDTH = 560
 BASE = 840
 SS = 2  # drawn at twice the size, then shrunk
 M = 28  # outer margin
+#: The footnote's size: the card's body size, legible when a card is shown 390 pixels wide on a phone.
+FOOTNOTE_SIZE = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -682,10 +684,10 @@ def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
         notes.append(note.format(analyst=a.analyst, label=a.label))
     lines: list[str] = []
     for note in notes:
-        lines += _wrap(c, note, 11, c.w - 2 * M)
+        lines += _wrap(c, note, FOOTNOTE_SIZE, c.w - 2 * M)
     for line in lines:
-        c.text((M, y), line, c.rgb("text dim"), 11)
-        y += 16
+        c.text((M, y), line, c.rgb("text dim"), FOOTNOTE_SIZE)
+        y += round(FOOTNOTE_SIZE * 1.45)
     return y + 14
 
 

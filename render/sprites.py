@@ -237,6 +237,12 @@ def pin_head(theme: Theme, colour: Colour, d: int) -> Image.Image:
 # --- the static board ---------------------------------------------------------------------------
 
 
+def point_number_size(L: Layout) -> int:
+    """The point numbers' size: as large as their row allows (about 10 pixels when an 840-wide board is shown 390
+    wide on a phone), never below 9 pixels."""
+    return max(9, min(round(L.d * 0.46), L.number_h - 2))
+
+
 @lru_cache(maxsize=32)
 def static_board(theme: Theme, layout: Layout) -> Image.Image:
     """Everything that never changes for a (theme, layout): frame, cloth, points, numbers, bar, trays.
@@ -285,7 +291,7 @@ def static_board(theme: Theme, layout: Layout) -> Image.Image:
     im = im.resize((L.width, L.height), Image.Resampling.LANCZOS)
 
     draw = ImageDraw.Draw(im)
-    f = font(max(9, round(L.d * 0.36)))
+    f = font(point_number_size(L))
     ink = theme.rgb("point number")
     for point in range(1, 25):
         x = L.point_x(point)

@@ -302,3 +302,28 @@ def test_cached_text_masks_draw_the_same_pixels_as_draw_text(text: str, anchor: 
         got = base.copy()
         _text(got, xy, text, (250, 10, 120), size, anchor)
         assert ImageChops.difference(expected, got).getbbox() is None, (text, anchor, size)
+
+
+def test_small_labels_stay_legible_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An 840-wide board shown 390 wide (a phone): the point numbers and the "Match to N" label are at least 9
+    pixels as shown (the names' size); the match card's footnote is drawn in its body size (issue 33, item 14)."""
+    from render import board, card, sprites
+    from render.theme import Theme
+
+    theme = Theme.build("classic", width=840)
+    s = snap(names=("Ann", "Bob"), score=(2, 4), match_length=7)
+    L = board.layout_for(s, theme)
+    shown = 390 / 840
+    assert sprites.point_number_size(L) * shown >= 9.5
+    drawn: dict[str, int] = {}
+    real = board._text
+    monkeypatch.setattr(
+        board,
+        "_text",
+        lambda im, xy, text, colour, size, anchor: (
+            drawn.setdefault(text, size) and real(im, xy, text, colour, size, anchor)
+        ),
+    )
+    board.render_image(s, theme)
+    assert drawn["Match to 7"] * shown >= 9
+    assert card.FOOTNOTE_SIZE >= 14
