@@ -72,7 +72,8 @@ CLOSE_CUBE = 0.16
 def luck_words(luck_rate: float) -> str:
     """GNU Backgammon's word for a luck rate in mEMG per roll (``getLuckRating``: ``arLuckLevel`` 0.3 and 0.6 over
     ten): "Go to bed" below -60, "Bad dice, man!" below -30, "Good dice, man!" above 30, "Go to Las Vegas" above
-    60, else "None" (in the active language)."""
+    60, else the middle band, which GNU Backgammon calls "None" and the card calls "Average dice" (a bare "None" read
+    as if the figure were missing) (in the active language)."""
     if luck_rate < -60:
         return pgettext("luck", "Go to bed")
     if luck_rate < -30:
@@ -81,7 +82,7 @@ def luck_words(luck_rate: float) -> str:
         return pgettext("luck", "Go to Las Vegas")
     if luck_rate > 30:
         return pgettext("luck", "Good dice, man!")
-    return pgettext("luck", "None")
+    return pgettext("luck", "Average dice")
 
 
 class HintError(ValueError):
