@@ -461,8 +461,22 @@ def _draw_info_rows(
         centre_w = text_width(centre, centre_px)
         _text(im, (L.width // 2, cy), centre, t.rgb("text dim"), centre_px, "mm")
         limit = int(L.width // 2 - centre_w / 2 - name_x - pad)
-        name = ellipsize(side_label(s, side), size, limit)
+        name = _name_label(s, side, size, limit)
         _text(im, (name_x, cy), name, t.rgb("text"), size, "lm")
+
+
+def _name_label(s: BoardSnapshot, side: int, size: int, limit: float) -> str:
+    """A name row's name, at most ``limit`` pixels wide: in team play the team's name is shortened first, so the
+    acting member's name (who is to act) stays whole as long as it fits on its own."""
+    label = side_label(s, side)
+    if s.team_names is None or text_width(label, size) <= limit:
+        return ellipsize(label, size, limit)
+    member = s.names[side]
+    tail = f" · {member}"
+    room = limit - text_width(tail, size)
+    if room >= text_width("W…", size):
+        return ellipsize(s.team_names[side], size, room) + tail
+    return ellipsize(member, size, limit)
 
 
 def _score_text(s: BoardSnapshot, side: int) -> str:

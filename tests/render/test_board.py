@@ -327,3 +327,28 @@ def test_small_labels_stay_legible_on_a_phone(monkeypatch: pytest.MonkeyPatch) -
     board.render_image(s, theme)
     assert drawn["Match to 7"] * shown >= 9
     assert card.FOOTNOTE_SIZE >= 14
+
+
+@pytest.mark.parametrize("width", [390, 840])
+def test_a_long_team_name_never_pushes_the_acting_players_name_off(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Doubles: the team's name is shortened first, the acting member's name stays whole; names in scripts the board
+    font lacks are drawn by a fallback font (issue 33, item 15)."""
+    from render import board
+    from render.fonts import FALLBACK_PATHS, FONT_PATH, covered
+    from render.theme import Theme
+
+    drawn: list[str] = []
+    real = board._text
+    monkeypatch.setattr(
+        board,
+        "_text",
+        lambda im, xy, text, colour, size, anchor: drawn.append(text) or real(im, xy, text, colour, size, anchor),
+    )
+    teams = ("The Magnificent Backgammon Brigade of Thessaloniki", "田中太郎と山田花子の大冒険チーム 🎲")
+    s = snap(names=("Charlotte", "王小明"), team_names=teams, on_roll=VIEWER, dice=(3, 1))
+    board.render_image(s, Theme.build("classic", width=width))
+    assert any(t.endswith("… · Charlotte") for t in drawn), drawn
+    assert any(t.endswith("… · 王小明") for t in drawn), drawn
+    # Every character drawn is in the board font or a fallback: nothing falls to an empty box.
+    fonts = covered(FONT_PATH).union(*(covered(p) for p in FALLBACK_PATHS))
+    assert all(ord(ch) in fonts for t in drawn for ch in t if not ch.isspace())
