@@ -187,8 +187,8 @@ def position_words(s: BoardSnapshot) -> str:
             items.append(_("{count} on the bar").format(count=pos.bar[side]))
         if pos.off[side]:
             items.append(_("{count} borne off").format(count=pos.off[side]))
-        # Translators: a side's checkers in the board's text alternative: "Ann 10 on 24, 1 on 17".
         listed = ", ".join(items) if items else _("none on the board")
+        # Translators: a side's checkers in the board's text alternative: "Ann 10 on 24, 1 on 17".
         sides.append(_("{name} {checkers}").format(name=side_label(s, side), checkers=listed))
     # A pinned checker lies under the other side's checkers: its owner is the opposite of the stack's.
     pinned = [
