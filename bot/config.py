@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from engine import i18n
 from engine.i18n import _
 from engine.match import MAX_CUBE_LIMIT, MatchOptionError, MatchOptions
+from engine.validate import MAX_PLAY_CHARS
 from render.theme import RenderConfig, ThemeError, builtin_config, config_from_mapping
 from render.theme import key_text as _key
 from render.theme import show as _show
@@ -593,7 +594,7 @@ def _limits(t: _Table) -> LimitSettings:
     bounds = {
         "max_open_challenges_per_player": (1, 1000),
         "max_open_challenges_per_server": (1, 100_000),
-        "max_play_length": (20, 200),
+        "max_play_length": (20, MAX_PLAY_CHARS),
         "worker_processes": (0, 64),
         "max_waiting_requests": (10, 1_000_000),
     }
