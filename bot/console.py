@@ -41,7 +41,9 @@ from .console_io import Interrupt
 from .console_text import dice_text, game_line, help_text, offer_words, prompt, unknown_command, verify_text
 from .console_tour import print_news, tour_clock, tour_command
 from .service import (
+    EventKind,
     GameService,
+    GameStatus,
     GameView,
     Outcome,
     PlayerRef,
@@ -142,7 +144,7 @@ class Console:
     async def _several(self, pid: str) -> bool:
         """Whether a player has more than one game going on or waiting (then every prompt and refusal names it)."""
         views = await self.service.my_games(self._request(pid))
-        return sum(v.status in ("active", "challenge") for v in views) > 1
+        return sum(v.status in (GameStatus.ACTIVE, GameStatus.CHALLENGE) for v in views) > 1
 
     async def _named(self, text: str, game: int | None = None, pid: str | None = None) -> str:
         """``text`` about a game (the one the line acted on), preceded by its number when the player has several."""
@@ -346,9 +348,11 @@ class Console:
             return self._game_id(args)
         current = self.current.get(me.id)
         view = await self.service.view(current, me) if current is not None else None
-        if view is not None and (view.status == "active" or (view.status == "challenge" and not live)):
+        if view is not None and (
+            view.status == GameStatus.ACTIVE or (view.status == GameStatus.CHALLENGE and not live)
+        ):
             return view.id
-        going = [v.id for v in await self.service.my_games(me) if v.status == "active"]
+        going = [v.id for v in await self.service.my_games(me) if v.status == GameStatus.ACTIVE]
         if len(going) == 1:
             self.current[me.id] = going[0]
             return going[0]
@@ -425,15 +429,19 @@ class Console:
         svc = self.service
         game_id = self.game = self._game_id(args) if args else await self._answered(me, cmd)
         view = await svc.view(game_id, me)
-        if view.status != "challenge":
+        if view.status != GameStatus.CHALLENGE:
             await self._show(await svc.answer_resignation(game_id, me, cmd == "accept"), me)
             return
         # A team challenge starts once each player it names has accepted (the service keeps who has).
         out = await (svc.accept(game_id, me) if cmd == "accept" else svc.decline(game_id, me))
-        for pid in {p for side in out.game.sides for p in side} if out.game.status == "active" else ():
+        for pid in {p for side in out.game.sides for p in side} if out.game.status == GameStatus.ACTIVE else ():
             # A new match becomes current for each of its players whose current game is over (or who has none).
             old = self.current.get(pid)
-            if old is None or old == game_id or (await svc.view(old, me)).status not in ("active", "challenge"):
+            if (
+                old is None
+                or old == game_id
+                or (await svc.view(old, me)).status not in (GameStatus.ACTIVE, GameStatus.CHALLENGE)
+            ):
                 self.current[pid] = game_id
         self.current[me.id] = game_id
         await self._show(out, me)
@@ -457,49 +465,49 @@ class Console:
         )
 
     def _asks_answer(self, view: GameView, pid: str, cmd: str) -> bool:
-        if view.status == "challenge":
+        if view.status == GameStatus.CHALLENGE:
             return pid in self._asked(view)
         return cmd in ("accept", "reject", "decline") and view.phase == str(Phase.RESIGNED) and view.to_act == pid
 
     def _asked(self, view: GameView) -> tuple[str, ...]:
         """Who must still accept a challenge: everyone it names but the challenger (a team challenge: each until they
         have; see GameView.awaiting)."""
-        if view.status != "challenge":
+        if view.status != GameStatus.CHALLENGE:
             return ()
         if len(view.sides[0]) > 1:
             return view.awaiting
         return tuple(dict.fromkeys(p for side in view.sides for p in side if p != view.challenger))
 
     async def _state(self, view: GameView) -> MatchState | None:
-        if view.status == "challenge" or view.status == "declined" or view.unavailable:
+        if view.status == GameStatus.CHALLENGE or view.status == GameStatus.DECLINED or view.unavailable:
             return None
         return await self.service.state(view.id, self._request(view.sides[0][0]))
 
     async def _show(self, out: Outcome, me: Request) -> None:
         view = out.game
         state = await self._state(view)
-        turns = [i for i, e in enumerate(out.events) if e.kind == "turn"]
+        turns = [i for i, e in enumerate(out.events) if e.kind == EventKind.TURN]
         for i, event in enumerate(out.events):
             text = event.text
-            if event.kind == "turn" and state is not None:
+            if event.kind == EventKind.TURN and state is not None:
                 # What the player may do, as the engine says now (the last turn is the one that stands).
                 text = (prompt(view, state) if i == turns[-1] else None) or text.replace(" (or double)", "")
                 text = await self._named(text, view.id, me.id)
                 if view.to_act and not text.startswith("#"):  # the one to act has several games
                     text = await self._named(text, view.id, view.to_act)
-            elif event.kind == "challenge" and view.status == "challenge":
+            elif event.kind == EventKind.CHALLENGE and view.status == GameStatus.CHALLENGE:
                 text = self._challenge_text(text, view)
             self.say(text)
         for side in view.sides:
             for pid in side:
                 self.current.setdefault(pid, view.id)
         if (
-            view.status == "active"
+            view.status == GameStatus.ACTIVE
             and view.phase == str(Phase.MOVE)
-            and any(e.kind in ("roll", "opening", "name-double") for e in out.events)
+            and any(e.kind in (EventKind.ROLL, EventKind.OPENING, EventKind.NAME_DOUBLE) for e in out.events)
         ):
             await self._board(view, view.to_act or me.id)
-        if self.boards is not None and view.status in ("active", "finished"):
+        if self.boards is not None and view.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
             await self._png(view, view.to_act or me.id)
 
     def _challenge_text(self, text: str, view: GameView) -> str:

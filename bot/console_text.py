@@ -17,6 +17,7 @@ from engine.i18n import N_, _, listed, ngettext
 from engine.match import MatchState, Phase, Stage
 
 from .service import GameView
+from .storage import GameStatus
 
 
 @dataclass(frozen=True)
@@ -242,7 +243,7 @@ def _names(view: GameView, members: tuple[str, ...]) -> str:
 
 def offer_words(view: GameView) -> str:
     """What waits for a player's answer in a game: a challenge, or a resignation offered to them."""
-    if view.status == "challenge":
+    if view.status == GameStatus.CHALLENGE:
         return _("a challenge from {name}").format(name=view.name(view.challenger))
     side = view.side_of(view.to_act) if view.to_act else None
     offerer = _names(view, view.sides[1 - side]) if side is not None else "?"
@@ -314,10 +315,12 @@ def length_words(length: int) -> str:
 
 def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...] = ()) -> str:
     """One game in one line: number, rule set, length, players, score, cube (if any), whose turn."""
-    order = (1, 0) if view.winner == 1 and view.status == "finished" else (0, 1)  # a winner and their score first
+    order = (
+        (1, 0) if view.winner == 1 and view.status == GameStatus.FINISHED else (0, 1)
+    )  # a winner and their score first
     sides = _(" vs ").join(_names(view, view.sides[k]) for k in order if k < len(view.sides))
     rule_set = _(view.display_name)
-    if view.status == "challenge":
+    if view.status == GameStatus.CHALLENGE:
         players = sides or view.name(view.challenger)
         if view.unavailable:
             return _("#{id} challenge: {players}, {rule_set}: {unavailable}").format(
@@ -336,7 +339,7 @@ def game_line(view: GameView, state: MatchState | None, waiting: tuple[str, ...]
     )
     if view.unavailable:  # a game of a rule set whose plugin is not installed now: kept, shown as stored
         return _("{game}: {unavailable} (the game is kept)").format(game=head, unavailable=view.unavailable)
-    if view.status != "active" or state is None:
+    if view.status != GameStatus.ACTIVE or state is None:
         status = STATUSES.get(view.status)
         return f"{head}: {_(status) if status else view.status}"
     turn = prompt(view, state) or _("the match is over.")

@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 from engine.i18n import N_, _
 
-from .service import SYSTEM, GameService, PlayerRef, Refused, Request
-from .service.tour_parts import TourNews, status_words, summary_words
+from .service import SYSTEM, EventKind, GameService, PlayerRef, Refused, Request
+from .service.tour_parts import TourEventKind, TourNews, status_words, summary_words
 
 __all__ = ["TourConsole", "tour_clock", "tour_command", "USAGE"]
 
@@ -147,14 +147,14 @@ async def print_news(console: TourConsole, news: TourNews) -> None:
     game's own lines; a decision that ended a game (a walkover, an admin's, a deadline's) is said by the tournament,
     and of its game's lines only the ratings are added (a match decided at its deadline after both sides played)."""
     for e in news.events:
-        if e.kind != "result":
+        if e.kind != TourEventKind.RESULT:
             console.say(e.text)
-        if e.kind == "team-invite" and e.pings:
+        if e.kind == TourEventKind.TEAM_INVITE and e.pings:
             name = news.view.player_name(e.pings[0])
             console.say(_("{name}: tour accept to play in this team, or tour decline.").format(name=name))
     for out in news.ended:
         for event in out.events:
-            if event.kind == "ratings":
+            if event.kind == EventKind.RATINGS:
                 console.say(event.text)
     started = []
     for game_id in news.started:

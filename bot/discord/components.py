@@ -18,7 +18,7 @@ import discord
 
 from engine.i18n import N_, _, ngettext
 
-from ..service import GameView
+from ..service import GameStatus, GameView
 from .context import GamesPage, games_page
 from .errors import SORRY, answer_first, refuse
 from .language import speak
@@ -120,7 +120,7 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
     Decline is for the invited players and the challengers. Games: only the players of the game. Whether the
     press is allowed *now* (whose turn it is, which cube action is legal) is the service's decision.
     """
-    if view.status == "challenge":
+    if view.status == GameStatus.CHALLENGE:
         own = user_id in view.sides[0]
         team = len(view.sides[0]) > 1
         if action == "accept":
@@ -147,18 +147,18 @@ def may_press(view: GameView, user_id: str, action: str) -> str | None:
                 )
             return _("Only the challenged players (or the challenger) can decline this challenge.")
         return _("Game #{game} has not started: it is waiting for the challenge to be accepted.").format(game=view.id)
-    if view.status == "declined":
+    if view.status == GameStatus.DECLINED:
         return _("Game #{game} was declined; start a new one with `/bg play`.").format(game=view.id)
-    if view.status == "expired":
+    if view.status == GameStatus.EXPIRED:
         return _("Game #{game} expired unanswered; start a new one with `/bg play`.").format(game=view.id)
-    if view.status == "archived":
+    if view.status == GameStatus.ARCHIVED:
         return _("Game #{game} was archived; start a new one with `/bg play`.").format(game=view.id)
     if view.side_of(user_id) is None:
         return _(
             "You are not playing in game #{game} ({players}): only its players can use these buttons. "
             "Start your own with `/bg play`."
         ).format(game=view.id, players=sides_text(view))
-    if view.status == "finished":
+    if view.status == GameStatus.FINISHED:
         return _("Game #{game} is over.").format(game=view.id)
     return None
 

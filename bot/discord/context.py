@@ -28,7 +28,7 @@ from discord import app_commands
 from engine.i18n import _, ngettext
 
 from ..service import GameService, GameView, NotInstalled, PlayerRef, Refused, Request, may_wait_for
-from ..storage import GameRow
+from ..storage import GameRow, GameStatus
 from .limits import MAX_AUTOCOMPLETE
 from .text import callers, describe, safe, status_word, versus
 
@@ -151,7 +151,7 @@ async def thread_game(interaction: discord.Interaction[Any], asker: Request | No
             return view
     # A thread renamed since (or found after a restart): the asker's games know their threads by id.
     for row in await game_rows(interaction, asker, thread=here, limit=VIEW_BUDGET):
-        rooms = (row.setup.get("team_threads") or {}).values() if row.status == "active" else ()
+        rooms = (row.setup.get("team_threads") or {}).values() if row.status == GameStatus.ACTIVE else ()
         if row.thread_id == here or here in {str(r) for r in rooms}:
             try:
                 return await service.view(row.id, asker)
@@ -202,7 +202,7 @@ async def _find_game(interaction: discord.Interaction[Any], game: int | None, *,
             )
         )
     # Those that may wait for the asker come first, so the budget's games hold them.
-    running = await game_rows(interaction, asker, statuses=("active",), limit=VIEW_BUDGET)
+    running = await game_rows(interaction, asker, statuses=(GameStatus.ACTIVE,), limit=VIEW_BUDGET)
     if not running:
         raise Refused(_("You have no game running. Start one with `/bg play`, or give the game number."))
     if len(running) == 1:
@@ -212,7 +212,9 @@ async def _find_game(interaction: discord.Interaction[Any], game: int | None, *,
     waiting = [v for v in await views_of(interaction, maybe, asker) if asker.id in callers(v)]
     if len(waiting) == 1:
         return waiting[0]
-    count = len(running) if len(running) < VIEW_BUDGET else await service.game_count(asker, statuses=("active",))
+    count = (
+        len(running) if len(running) < VIEW_BUDGET else await service.game_count(asker, statuses=(GameStatus.ACTIVE,))
+    )
     numbers = ", ".join(f"#{row.id}" for row in running[:10])
     raise Refused(
         ngettext(

@@ -16,6 +16,7 @@ import discord
 
 from engine.controls import Allowed, PlayStatus
 from engine.i18n import _, ngettext
+from engine.match import Phase
 
 from ..service import GameView
 from .components import (
@@ -77,7 +78,7 @@ def turn_controls(
     resign = allowed.resign
     # Between games of a money session either side may end it (the score stands).
     end = " " + _("Or end the session here: the score stands.") if allowed.end_session else ""
-    if view.phase == "opening":
+    if view.phase == Phase.OPENING:
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
         if allowed.end_session:
@@ -88,7 +89,7 @@ def turn_controls(
                 "Each team may choose who acts this game, in its private team thread, until it first moves."
             )
         return ui, _("{players}: roll the opening dice (either of you).").format(players=who) + choose + end
-    if view.phase == "name double":
+    if view.phase == Phase.NAME_DOUBLE:
         # After a 1-2 used in full: any doublet may be named (the engine's answer), five buttons a row.
         for k, value in enumerate(allowed.name_doubles):
             ui.add_item(NameDoubleButton(gid, value, row=k // 5))
@@ -97,7 +98,7 @@ def turn_controls(
         return ui, _(
             "{player}: you used your 1-2: name a doublet to play (then, if you play all four, roll again)."
         ).format(player=who)
-    if view.phase == "roll":
+    if view.phase == Phase.ROLL:
         if allowed.roll:
             ui.add_item(ActionButton("roll", gid))
         if allowed.double:
@@ -109,7 +110,7 @@ def turn_controls(
         if allowed.double:
             return ui, _("{player}: your roll (or double).").format(player=who) + end
         return ui, _("{player}: your roll.").format(player=who) + end
-    if view.phase == "move" and allowed.play is not PlayStatus.NONE:
+    if view.phase == Phase.MOVE and allowed.play is not PlayStatus.NONE:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else _("your roll")
         if len(view.plays) <= MAX_SELECT and not view.draft:
             ui.add_item(PlaySelect(gid, view.version, view.plays))
@@ -138,7 +139,7 @@ def turn_controls(
             count,
         ).format(player=who, dice=dice, count=count, todo=todo)
         return ui, head + so_far + " " + _("Or type the whole play with `/bg move`.")
-    if view.phase == "doubled":
+    if view.phase == Phase.DOUBLED:
         for action, ok in (
             ("take", allowed.take),
             ("pass", allowed.pass_),
@@ -148,7 +149,7 @@ def turn_controls(
             if ok:
                 ui.add_item(ActionButton(action, gid))
         return ui, _("{player}: the cube is offered at {value}: take or pass?").format(player=who, value=view.cube * 2)
-    if view.phase == "resigned":
+    if view.phase == Phase.RESIGNED:
         if allowed.accept_resignation:
             ui.add_item(ActionButton("resign-accept", gid))
         if allowed.reject_resignation:

@@ -30,7 +30,7 @@ import discord
 from engine import i18n
 
 from ..service import SYSTEM, GameService, GameView, Refused
-from ..storage import LiveGame, Prompt
+from ..storage import GameStatus, LiveGame, Prompt
 from .channels import find_channel, take_buttons_off, told
 from .components import game_of_custom_id
 from .language import server_language
@@ -139,7 +139,7 @@ class Reconciler:
     async def one(self, game: LiveGame) -> bool:
         """Reconcile one game; True when that took Discord calls."""
         current = game.prompt is not None and game.prompt.game_version == game.version
-        if game.status == "active" and (current or game.game_id in self.table.turn_messages):
+        if game.status == GameStatus.ACTIVE and (current or game.game_id in self.table.turn_messages):
             self._adopt(game.game_id, game.prompt)
             return False
         async with self.table.lock(game.game_id):
@@ -168,7 +168,7 @@ class Reconciler:
             return await self._bring_up_to_date(game_id, view, prompt)
 
     async def _bring_up_to_date(self, game_id: int, view: GameView, prompt: Prompt | None) -> bool:
-        if view.status != "active":
+        if view.status != GameStatus.ACTIVE:
             if prompt is None:
                 return False
             self.table.turn_messages.pop(game_id, None)

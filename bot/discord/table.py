@@ -31,7 +31,7 @@ from engine.i18n import _
 from engine.match import Phase
 
 from ..locks import KeyedLocks
-from ..service import SYSTEM, Event, GameService, GameView, Outcome, PlayerRef, Refused, Request
+from ..service import SYSTEM, Event, EventKind, GameService, GameStatus, GameView, Outcome, PlayerRef, Refused, Request
 from .channels import take_buttons_off, told
 from .components import board_pointer, may_press
 from .context import requester
@@ -225,7 +225,7 @@ class Table:
 
     async def ask_acting(self, view: GameView) -> None:
         """Team choice: when a game of a Doubles match starts, ask each team that may choose who acts."""
-        if view.status != "active" or view.phase not in ("opening", "roll") or not is_team_game(view):
+        if view.status != GameStatus.ACTIVE or view.phase not in (Phase.OPENING, Phase.ROLL) or not is_team_game(view):
             return
         allowed = await self.allowed(view)
         if any(allowed.choose_acting):
@@ -267,7 +267,7 @@ class Table:
                 return
             message = interaction.message
             old = message.content if message is not None else ""
-            if out.game.status == "challenge":
+            if out.game.status == GameStatus.CHALLENGE:
                 # A team challenge some of whose players have still to accept: its buttons stay for them.
                 with i18n.shared():  # the challenge is public
                     buttons = challenge_controls(out.game)
@@ -337,16 +337,16 @@ class Table:
                     target = await self.threads.channel_of(view)
                 except Refused:
                     return
-                reminded = [e.by for e in out.events if e.kind == "reminder" and e.by]
+                reminded = [e.by for e in out.events if e.kind == EventKind.REMINDER and e.by]
                 lines = [
-                    f"{mention(e.by)} {safe(e.text)}" if e.kind == "reminder" and e.by else safe(e.text)
+                    f"{mention(e.by)} {safe(e.text)}" if e.kind == EventKind.REMINDER and e.by else safe(e.text)
                     for e in out.events
                 ]
                 sent = await self.threads.delivery.send(
                     view, target, content=clip("\n".join(lines)), allowed_mentions=pings(reminded)
                 )
                 for e in out.events:
-                    if e.kind == "reminder" and e.by:
+                    if e.kind == EventKind.REMINDER and e.by:
                         await self.direct(e.by, f"{safe(e.text)} {sent.jump_url}")
                 if kinds & {"expired", "archived"}:
                     previous = self.turn_messages.pop(view.id, None) or await self.threads.stored_prompt(view.id)
@@ -364,7 +364,7 @@ class Table:
         room who acts in the new game.
         """
         await self._show_outcome(out, me, interaction=interaction)
-        if out.game.status == "active" and any(e.kind == "game-over" for e in out.events):
+        if out.game.status == GameStatus.ACTIVE and any(e.kind == EventKind.GAME_OVER for e in out.events):
             await self.ask_acting(out.game)
 
     async def _tell_teams(self, out: Outcome) -> tuple[Outcome, tuple[Event, ...]]:
@@ -381,7 +381,7 @@ class Table:
         self, out: Outcome, me: PlayerRef | None, *, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         out, private = await self._tell_teams(out)
-        turn = any(e.kind == "turn" for e in out.events)
+        turn = any(e.kind == EventKind.TURN for e in out.events)
         if turn:
             try:
                 await self.threads.ping_team(out.game)
@@ -402,7 +402,7 @@ class Table:
         message = interaction.message if interaction is not None and interaction.message is not None else None
         component = interaction is not None and interaction.type is discord.InteractionType.component
         ephemeral_source = message is not None and message.flags.ephemeral
-        if view.status == "declined":
+        if view.status == GameStatus.DECLINED:
             if component and message is not None:
                 assert interaction is not None
                 await self._edit_pressed(
@@ -439,7 +439,7 @@ class Table:
         # interaction): if it cannot be posted, the old buttons stay for another try.
         previous = self.turn_messages.pop(view.id, None) or await self.threads.stored_prompt(view.id)
         try:
-            if view.status == "finished":
+            if view.status == GameStatus.FINISHED:
                 await self._post_end(target, view, out.events)
             else:
                 await self.post_turn(target, view, out.events)
@@ -563,7 +563,7 @@ class Table:
         picture = Upload(rendered.png, f"game{view.id}.png", rendered.alt_text, _board_in_text(view, state, viewer))
         ui, prompt = await self.controls(view, state)
         lines = [f"**{describe(view)}**", *earlier]
-        told = texts(e for e in events if e.kind not in ("turn", "draft"))
+        told = texts(e for e in events if e.kind not in (EventKind.TURN, EventKind.DRAFT))
         if told:
             lines.append(told)
         lines.append(prompt)

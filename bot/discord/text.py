@@ -15,8 +15,9 @@ import discord
 
 from engine import i18n
 from engine.i18n import _, ngettext, pgettext
+from engine.match import Phase
 
-from ..service import Event, GameView
+from ..service import Event, GameStatus, GameView
 from ..service.helpers import bot_label
 from .limits import MAX_CONTENT
 
@@ -78,13 +79,13 @@ def capital(text: str) -> str:
 
 def callers(view: GameView) -> tuple[str, ...]:
     """Who is called to act now (mentioned, and pinged, in the game's newest message)."""
-    if view.status == "challenge":
+    if view.status == GameStatus.CHALLENGE:
         return tuple(view.invited)
-    if view.status != "active":
+    if view.status != GameStatus.ACTIVE:
         return ()
     if view.to_act is not None:
         return (view.to_act,)
-    if view.phase == "opening" and view.acting is not None:
+    if view.phase == Phase.OPENING and view.acting is not None:
         return tuple(dict.fromkeys(view.acting))
     return ()
 
@@ -118,7 +119,7 @@ def describe(view: GameView) -> str:
     kind = match_kind(view.length)
     name = _(view.display_name)
     sides = [team_name(view, k) for k in range(len(view.sides))]
-    if view.status == "challenge":
+    if view.status == GameStatus.CHALLENGE:
         challenger = safe(view.name(view.challenger))
         if view.unavailable:
             return _("#{game} {rule_set} {kind}: challenge from {challenger} · {unavailable}").format(

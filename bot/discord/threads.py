@@ -26,7 +26,7 @@ from engine import i18n
 from engine.i18n import N_, _
 
 from ..locks import KeyedLocks
-from ..service import SYSTEM, Event, GameService, GameView, Outcome, Refused
+from ..service import SYSTEM, Event, EventKind, GameService, GameView, Outcome, Refused
 from .channels import find_channel
 from .controls import acting_question
 from .delivery import Delivery, Notices, Upload, missing_permissions
@@ -200,7 +200,7 @@ class Threads:
         cannot be posted is logged, and the match goes on."""
         posted = False
         for event in out.events:
-            if event.kind != "game-over" or event.data.get("match_over") or "ended" not in event.data:
+            if event.kind != EventKind.GAME_OVER or event.data.get("match_over") or "ended" not in event.data:
                 continue
             view = out.game
             try:
@@ -506,7 +506,7 @@ def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tup
     acting = view.acting[side] if view.acting is not None else None
     lines = texts(events).split("\n")
     ping: list[str] = []
-    proposals = [e.data["proposal"] for e in events if e.kind == "proposal" and "proposal" in e.data]
+    proposals = [e.data["proposal"] for e in events if e.kind == EventKind.PROPOSAL and "proposal" in e.data]
     if proposals and acting is not None:
         lines[0] = f"{mention(acting)} {lines[0]}"
         ping.append(acting)
@@ -515,7 +515,7 @@ def _team_text(view: GameView, side: int, events: list[Event]) -> tuple[str, tup
                 number=proposals[-1]
             )
         )
-    if any(e.kind == "held" for e in events):
+    if any(e.kind == EventKind.HELD for e in events):
         mates = [p for p in view.sides[side] if p != acting]
         if mates:
             lines[0] = f"{mention(mates[0])} {lines[0]}"

@@ -27,10 +27,11 @@ import discord
 
 from engine import i18n
 from engine.i18n import N_, _, ngettext
+from engine.tournament import Status
 
 from ..locks import KeyedLocks
 from ..service import SYSTEM, Refused, Request
-from ..service.tour_parts import TourEvent, TourNews, TourView, summary_words
+from ..service.tour_parts import TourEvent, TourEventKind, TourNews, TourView, summary_words
 from .channels import find_channel
 from .components import TourButton, signup_controls, team_controls
 from .delivery import MAX_PINS_REACHED
@@ -71,7 +72,7 @@ def signup_text(view: TourView) -> str:
     post it under :func:`engine.i18n.shared`)."""
     t = view.tournament
     head = summary_words(view)
-    if view.status != "signup":
+    if view.status != Status.SIGNUP:
         n = len(t.entrants)
         closed = ngettext("Sign-ups are closed: {count} entrant.", "Sign-ups are closed: {count} entrants.", n)
         return clip(f"{safe(head)}\n{closed.format(count=n)}")
@@ -115,9 +116,9 @@ class TourBoard:
             lines = [_calls(e) + safe(e.text) + _after(e.kind) for e in announced]
             await self._send(channel, "\n".join(lines), called)
         for e in news.events:
-            if e.kind == "reminder":
+            if e.kind == TourEventKind.REMINDER:
                 await self._remind(e, channel)
-            elif e.kind == "team-invite" and channel is not None and e.by is not None:
+            elif e.kind == TourEventKind.TEAM_INVITE and channel is not None and e.by is not None:
                 await self._invite(view, e, channel)
         for out in news.ended:
             try:
@@ -126,7 +127,7 @@ class TourBoard:
                 log.warning("game %s: its end could not be shown (%s)", out.game.id, exc)
         for game_id in news.started:
             await self._open(game_id, channel)
-        if news.entrants_changed or any(e.kind == "started" for e in news.events):
+        if news.entrants_changed or any(e.kind == TourEventKind.STARTED for e in news.events):
             await self._edit_signup(view, channel)
         if news.table_changed:
             self.redraw(view)
@@ -191,7 +192,7 @@ class TourBoard:
     async def _edit_signup(self, view: TourView, channel: Any) -> None:
         if channel is None or view.signup_message_id is None:
             return
-        ui = signup_controls(view.id) if view.status == "signup" else None
+        ui = signup_controls(view.id) if view.status == Status.SIGNUP else None
         try:
             await channel.get_partial_message(int(view.signup_message_id)).edit(
                 content=signup_text(view), view=ui, allowed_mentions=NO_PINGS
@@ -232,7 +233,7 @@ class TourBoard:
         async with self._locks(tid):
             who = _system_request(self.bot, guild_id)
             view = await self.service.tour_view(who, tid)
-            if view.status == "signup":
+            if view.status == Status.SIGNUP:
                 return None
             channel = await self._postable(view.channel_id)
             if channel is None:
@@ -323,7 +324,7 @@ class TourBoard:
 
 def _calls(event: TourEvent) -> str:
     """The mentions that call the players an event concerns (a reminder, a deadline decision), or nothing."""
-    if event.kind not in _CALLING and event.kind not in ("reminder", "team-invite"):
+    if event.kind not in _CALLING and event.kind not in (TourEventKind.REMINDER, TourEventKind.TEAM_INVITE):
         return ""
     return "".join(f"{mention(p)} " for p in event.pings)
 

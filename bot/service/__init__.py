@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from engine.i18n import _
 
 from ..config import Settings
-from ..storage import Store, Unavailable
+from ..storage import GameStatus, Store, Unavailable
 from .bots import BotsMixin
 from .boundary import refuse_malformed
 from .challenges import ChallengesMixin
@@ -66,6 +66,7 @@ from .types import (
     SYSTEM,
     DiceProvider,
     Event,
+    EventKind,
     GameView,
     Outcome,
     PlayerRef,
@@ -90,6 +91,8 @@ __all__ = [
     "SYSTEM",
     "visible",
     "Event",
+    "EventKind",
+    "GameStatus",
     "GameView",
     "Outcome",
     "GameService",

@@ -13,11 +13,12 @@ from engine.matchcard import rating_words
 from engine.players import Player, PlayerError, PlayerFailed, PlayerSpec, PlayerUnavailable, UnsupportedVariant
 from engine.plugins import UnknownPlayer, UnknownVariant, find_player, players_for, registry
 
+from ..storage import GameStatus
 from .core import ServiceCore
 from .heavy import Job, analysed_from
 from .helpers import _deciding, _Loaded, _to_act, bot_name, keep_analysis
 from .jobs import analyse_record, choose_action, hint_for
-from .types import SYSTEM, Event, Outcome, PlayerRef, Refused, Request, Who, asker
+from .types import SYSTEM, Event, EventKind, Outcome, PlayerRef, Refused, Request, Who, asker
 
 log = logging.getLogger("gammonbot.service")
 plog = logging.getLogger("gammonbot.plugins")
@@ -68,7 +69,7 @@ class BotsMixin(ServiceCore):
         game_id = out.game.id
         view = out.game
         for _attempt in range(limit):
-            if view.status != "active" or view.to_act is None:
+            if view.status != GameStatus.ACTIVE or view.to_act is None:
                 break
             loaded = await self._load(game_id, SYSTEM)
             state = loaded.state
@@ -124,7 +125,7 @@ class BotsMixin(ServiceCore):
                 "it (the first legal play, no double, a take, a resignation declined) and the game goes on. The "
                 "server's log has the details."
             ).format(player=name, plugin=plugin, hook=exc.hook)
-        return Event("bot-failed", loaded.row.id, text, None)
+        return Event(EventKind.BOT_FAILED, loaded.row.id, text, None)
 
     async def hint(self, game_id: int, player: Request, n: int = 3) -> Any:
         """Advice for your own decision now (top plays with equities, or the cube), when the match allows hints."""

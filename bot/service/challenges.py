@@ -19,7 +19,7 @@ from engine.record import log_counters, setup_to_data
 from engine.variant import Variant, VariantOptionError
 
 from ..clock import start_clock
-from ..storage import Conflict, Scope, TimerSpec
+from ..storage import Conflict, GameStatus, Scope, TimerSpec
 from .core import ServiceCore
 from .events import _describe_terms
 from .helpers import (
@@ -33,7 +33,7 @@ from .helpers import (
     status_word,
 )
 from .missing import stored_class
-from .types import DAY, SYSTEM, Event, Outcome, PlayerRef, Refused, Request
+from .types import DAY, SYSTEM, Event, EventKind, Outcome, PlayerRef, Refused, Request
 
 
 class ChallengesMixin(ServiceCore):
@@ -159,7 +159,7 @@ class ChallengesMixin(ServiceCore):
         expiry = self.clock() + float(settings["challenge_expiry_days"]) * DAY
         row = await self.store.create_game(
             guild_id=guild_id,
-            status="challenge",
+            status=GameStatus.CHALLENGE,
             variant=cls.name,
             setup=terms,
             players=seats,
@@ -200,8 +200,8 @@ class ChallengesMixin(ServiceCore):
             # A bot accepts at once; the challenger's own click is the players' share of the dice. (A team challenge
             # against the bots waits for the challenger's teammate, who is asked like anyone else.)
             accepted = await self.accept(row.id, challenger.as_player(invited[0]), entropy=entropy)
-            return Outcome((Event("challenge", row.id, text, challenger.id), *accepted.events), accepted.game)
-        return Outcome((Event("challenge", row.id, text, challenger.id),), view)
+            return Outcome((Event(EventKind.CHALLENGE, row.id, text, challenger.id), *accepted.events), accepted.game)
+        return Outcome((Event(EventKind.CHALLENGE, row.id, text, challenger.id),), view)
 
     def _settled(
         self, cls: type[Variant], length: int, options: str | Mapping[str, Any] | None, defaults: Any
@@ -222,7 +222,7 @@ class ChallengesMixin(ServiceCore):
 
     async def _check_open_challenges(self, challenger: Request, guild_id: str) -> None:
         """``[limits]``: a player, and a server, may have only so many challenges waiting for an answer."""
-        mine = await self.store.games_of(challenger.id, scope=Scope.server(guild_id), statuses=("challenge",))
+        mine = await self.store.games_of(challenger.id, scope=Scope.server(guild_id), statuses=(GameStatus.CHALLENGE,))
         own = [row for row in mine if row.setup.get("challenger") == challenger.id]
         cap = self.limits.max_open_challenges_per_player
         if len(own) >= cap:
@@ -238,7 +238,7 @@ class ChallengesMixin(ServiceCore):
                 ).format(count=len(own), numbers=numbers)
             )
         server_cap = self.limits.max_open_challenges_per_server
-        if await self.store.count_games(status="challenge", scope=Scope.server(guild_id)) >= server_cap:
+        if await self.store.count_games(status=GameStatus.CHALLENGE, scope=Scope.server(guild_id)) >= server_cap:
             raise Refused(
                 ngettext(
                     "this server has {count} open challenge, the most this bot allows: accept or decline it "
@@ -259,7 +259,7 @@ class ChallengesMixin(ServiceCore):
             for _attempt in range(3):
                 loaded = await self._load(game_id, player)
                 row = loaded.row
-                if row.status != "challenge":
+                if row.status != GameStatus.CHALLENGE:
                     raise Refused(
                         _("game #{game} is not an open challenge (it is {status})").format(
                             game=game_id, status=status_word(row.status)
@@ -311,7 +311,7 @@ class ChallengesMixin(ServiceCore):
                                 "{player} accepts challenge #{game}; it starts once {players} accept.",
                                 len(waiting),
                             ).format(player=player.name, game=game_id, players=listed([names[p] for p in waiting]))
-                        return Outcome((Event("accepted", game_id, text, player.id),), view)
+                        return Outcome((Event(EventKind.ACCEPTED, game_id, text, player.id),), view)
                 elif player.id == terms.get("teammate"):
                     raise Refused(_("you cannot accept your own challenge"))
                 elif invited and player.id not in invited:
@@ -367,7 +367,7 @@ class ChallengesMixin(ServiceCore):
                     version = await self.store.update_game(
                         game_id,
                         row.version,
-                        status="active",
+                        status=GameStatus.ACTIVE,
                         setup=setup,
                         snapshot=_snapshot(state, log_counters([])),
                         turn_player=None,
@@ -397,7 +397,7 @@ class ChallengesMixin(ServiceCore):
                         text += " " + _(
                             "Dice: commitment {commitment}…, players' value {value}… (dice verify shows both whole)."
                         ).format(commitment=fair.commitment[:12], value=_fingerprint(fair.client))
-                return Outcome((Event("start", game_id, text, player.id),), view)
+                return Outcome((Event(EventKind.START, game_id, text, player.id),), view)
             raise Refused(_("the game is busy; try again"))
 
     async def decline(self, game_id: int, player: Request) -> Outcome:
@@ -405,7 +405,7 @@ class ChallengesMixin(ServiceCore):
         async with self._lock(game_id):
             loaded = await self._load(game_id, player)
             row = loaded.row
-            if row.status != "challenge":
+            if row.status != GameStatus.CHALLENGE:
                 raise Refused(
                     _("game #{game} is not an open challenge (it is {status})").format(
                         game=game_id, status=status_word(row.status)
@@ -420,7 +420,7 @@ class ChallengesMixin(ServiceCore):
                     _("an open challenge cannot be declined; just leave it, or the challenger can withdraw it")
                 )
             try:
-                await self.store.update_game(game_id, row.version, status="declined", turn_player=None)
+                await self.store.update_game(game_id, row.version, status=GameStatus.DECLINED, turn_player=None)
             except Conflict:
                 self._forget(game_id)
                 raise Refused(_("the challenge changed meanwhile; look again")) from None
@@ -431,7 +431,7 @@ class ChallengesMixin(ServiceCore):
                     text = _("{player} withdrew challenge #{game}.").format(player=player.name, game=game_id)
                 else:
                     text = _("{player} declined challenge #{game}.").format(player=player.name, game=game_id)
-            return Outcome((Event("declined", game_id, text, player.id),), self._view(loaded))
+            return Outcome((Event(EventKind.DECLINED, game_id, text, player.id),), self._view(loaded))
 
     async def set_thread(self, game_id: int, thread_id: str | None) -> None:
         """Remember the transport's thread for a game (Discord: the match thread; None: the game is played in the

@@ -15,10 +15,10 @@ from engine.plugins import registry
 from engine.timecontrol import TimeControl
 
 from ..clock import REMINDER_FRACTIONS, Clock, deadline, reminder_times
-from ..storage import Conflict, Scope, TimerRow, TimerSpec
+from ..storage import Conflict, GameStatus, Scope, TimerRow, TimerSpec
 from .core import ServiceCore
 from .helpers import _Loaded, _time_control
-from .types import DAY, SYSTEM, Event, Outcome, Refused, Request
+from .types import DAY, SYSTEM, Event, EventKind, Outcome, Refused, Request
 
 #: Seconds a game prepare_timers read stays fresh enough to judge its timers by (a batch fires well within them).
 FRESH_FOR = 60.0
@@ -62,7 +62,9 @@ class ClocksMixin(ServiceCore):
         await self.store.add_vacation(player.id, guild_id, now, now + days * DAY)
         self._vacation_memo.pop((player.id, guild_id), None)
         # Deadlines of the player's running clocks move back by the vacation.
-        for row in await self.store.games_of(player.id, scope=Scope.server(guild_id, player.id), statuses=("active",)):
+        for row in await self.store.games_of(
+            player.id, scope=Scope.server(guild_id, player.id), statuses=(GameStatus.ACTIVE,)
+        ):
             async with self._lock(row.id):
                 loaded = await self._load(row.id, SYSTEM)
                 if loaded.state is None or loaded.row.clock is None:
@@ -193,17 +195,19 @@ class ClocksMixin(ServiceCore):
         """Act on a due timer of the game ``loaded`` (read fresh for it)."""
         game_id = loaded.row.id
         if timer.kind == "challenge-expiry":
-            if loaded.row.status != "challenge":
+            if loaded.row.status != GameStatus.CHALLENGE:
                 return None
             try:
-                await self.store.update_game(game_id, loaded.row.version, status="expired", turn_player=None, timers=[])
+                await self.store.update_game(
+                    game_id, loaded.row.version, status=GameStatus.EXPIRED, turn_player=None, timers=[]
+                )
             except Conflict:
                 self._forget(game_id)
                 return None
             self._forget(game_id)
             view = self._view(await self._load(game_id, SYSTEM))
             text = _("Challenge #{game} expired unanswered.").format(game=game_id)
-            return Outcome((Event("expired", game_id, text, None),), view)
+            return Outcome((Event(EventKind.EXPIRED, game_id, text, None),), view)
         n_actions = timer.payload.get("actions")
         if loaded.state is None or loaded.state.over:
             return None
@@ -219,7 +223,7 @@ class ClocksMixin(ServiceCore):
                 return None
             try:
                 await self.store.update_game(
-                    game_id, loaded.row.version, status="archived", turn_player=None, timers=[]
+                    game_id, loaded.row.version, status=GameStatus.ARCHIVED, turn_player=None, timers=[]
                 )
             except Conflict:
                 self._forget(game_id)
@@ -227,7 +231,7 @@ class ClocksMixin(ServiceCore):
             self._forget(game_id)
             view = self._view(await self._load(game_id, SYSTEM))
             text = _("Game #{game} was archived after a long time without a move.").format(game=game_id)
-            return Outcome((Event("archived", game_id, text, None),), view)
+            return Outcome((Event(EventKind.ARCHIVED, game_id, text, None),), view)
         if timer.kind == "approval":
             row = await self.store.proposal(int(timer.payload.get("proposal", 0)))
             if row is None or row["status"] != "open":
@@ -246,7 +250,7 @@ class ClocksMixin(ServiceCore):
             except Refused:
                 return None
             said = _("Nobody threw the opening roll in time, so the bot threw it.")
-            note = Event("auto-opening", game_id, said, None)
+            note = Event(EventKind.AUTO_OPENING, game_id, said, None)
             return replace(out, events=(note, *out.events))
         side = int(timer.payload.get("side", 0))
         member = state.acting_member(side)
@@ -256,7 +260,7 @@ class ClocksMixin(ServiceCore):
             text = _(
                 "Reminder: {player}, it is your move in game #{game} ({share} of your time for this move has gone)."
             ).format(player=view.name(member), game=game_id, share=i18n.percent(share))
-            return Outcome((Event("reminder", game_id, text, member, {"share": share}),), view)
+            return Outcome((Event(EventKind.REMINDER, game_id, text, member, {"share": share}),), view)
         if timer.kind == "timeout":
             return await self._change(
                 game_id,

@@ -29,7 +29,7 @@ from render.theme import RenderConfig, builtin_config
 from ..clock import Clock, advance, deadline
 from ..config import LimitSettings
 from ..locks import KeyedLocks
-from ..storage import Conflict, GameRow, NotFound, Store, TimerSpec
+from ..storage import Conflict, GameRow, GameStatus, NotFound, Store, TimerSpec
 from .cache import GameCache
 from .events import _events, _phase_words, _ratings_event, _with_names
 from .heavy import HeavyWork
@@ -55,6 +55,7 @@ from .types import (
     PLAYER_DEFAULTS,
     DiceProvider,
     Event,
+    EventKind,
     GameView,
     Outcome,
     PlayerRef,
@@ -193,7 +194,7 @@ class ServiceCore:
     async def _decoded(self, row: GameRow) -> _Loaded:
         """A game as read from the database, decoded for the cache."""
         game_id = row.id
-        if row.status == "challenge" or "match" not in row.setup:
+        if row.status == GameStatus.CHALLENGE or "match" not in row.setup:
             loaded = _Loaded(row, None)
         else:
             try:
@@ -276,11 +277,11 @@ class ServiceCore:
 
     def _check_participant(self, loaded: _Loaded, player: Request) -> MatchState:
         row = loaded.row
-        if row.status == "challenge":
+        if row.status == GameStatus.CHALLENGE:
             raise Refused(
                 _("game #{game} has not started: it is waiting for the challenge to be accepted").format(game=row.id)
             )
-        if loaded.state is None or row.status in ("declined", "expired"):
+        if loaded.state is None or row.status in (GameStatus.DECLINED, GameStatus.EXPIRED):
             raise Refused(
                 _("game #{game} is not being played ({status})").format(game=row.id, status=status_word(row.status))
             )
@@ -347,7 +348,7 @@ class ServiceCore:
                     raise Refused(_with_names(str(exc), _names(loaded))) from None
                 all_actions = [*new_actions, *auto]
                 final = states[-1]
-                status = "finished" if final.over else "active"
+                status = GameStatus.FINISHED if final.over else GameStatus.ACTIVE
                 # A team naming its acting member moves no deadline and leaves the mover's draft alone (unless it
                 # is the mover's own team that changed hands).
                 only_choice = bool(all_actions) and all(isinstance(a, m.SetActing) for a in all_actions)
@@ -426,7 +427,7 @@ class ServiceCore:
                 if flag_fell:
                     with i18n.shared():
                         fell = _("The flag fell before that request arrived.")
-                    events.insert(0, Event("flag", game_id, fell, player.id))
+                    events.insert(0, Event(EventKind.FLAG, game_id, fell, player.id))
                 if changes:
                     events.append(_ratings_event(game_id, view, changes))
                 if revealed:
@@ -435,7 +436,7 @@ class ServiceCore:
                         said = _("Dice seed revealed: {seed}. Check the rolls with /bg-dice verify.").format(
                             seed=seed_hex
                         )
-                    events.append(Event("dice-revealed", game_id, said, None))
+                    events.append(Event(EventKind.DICE_REVEALED, game_id, said, None))
                     self._fair.pop(game_id, None)
                 return Outcome(tuple(events), view, len(all_actions))
             raise Refused(_("the game is busy (several changes at once); try again"))
@@ -467,7 +468,7 @@ class ServiceCore:
                     said = _("{player}: {so_far} ({left}).").format(
                         player=view.name(player.id), so_far=view.draft or _("nothing moved yet"), left=left
                     )
-                return Outcome((Event("draft", game_id, said, player.id),), view)
+                return Outcome((Event(EventKind.DRAFT, game_id, said, player.id),), view)
             raise Refused(_("the game is busy (several changes at once); try again"))
 
     async def _automatic(self, game_id: int, loaded: _Loaded, state: MatchState, n_actions: int) -> list[Action]:
@@ -574,7 +575,7 @@ class ServiceCore:
             length=state.options.length,
             score=state.score,
             game=state.game,
-            phase=str(state.phase),
+            phase=state.phase,
             to_act=_to_act(state),
             acting=acting,
             dice=state.dice,

@@ -17,7 +17,7 @@ from engine.variant import Variant
 
 from .helpers import _ended_state, _to_act
 from .missing import not_installed
-from .types import FORGOTTEN, Event, GameView
+from .types import FORGOTTEN, Event, EventKind, GameView
 
 
 def _with_names(text: str, names: Mapping[str, str]) -> str:
@@ -72,7 +72,7 @@ RATING_FAILED = "\x00rating-failed"
 
 def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Event:
     if RATING_FAILED in changes:
-        return Event("ratings", game_id, changes[RATING_FAILED], None, {"changes": {}, "failed": True})
+        return Event(EventKind.RATINGS, game_id, changes[RATING_FAILED], None, {"changes": {}, "failed": True})
     with i18n.shared():
         parts = []
         for player, (before, after) in changes.items():
@@ -88,7 +88,7 @@ def _ratings_event(game_id: int, view: GameView, changes: dict[str, Any]) -> Eve
         cls = registry().variants.get(view.variant)  # the match's rule set (Tavli, not the game of its cycle)
         shown = _(cls.display_name) if cls is not None else view.display_name
         text = _("Ratings ({rule_set}): {changes}.").format(rule_set=shown, changes=", ".join(parts))
-    return Event("ratings", game_id, text, None, {"changes": changes})
+    return Event(EventKind.RATINGS, game_id, text, None, {"changes": changes})
 
 
 #: What is due in each phase (for "there is no roll to play now (...)").
@@ -161,7 +161,7 @@ def _events_said(
                 text = _("Opening roll: {first} {first_die}, {second} {second_die} — a tie; roll again.").format(
                     **throws
                 )
-            out.append(Event("opening", game_id, text, by, {"dice": [a, b]}))
+            out.append(Event(EventKind.OPENING, game_id, text, by, {"dice": [a, b]}))
         else:
             starter = throws["first"] if a > b else throws["second"]
             # Under a re-throw opening the throw only decides who starts, who then rolls both dice.
@@ -173,18 +173,18 @@ def _events_said(
                 text = _("Opening roll: {first} {first_die}, {second} {second_die}. {starter} plays {dice}.").format(
                     starter=starter, dice=f"{max(a, b)}-{min(a, b)}", **throws
                 )
-            out.append(Event("opening", game_id, text, by, {"dice": [a, b]}))
+            out.append(Event(EventKind.OPENING, game_id, text, by, {"dice": [a, b]}))
     elif isinstance(action, m.Roll):
         text = _("{player} rolled {dice}.").format(player=name(by), dice=f"{action.dice[0]}-{action.dice[1]}")
         if after.roller != before.roller and not after.over:
             text += " " + _("No legal play: the turn passes.")
-        out.append(Event("roll", game_id, text, by, {"dice": list(action.dice)}))
+        out.append(Event(EventKind.ROLL, game_id, text, by, {"dice": list(action.dice)}))
     elif isinstance(action, m.NameDouble):
         d = action.value
         text = _("{player} names {dice}.").format(player=name(by), dice=f"{d}-{d}")
         if after.roller != before.roller and not after.over:
             text += " " + _("No legal play: the turn passes.")
-        out.append(Event("name-double", game_id, text, by, {"dice": [d, d]}))
+        out.append(Event(EventKind.NAME_DOUBLE, game_id, text, by, {"dice": [d, d]}))
     elif isinstance(action, m.Move):
         from engine.notation import format_play
 
@@ -195,39 +195,39 @@ def _events_said(
         else:
             text = _("{player} played {play}.").format(player=name(by), play=shown)
         text += _stage_words(before, after, name)
-        out.append(Event("move", game_id, text, by, {"play": notation, "auto": auto}))
+        out.append(Event(EventKind.MOVE, game_id, text, by, {"play": notation, "auto": auto}))
     elif isinstance(action, m.Double):
         text = _("{player} doubles to {cube}.").format(player=name(by), cube=before.cube.value * 2)
-        out.append(Event("double", game_id, text, by))
+        out.append(Event(EventKind.DOUBLE, game_id, text, by))
     elif isinstance(action, m.Take):
         text = _("{player} takes; the cube is at {cube}.").format(player=name(by), cube=after.cube.value)
-        out.append(Event("take", game_id, text, by))
+        out.append(Event(EventKind.TAKE, game_id, text, by))
     elif isinstance(action, m.Pass):
-        out.append(Event("pass", game_id, _("{player} passes.").format(player=name(by)), by))
+        out.append(Event(EventKind.PASS, game_id, _("{player} passes.").format(player=name(by)), by))
     elif isinstance(action, m.Beaver):
         text = _("{player} beavers, redoubling to {cube}.").format(player=name(by), cube=after.cube.value * 2)
-        out.append(Event("beaver", game_id, text, by))
+        out.append(Event(EventKind.BEAVER, game_id, text, by))
     elif isinstance(action, m.Raccoon):
         text = _("{player} raccoons, redoubling to {cube}.").format(player=name(by), cube=after.cube.value * 2)
-        out.append(Event("raccoon", game_id, text, by))
+        out.append(Event(EventKind.RACCOON, game_id, text, by))
     elif isinstance(action, m.Resign):
         level = before.variant.result_name(action.level)
         text = _("{player} offers to resign a {result}.").format(player=name(by), result=level)
-        out.append(Event("resign", game_id, text, by, {"level": action.level}))
+        out.append(Event(EventKind.RESIGN, game_id, text, by, {"level": action.level}))
     elif isinstance(action, m.AcceptResignation):
         text = _("{player} accepts the resignation.").format(player=name(by))
-        out.append(Event("resign-accepted", game_id, text, by))
+        out.append(Event(EventKind.RESIGN_ACCEPTED, game_id, text, by))
     elif isinstance(action, m.RejectResignation):
         text = _("{player} rejects the resignation; play on.").format(player=name(by))
-        out.append(Event("resign-rejected", game_id, text, by))
+        out.append(Event(EventKind.RESIGN_REJECTED, game_id, text, by))
     elif isinstance(action, m.Timeout):
-        out.append(Event("timeout", game_id, _("{player} ran out of time.").format(player=name(by)), by))
+        out.append(Event(EventKind.TIMEOUT, game_id, _("{player} ran out of time.").format(player=name(by)), by))
     elif isinstance(action, m.Forfeit):
         if before.options.money:
             text = _("{player} forfeits the session.").format(player=name(by))
         else:
             text = _("{player} forfeits the match.").format(player=name(by))
-        out.append(Event("forfeit", game_id, text, by))
+        out.append(Event(EventKind.FORFEIT, game_id, text, by))
     elif isinstance(action, m.EndSession):
         hours = before.options.session_hours
         if action.deadline:
@@ -236,11 +236,13 @@ def _events_said(
             ).format(hours=hours)
         else:
             text = _("{player} ends the session.").format(player=name(by))
-        out.append(Event("end-session", game_id, text, None if action.deadline else by, {"deadline": action.deadline}))
+        out.append(
+            Event(EventKind.END_SESSION, game_id, text, None if action.deadline else by, {"deadline": action.deadline})
+        )
     if isinstance(action, m.Resign) and after.phase is not Phase.RESIGNED and len(after.results) > len(before.results):
         out.append(
             Event(
-                "resign-accepted",
+                EventKind.RESIGN_ACCEPTED,
                 game_id,
                 _("The resignation is accepted automatically: nothing more could be won."),
                 None,
@@ -251,7 +253,9 @@ def _events_said(
         text = _game_over_text(view, before, action, after, result)
         # "ended": the game's final position, for its board (GameService.board(..., game_end=this event)).
         data = {"winner": result.winner, "points": result.points, "game": result.game, "match_over": after.over}
-        out.append(Event("game-over", game_id, text, None, {**data, "ended": _ended_state(before, action, after)}))
+        out.append(
+            Event(EventKind.GAME_OVER, game_id, text, None, {**data, "ended": _ended_state(before, action, after)})
+        )
     if after.over and not before.over:
         score = score_of(after.score, after.winner)
         if after.options.money:
@@ -262,19 +266,19 @@ def _events_said(
             text = _("Match over: {winners} win {score}.").format(winners=_side_name(view, after.winner), score=score)
         else:
             text = _("Match over: {winner} wins {score}.").format(winner=_side_name(view, after.winner), score=score)
-        out.append(Event("match-over", game_id, text, None, {"winner": after.winner}))
+        out.append(Event(EventKind.MATCH_OVER, game_id, text, None, {"winner": after.winner}))
     elif not after.over:
         actor = _to_act(after)
         if actor is not None and (before.turn != after.turn or before.phase != after.phase):
             text = _("{player} to {action}.").format(player=name(actor), action=_verb(after))
-            out.append(Event("turn", game_id, text, actor, {"phase": str(after.phase)}))
+            out.append(Event(EventKind.TURN, game_id, text, actor, {"phase": str(after.phase)}))
         elif after.phase is Phase.OPENING and before.phase is not Phase.OPENING:
             if after.variant is not after.setup.variant:
                 game = after.title
             else:
                 game = _("Game {number}").format(number=after.game)
             text = _("{game}: roll the opening dice.").format(game=game)
-            out.append(Event("turn", game_id, text, None, {"phase": "opening"}))
+            out.append(Event(EventKind.TURN, game_id, text, None, {"phase": "opening"}))
     return out
 
 

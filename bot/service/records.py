@@ -12,7 +12,7 @@ from engine.fairdice import pair_stats
 from engine.i18n import _, ngettext
 from engine.positionid import encode_position_id
 
-from ..storage import GameRow, NotFound, Scope, Unavailable
+from ..storage import GameRow, GameStatus, NotFound, Scope, Unavailable
 from .core import ServiceCore
 from .heavy import Job, analysed_from, counted_from
 from .helpers import _board_of, _Loaded, _names, keep_analysis
@@ -65,10 +65,10 @@ class RecordsMixin(ServiceCore):
             row = await self.store.load_game(game_id, scope=scope_of(who))
         except NotFound:
             raise Refused(_("there is no game #{game}").format(game=game_id)) from None
-        if row.status == "challenge" or "match" not in row.setup:
+        if row.status == GameStatus.CHALLENGE or "match" not in row.setup:
             raise Refused(_("game #{game} has not started").format(game=game_id))
         proof = row.setup.get("dice")
-        if proof and row.status != "finished":
+        if proof and row.status != GameStatus.FINISHED:
             proof = {**proof, "seed": None}
         return row, proof
 

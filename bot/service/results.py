@@ -13,7 +13,7 @@ from engine.match import MatchState
 from engine.plugins import registry
 from engine.ratings import Rating, RatingSystem
 
-from ..storage import GameRow, TimerSpec
+from ..storage import GameRow, GameStatus, TimerSpec
 from ..storage.dialects import Plan
 from ..storage.timers import timers_plan
 from .core import ServiceCore
@@ -166,7 +166,7 @@ class ResultsMixin(ServiceCore):
     async def watch(self, game_id: int, player: Request, on: bool = True) -> GameView:
         """Follow (or stop following) a match's turn updates; anyone may watch a public match."""
         loaded = await self._load(game_id, player)
-        if loaded.row.status not in ("active", "challenge"):
+        if loaded.row.status not in (GameStatus.ACTIVE, GameStatus.CHALLENGE):
             raise Refused(
                 _("game #{game} is {status}: there is nothing to watch").format(
                     game=game_id, status=status_word(loaded.row.status)
@@ -209,7 +209,7 @@ class ResultsMixin(ServiceCore):
         self,
         who: Request,
         *,
-        statuses: Sequence[str] = ("challenge", "active"),
+        statuses: Sequence[GameStatus] = (GameStatus.CHALLENGE, GameStatus.ACTIVE),
         limit: int | None = None,
         offset: int = 0,
         number_has: str | None = None,
@@ -231,7 +231,9 @@ class ResultsMixin(ServiceCore):
             offset=offset,
         )
 
-    async def game_count(self, who: Request, *, statuses: Sequence[str] = ("challenge", "active")) -> int:
+    async def game_count(
+        self, who: Request, *, statuses: Sequence[GameStatus] = (GameStatus.CHALLENGE, GameStatus.ACTIVE)
+    ) -> int:
         """How many games :meth:`game_list` lists in all (one COUNT)."""
         return await self.store.count_games_of(who.id, scope=scope_of(who), statuses=statuses)
 
@@ -252,7 +254,7 @@ class ResultsMixin(ServiceCore):
                 return 0
             if v.to_act is None and v.acting is not None and player_id in v.acting:
                 return 0
-            if v.status == "challenge" and player_id in v.invited:
+            if v.status == GameStatus.CHALLENGE and player_id in v.invited:
                 return 0
             return 1
 
@@ -325,6 +327,6 @@ def may_wait_for(row: GameRow, player_id: str) -> bool:
     """Whether a stored game may wait for the player: a challenge to them (they sit on the challenged side, or are
     the one still to accept), or, in a running game, their turn or nobody's in particular (an opening roll, which
     each side throws). The store orders lists by the same condition in SQL (``bot.storage.parts.waits_for``)."""
-    if row.status == "challenge":
+    if row.status == GameStatus.CHALLENGE:
         return row.players.get(player_id) == 1 or row.turn_player == player_id
     return row.turn_player in (None, player_id)

@@ -20,7 +20,7 @@ from ..storage import TimerSpec
 from .core import ServiceCore
 from .events import _with_names
 from .helpers import _deciding, _deciding_with, _Loaded, _names, json_dumps
-from .types import SYSTEM, Event, Outcome, Refused, Request
+from .types import SYSTEM, Event, EventKind, Outcome, Refused, Request
 
 
 class TeamsMixin(ServiceCore):
@@ -73,7 +73,9 @@ class TeamsMixin(ServiceCore):
                 number=pid,
                 acting=view.name(state.acting_member(side)),
             )
-        return Outcome((Event("proposal", game_id, text_out, player.id, {"team": side, "proposal": pid}),), view)
+        return Outcome(
+            (Event(EventKind.PROPOSAL, game_id, text_out, player.id, {"team": side, "proposal": pid}),), view
+        )
 
     async def proposals(self, game_id: int, player: Request) -> list[dict[str, Any]]:
         """Your team's open proposals for the decision at hand (nobody else may see them)."""
@@ -133,7 +135,7 @@ class TeamsMixin(ServiceCore):
                 number=proposal_id,
                 proposal=_("no move") if row["text"] == "no move" else row["text"],
             )
-        note = Event("adopted", game_id, said, player.id)
+        note = Event(EventKind.ADOPTED, game_id, said, player.id)
         return Outcome((note, *out.events), out.game, out.applied)
 
     async def _hold_for_teammate(
@@ -181,7 +183,7 @@ class TeamsMixin(ServiceCore):
                 teammate=view.name(mates[0]),
                 minutes=i18n.decimal(timeout / 60, 0 if whole else 1),
             )
-        return Outcome((Event("held", game_id, text, player.id, {"team": side, "proposal": pid}),), view)
+        return Outcome((Event(EventKind.HELD, game_id, text, player.id, {"team": side, "proposal": pid}),), view)
 
     async def approve(self, game_id: int, player: Request, accept: bool = True) -> Outcome:
         """The teammate approves (or rejects) the acting member's held play."""
@@ -201,7 +203,7 @@ class TeamsMixin(ServiceCore):
                 text = _("{player} does not agree; {acting}, choose again.").format(
                     player=player.name, acting=view.name(state.acting_member(side))
                 )
-            return Outcome((Event("rejected", game_id, text, player.id, {"team": side}),), view)
+            return Outcome((Event(EventKind.REJECTED, game_id, text, player.id, {"team": side}),), view)
         with i18n.shared():
             approves = _("{player} approves.").format(player=player.name)
         return await self._play_held(game_id, row, note=approves)
@@ -213,7 +215,7 @@ class TeamsMixin(ServiceCore):
         actor = await self._acting_for(game_id, row["author"])
         out = await self._change(game_id, actor, _deciding(action), clear_draft=True)
         return Outcome(
-            (Event("approved", game_id, note, None, {"team": row["side"]}), *out.events), out.game, out.applied
+            (Event(EventKind.APPROVED, game_id, note, None, {"team": row["side"]}), *out.events), out.game, out.applied
         )
 
     # --- Backgammon Doubles: the acting member, and each team's private thread ---------------------------
@@ -269,7 +271,7 @@ class TeamsMixin(ServiceCore):
             text = _("{team}: {player} acts in game {number} (chosen by {chooser}).").format(
                 team=team, player=view.name(member), number=number, chooser=view.name(player.id)
             )
-        event = Event("acting", game_id, text, player.id, {"side": side, "member": member, "game": number})
+        event = Event(EventKind.ACTING, game_id, text, player.id, {"side": side, "member": member, "game": number})
         return Outcome((event, *out.events), out.game, out.applied)
 
     async def set_team_thread(self, game_id: int, side: int, thread_id: str | None) -> None:

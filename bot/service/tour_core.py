@@ -55,13 +55,14 @@ from engine.tournament import (
 
 from ..clock import start_clock
 from ..locks import KeyedLocks
-from ..storage import Conflict, NotFound, TimerSpec, timers_table
+from ..storage import Conflict, GameStatus, NotFound, TimerSpec, timers_table
 from ..storage.tournaments import NewGame, TournamentRow
 from .core import ServiceCore
 from .helpers import _match_options, _snapshot, _time_control
 from .tour_parts import (
     Step,
     TourEvent,
+    TourEventKind,
     TourNews,
     TourView,
     called,
@@ -72,7 +73,7 @@ from .tour_parts import (
     round_words,
     terms_of,
 )
-from .types import FORGOTTEN, SYSTEM, Event, Outcome, Refused, Request
+from .types import FORGOTTEN, SYSTEM, Event, EventKind, Outcome, Refused, Request
 
 if TYPE_CHECKING:
     from engine.variant import Variant
@@ -201,7 +202,7 @@ class TourCore(ServiceCore):
     def _tour_view(row: TournamentRow, t: Tournament, meta: dict[str, Any] | None = None) -> TourView:
         notes = dict(meta if meta is not None else row.meta)
         return TourView(
-            row.id, row.guild_id, row.name, t.status.value, row.version, t, notes,
+            row.id, row.guild_id, row.name, t.status, row.version, t, notes,
             row.channel_id, row.signup_message_id, row.pinned_message_id,
         )  # fmt: skip
 
@@ -287,7 +288,7 @@ class TourCore(ServiceCore):
             if was is None or was.result is not None or x.round > before.round:
                 continue
             if x.result is not None and x.result.how in (How.WALKOVER, How.VOID) and x.id not in said:
-                plan.events.append(TourEvent("walkover", _said(name, t, x), members_of(t, x.a, x.b),
+                plan.events.append(TourEvent(TourEventKind.WALKOVER, _said(name, t, x), members_of(t, x.a, x.b),
                                              int(x.game) if x.game else None, x.id))  # fmt: skip
             if was.game is None:
                 continue
@@ -314,9 +315,9 @@ class TourCore(ServiceCore):
             pings = tuple(
                 p for x in t.matches if x.round == t.round and x.result is None for p in members_of(t, x.a, x.b)
             )
-            plan.events.append(TourEvent("round", _round_said(name, t, now), pings))
+            plan.events.append(TourEvent(TourEventKind.ROUND, _round_said(name, t, now), pings))
         if t.finished and not before.finished:
-            plan.events.append(TourEvent("finished", _finished_said(name, t)))
+            plan.events.append(TourEvent(TourEventKind.FINISHED, _finished_said(name, t)))
         if t.status is Status.RUNNING:
             for x in t.matches:
                 if x.round == t.round and x.result is None and x.a is not None and x.b is not None and x.game is None:
@@ -382,17 +383,17 @@ class TourCore(ServiceCore):
         except Refused:
             return None
         state = loaded.state
-        if state is None or state.over or loaded.row.status != "active":
+        if state is None or state.over or loaded.row.status != GameStatus.ACTIVE:
             return None
         if side is None:
             async with self._lock(game_id):
                 for _attempt in range(5):
                     loaded = await self._load(game_id, SYSTEM)
-                    if loaded.row.status != "active":
+                    if loaded.row.status != GameStatus.ACTIVE:
                         return None
                     try:
                         await self.store.update_game(
-                            game_id, loaded.row.version, status="archived", turn_player=None, timers=[]
+                            game_id, loaded.row.version, status=GameStatus.ARCHIVED, turn_player=None, timers=[]
                         )
                     except Conflict:
                         self._forget(game_id)
@@ -401,7 +402,7 @@ class TourCore(ServiceCore):
                     view = self._view(await self._load(game_id, SYSTEM))
                     with i18n.shared():  # said in the game's thread
                         text = _("Game #{id} was stopped: {why}.").format(id=game_id, why=why)
-                    return Outcome((Event("archived", game_id, text, None),), view)
+                    return Outcome((Event(EventKind.ARCHIVED, game_id, text, None),), view)
             return None
         member = state.acting_member(side)
         try:
@@ -411,7 +412,7 @@ class TourCore(ServiceCore):
         except Refused as exc:
             log.info("game %s: not ended for its tournament (%s)", game_id, exc)
             return None
-        return replace(out, events=(Event("tournament", game_id, f"{why}.", None), *out.events))
+        return replace(out, events=(Event(EventKind.TOURNAMENT, game_id, f"{why}.", None), *out.events))
 
     async def _change_once(
         self,
@@ -426,7 +427,7 @@ class TourCore(ServiceCore):
         out = await super()._change_once(
             game_id, player, decide, clear_draft=clear_draft, expected_actions=expected_actions
         )
-        if out.game.status != "finished" or not out.applied:
+        if out.game.status != GameStatus.FINISHED or not out.applied:
             return out
         try:
             news = await self._tour_game_over(game_id)
@@ -434,10 +435,10 @@ class TourCore(ServiceCore):
             log.exception("game %s: its tournament result is left to its timer", game_id)
             return out
         with i18n.shared():  # said in the game's thread
-            said = [e.text for e in (news.events if news is not None else ()) if e.kind == "result"]
+            said = [e.text for e in (news.events if news is not None else ()) if e.kind == TourEventKind.RESULT]
         if not said:
             return out
-        return replace(out, events=(*out.events, Event("tournament", game_id, "\n".join(said), None)))
+        return replace(out, events=(*out.events, Event(EventKind.TOURNAMENT, game_id, "\n".join(said), None)))
 
     async def _tour_game_over(self, game_id: int) -> TourNews | None:
         """Record a finished tournament game's result (once: a match already decided is left alone)."""
@@ -469,7 +470,7 @@ class TourCore(ServiceCore):
                     tournament=name, winner=w_name, loser=l_name, won=won, lost=lost, match=match_id
                 )
 
-            return Step(t, meta, [TourEvent("result", text, (), game_id, match_id)])
+            return Step(t, meta, [TourEvent(TourEventKind.RESULT, text, (), game_id, match_id)])
 
         return await self._tour_change(int(tag["id"]), None, change)
 

@@ -31,7 +31,7 @@ from engine.tournament import (
 from .challenges import _terms_words
 from .helpers import _options_data, _tc_data, _time_control, json_dumps
 from .tour_core import Change
-from .tour_parts import Step, TourEvent, TourNews, entrant_for, format_of, format_words, terms_words
+from .tour_parts import Step, TourEvent, TourEventKind, TourNews, entrant_for, format_of, format_words, terms_words
 from .tour_timers import TourTimersMixin
 from .types import PlayerRef, Refused, Request
 
@@ -152,7 +152,7 @@ class TourEntryMixin(TourTimersMixin):
                 ).format(**values)
             return _("{who} opened sign-ups for {tournament} (tournament #{id}), a {kind}: {terms}.").format(**values)
 
-        news = TourNews(self._tour_view(row, t), (TourEvent("created", text),), entrants_changed=True)
+        news = TourNews(self._tour_view(row, t), (TourEvent(TourEventKind.CREATED, text),), entrants_changed=True)
         await self._tell(news)
         return news
 
@@ -213,7 +213,7 @@ class TourEntryMixin(TourTimersMixin):
                         name=who.name, tournament=name, captain=captain_name
                     )
 
-                return Step(t, meta, [TourEvent("team-declined", text, (members[0][0],), by=members[0][0])])
+                return Step(t, meta, [TourEvent(TourEventKind.TEAM_DECLINED, text, (members[0][0],), by=members[0][0])])
             # Entered: every other invitation of these two players is void now.
             meta["invites"] = [i for i in rest if not {i.get("by"), i.get("mate")} & {p for p, _n in members}]
             ratings = await self._tour_ratings([p for p, _name in members], t, guild)
@@ -248,7 +248,7 @@ class TourEntryMixin(TourTimersMixin):
                     n,
                 ).format(name=mine.name, tournament=name, count=n)
 
-            return Step(t, meta, [TourEvent("left", text)])
+            return Step(t, meta, [TourEvent(TourEventKind.LEFT, text)])
 
         return await self._tour_must(tid, guild, change)
 
@@ -310,7 +310,7 @@ def _joined(t: Tournament, meta: dict[str, Any], members: list[tuple[str, str]],
             n,
         ).format(name=entrant.name, tournament=name, count=n)
 
-    return Step(t, meta, [TourEvent("joined", text, tuple(p for p, _n in members))])
+    return Step(t, meta, [TourEvent(TourEventKind.JOINED, text, tuple(p for p, _n in members))])
 
 
 def _invite(t: Tournament, meta: dict[str, Any], who: Request, teammate: PlayerRef) -> Step:
@@ -337,4 +337,4 @@ def _invite(t: Tournament, meta: dict[str, Any], who: Request, teammate: PlayerR
             "{captain} asks {teammate} to play {tournament} as a team. The team is entered once {teammate} says yes."
         ).format(captain=who.name, teammate=teammate.name, tournament=name)
 
-    return Step(t, meta, [TourEvent("team-invite", text, (teammate.id,), by=who.id)])
+    return Step(t, meta, [TourEvent(TourEventKind.TEAM_INVITE, text, (teammate.id,), by=who.id)])

@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from engine.i18n import _, ngettext, pgettext
@@ -98,6 +99,30 @@ def status_words(status: str) -> str:
     return status
 
 
+class TourEventKind(StrEnum):
+    """What a :class:`TourEvent` says a tournament did."""
+
+    CREATED = "created"
+    DEADLINE = "deadline"
+    DECIDED = "decided"
+    DISQUALIFIED = "disqualified"
+    EXTENDED = "extended"
+    FINISHED = "finished"
+    JOINED = "joined"
+    LEFT = "left"
+    NEEDS_ADMIN = "needs-admin"
+    PAUSED = "paused"
+    REMINDER = "reminder"
+    REPLACED = "replaced"
+    RESULT = "result"
+    RESUMED = "resumed"
+    ROUND = "round"
+    STARTED = "started"
+    TEAM_DECLINED = "team-declined"
+    TEAM_INVITE = "team-invite"
+    WALKOVER = "walkover"
+
+
 @dataclass(frozen=True)
 class TourEvent:
     """Something a tournament did, with the sentence for the players: ``pings`` are the players it concerns (a
@@ -107,7 +132,7 @@ class TourEvent:
     announcement reads it in the server's language, the reply to the admin who did it in theirs. (A plain string
     is said as it is.)"""
 
-    kind: str
+    kind: TourEventKind
     say: Callable[[], str] | str
     pings: tuple[str, ...] = ()
     game_id: int | None = None
@@ -128,7 +153,7 @@ class TourView:
     id: int
     guild_id: str
     name: str
-    status: str
+    status: Status
     version: int
     tournament: Tournament
     meta: dict[str, Any]

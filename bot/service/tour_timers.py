@@ -18,7 +18,7 @@ from engine.tournament import Match, Status, Tournament, duration_words, open_ma
 
 from ..storage import NotFound, TimerRow, Unavailable, timers_table
 from .tour_core import ROUND_TIMERS, Busy, TourCore
-from .tour_parts import REMINDER_SHARES, TourEvent, TourNews, called, members_of
+from .tour_parts import REMINDER_SHARES, TourEvent, TourEventKind, TourNews, called, members_of
 from .types import Outcome
 
 __all__ = ["TourTimersMixin"]
@@ -130,7 +130,9 @@ class TourTimersMixin(TourCore):
             if t.deadline_of(x) != at:
                 continue
             text = _reminder(t, x, row.name, float(at) - now)
-            events.append(TourEvent("reminder", text, members_of(t, x.a, x.b), int(x.game) if x.game else None, x.id))
+            events.append(
+                TourEvent(TourEventKind.REMINDER, text, members_of(t, x.a, x.b), int(x.game) if x.game else None, x.id)
+            )
         if events:
             await self._tell(TourNews(self._tour_view(row, t), tuple(events)))
 

@@ -44,6 +44,7 @@ from .tour_entry import TourEntryMixin
 from .tour_parts import (
     Step,
     TourEvent,
+    TourEventKind,
     TourNews,
     TourView,
     called,
@@ -91,7 +92,7 @@ class TournamentsMixin(TourEntryMixin):
                     n,
                 ).format(tournament=name, count=n)
 
-            return Step(t, meta, [TourEvent("started", text)])
+            return Step(t, meta, [TourEvent(TourEventKind.STARTED, text)])
 
         return await self._tour_admin_change(who, tournament_id, N_("start a tournament"), change)
 
@@ -108,7 +109,7 @@ class TournamentsMixin(TourEntryMixin):
                     "resumed. Matches under way may go on."
                 ).format(tournament=name, admin=who.name)
 
-            return Step(t, meta, [TourEvent("paused", text)])
+            return Step(t, meta, [TourEvent(TourEventKind.PAUSED, text)])
 
         return await self._tour_admin_change(who, tournament_id, N_("pause a tournament"), change)
 
@@ -125,7 +126,7 @@ class TournamentsMixin(TourEntryMixin):
                     tournament=name, admin=who.name, duration=duration_words(lasted)
                 )
 
-            return Step(t, meta, [TourEvent("resumed", text)])
+            return Step(t, meta, [TourEvent(TourEventKind.RESUMED, text)])
 
         return await self._tour_admin_change(who, tournament_id, N_("resume a tournament"), change)
 
@@ -142,7 +143,7 @@ class TournamentsMixin(TourEntryMixin):
                     "{name} was disqualified from {tournament} by {admin}: their matches to play are walkovers."
                 ).format(name=e.name, tournament=name, admin=who.name)
 
-            return Step(t, meta, [TourEvent("disqualified", text, e.members)])
+            return Step(t, meta, [TourEvent(TourEventKind.DISQUALIFIED, text, e.members)])
 
         return await self._tour_admin_change(who, tournament_id, N_("disqualify a player"), change)
 
@@ -176,7 +177,7 @@ class TournamentsMixin(TourEntryMixin):
             def text() -> str:
                 return _("{new} takes {old}'s place in {tournament} (set by {admin}).").format(**values)
 
-            return Step(t, meta, [TourEvent("replaced", text, t.entrant(old.id).members)])
+            return Step(t, meta, [TourEvent(TourEventKind.REPLACED, text, t.entrant(old.id).members)])
 
         for person in (new, *([teammate] if teammate is not None else [])):
             await self.store.save_player(person.id, person.name, guild_id=who.guild_id)
@@ -208,7 +209,7 @@ class TournamentsMixin(TourEntryMixin):
                     said = _("{admin} extended round {round} of {tournament} to {moment}.")
                 return said.format(**values, moment=moment(until, now))
 
-            return Step(t, meta, [TourEvent("extended", text, pings)])
+            return Step(t, meta, [TourEvent(TourEventKind.EXTENDED, text, pings)])
 
         return await self._tour_admin_change(who, tournament_id, N_("extend a deadline"), change)
 
@@ -250,7 +251,7 @@ class TournamentsMixin(TourEntryMixin):
                     said = _("{tournament}, match {match}: {name} wins by an admin's decision ({note}).")
                 return said.format(**values, note=_decided_by(who.name))
 
-            return Step(t, meta, [TourEvent("decided", text, members_of(t, x.a, x.b), _game(x), key)])
+            return Step(t, meta, [TourEvent(TourEventKind.DECIDED, text, members_of(t, x.a, x.b), _game(x), key)])
 
         return await self._tour_admin_change(who, tournament_id, N_("decide a match"), change)
 
@@ -282,14 +283,14 @@ class TournamentsMixin(TourEntryMixin):
                 said = _deadline_said(t.spec.name, x.id, t.spec.deadline_rule, a, b, decision.winner is None)
                 if decision.winner is None:
                     waiting.add(x.id)
-                    events.append(TourEvent("needs-admin", said, pings, _game(x), x.id))
+                    events.append(TourEvent(TourEventKind.NEEDS_ADMIN, said, pings, _game(x), x.id))
                     continue
                 w = 0 if decision.winner == x.a else 1
                 with i18n.shared():  # stored with the result, and shown to everyone with it
                     note = decide(t.spec.deadline_rule, a, b).words
                 # Recorded as its game ends (the loser forfeits it): the winner reaches the length.
                 t = record_result(t, x.id, decision.winner, _length(t), score[1 - w], How.DEADLINE, note)
-                events.append(TourEvent("deadline", said, pings, _game(x), x.id))
+                events.append(TourEvent(TourEventKind.DEADLINE, said, pings, _game(x), x.id))
                 if a.last_action is not None and b.last_action is not None:
                     played.add(x.id)  # both sides played it: rated; else it is as unplayed as a walkover
             meta["awaiting_admin"] = sorted(waiting)

@@ -7,11 +7,13 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from engine.i18n import N_, _
+from engine.match import Phase
 
-from ..storage import GameRow, Scope
+from ..storage import GameRow, GameStatus, Scope
 
 log = logging.getLogger("gammonbot.service")
 
@@ -130,11 +132,54 @@ def visible(row: GameRow, who: Who) -> bool:
     return who.id in row.players
 
 
+class EventKind(StrEnum):
+    """What an :class:`Event` says happened (the strings are what a transport or a log line sees)."""
+
+    ACCEPTED = "accepted"
+    ACTING = "acting"
+    ADOPTED = "adopted"
+    APPROVED = "approved"
+    ARCHIVED = "archived"
+    AUTO_OPENING = "auto-opening"
+    BEAVER = "beaver"
+    BOT_FAILED = "bot-failed"
+    CHALLENGE = "challenge"
+    DECLINED = "declined"
+    DICE_REVEALED = "dice-revealed"
+    DOUBLE = "double"
+    DRAFT = "draft"
+    END_SESSION = "end-session"
+    EXPIRED = "expired"
+    FLAG = "flag"
+    FORFEIT = "forfeit"
+    GAME_OVER = "game-over"
+    HELD = "held"
+    MATCH_OVER = "match-over"
+    MOVE = "move"
+    NAME_DOUBLE = "name-double"
+    OPENING = "opening"
+    PASS = "pass"
+    PROPOSAL = "proposal"
+    RACCOON = "raccoon"
+    RATINGS = "ratings"
+    REJECTED = "rejected"
+    REMINDER = "reminder"
+    RESIGN = "resign"
+    RESIGN_ACCEPTED = "resign-accepted"
+    RESIGN_REJECTED = "resign-rejected"
+    ROLL = "roll"
+    START = "start"
+    TAKE = "take"
+    TIMEOUT = "timeout"
+    TOURNAMENT = "tournament"
+    TURN = "turn"
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened. ``kind`` is a short tag, ``text`` a sentence for the players."""
+    """Something that happened. ``kind`` says what, ``text`` is a sentence for the players."""
 
-    kind: str
+    kind: EventKind
     game_id: int
     text: str
     by: str | None = None
@@ -147,7 +192,7 @@ class GameView:
 
     id: int
     guild_id: str
-    status: str  # challenge, active, finished, declined
+    status: GameStatus
     variant: str
     display_name: str
     sides: tuple[tuple[str, ...], tuple[str, ...]]
@@ -155,7 +200,7 @@ class GameView:
     length: int
     score: tuple[int, int]
     game: int
-    phase: str | None
+    phase: Phase | None
     to_act: str | None  # player id who must act now (None: either acting member may roll the opening)
     acting: tuple[str, str] | None
     dice: tuple[int, int] | None
@@ -186,7 +231,7 @@ class GameView:
     def never_started(self) -> bool:
         """Whether the match never began: a challenge still open, or one declined or left to expire (it has no
         dice, positions or plays to show)."""
-        return self.status in ("challenge", "declined", "expired")
+        return self.status in (GameStatus.CHALLENGE, GameStatus.DECLINED, GameStatus.EXPIRED)
 
     def side_of(self, player_id: str) -> int | None:
         for k, members in enumerate(self.sides):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from .dialects import Dialect, GameUpdate, PostgresDialect, SqliteDialect, Timeouts
 from .prompts import LiveGame, Prompt
-from .rows import ActionRow, Conflict, GameRow, NotFound, Scope, TimerRow, TimerSpec, Unavailable
+from .rows import ActionRow, Conflict, GameRow, GameStatus, NotFound, Scope, TimerRow, TimerSpec, Unavailable
 from .schema import (
     MIGRATIONS,
     Migration,
@@ -67,6 +67,7 @@ __all__ = [
     "NotFound",
     "Unavailable",
     "GameRow",
+    "GameStatus",
     "ActionRow",
     "TimerSpec",
     "TimerRow",

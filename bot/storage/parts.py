@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .dialects import Dialect, dialect_for
-from .rows import Scope
+from .rows import GameStatus, Scope
 from .schema import game_players, games
 
 __all__ = ["StoreBase", "visible", "waits_for"]
@@ -32,7 +32,7 @@ def waits_for(player_id: str, side: sa.ColumnElement[Any]) -> sa.ColumnElement[b
     for a stored row is ``bot.service.results.may_wait_for``): a challenge to them (they sit on the challenged side,
     or are the one still to accept), or, in a running game, their turn or nobody's in particular (an opening roll,
     which each side throws)."""
-    challenge = games.c.status == "challenge"
+    challenge = games.c.status == GameStatus.CHALLENGE
     return sa.or_(
         sa.and_(challenge, sa.or_(side == 1, games.c.turn_player == player_id)),
         sa.and_(~challenge, sa.or_(games.c.turn_player.is_(None), games.c.turn_player == player_id)),

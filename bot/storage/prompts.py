@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .dialects import Plan, Step
 from .parts import StoreBase
-from .rows import game_id_of, id_in_range
+from .rows import GameStatus, game_id_of, id_in_range
 from .schema import games, prompts
 
 __all__ = ["PromptsMixin", "Prompt", "LiveGame"]
@@ -40,7 +40,7 @@ class LiveGame:
 
     game_id: int
     guild_id: str
-    status: str
+    status: GameStatus
     version: int
     prompt: Prompt | None
 
@@ -121,7 +121,7 @@ class PromptsMixin(StoreBase):
                     .where(
                         games.c.guild_id.in_(wanted[start : start + GUILDS_PER_QUERY]),
                         games.c.id > after,
-                        sa.or_(games.c.status == "active", prompts.c.game_id.is_not(None)),
+                        sa.or_(games.c.status == GameStatus.ACTIVE, prompts.c.game_id.is_not(None)),
                     )
                     .order_by(games.c.id)
                     .limit(limit)
@@ -132,6 +132,6 @@ class PromptsMixin(StoreBase):
                         if r.message_id is None
                         else _prompt(int(r.id), r.channel_id, r.message_id, r.game_version, r.callers)
                     )
-                    found.append(LiveGame(int(r.id), str(r.guild_id), str(r.status), int(r.version), prompt))
+                    found.append(LiveGame(int(r.id), str(r.guild_id), GameStatus(r.status), int(r.version), prompt))
         found.sort(key=lambda g: g.game_id)
         return found[:limit]

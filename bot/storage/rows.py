@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from engine.i18n import N_, _
@@ -103,13 +104,24 @@ def id_in_range(value: Any) -> bool:
     return not isinstance(value, bool) and ID_MIN <= number <= ID_MAX
 
 
+class GameStatus(StrEnum):
+    """Where a game stands, as its row stores it (the strings are the stored values)."""
+
+    CHALLENGE = "challenge"  #: proposed, waiting to be accepted
+    ACTIVE = "active"  #: being played
+    FINISHED = "finished"  #: the match ended
+    DECLINED = "declined"  #: the challenge was declined or withdrawn
+    EXPIRED = "expired"  #: the challenge was left open too long
+    ARCHIVED = "archived"  #: put away unfinished (no move for too long, or its tournament moved on)
+
+
 @dataclass
 class GameRow:
     """One stored game (or challenge) with its decoded JSON columns."""
 
     id: int
     guild_id: str
-    status: str
+    status: GameStatus
     variant: str
     setup: dict[str, Any]
     version: int

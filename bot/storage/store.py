@@ -23,6 +23,7 @@ from .rows import (
     ActionRow,
     Conflict,
     GameRow,
+    GameStatus,
     ListedRow,
     NotFound,
     Scope,
@@ -209,7 +210,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         self,
         *,
         guild_id: str,
-        status: str,
+        status: GameStatus,
         variant: str,
         setup: dict[str, Any],
         players: dict[str, int | None],
@@ -310,7 +311,7 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         player_id: str,
         *,
         scope: Scope,
-        statuses: Sequence[str] = ("challenge", "active"),
+        statuses: Sequence[GameStatus] = (GameStatus.CHALLENGE, GameStatus.ACTIVE),
         waiting_first: bool = False,
         number_has: str | None = None,
         thread: str | None = None,
@@ -343,7 +344,11 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         return await self._select_games(query)
 
     async def count_games_of(
-        self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("challenge", "active")
+        self,
+        player_id: str,
+        *,
+        scope: Scope,
+        statuses: Sequence[GameStatus] = (GameStatus.CHALLENGE, GameStatus.ACTIVE),
     ) -> int:
         """How many games :meth:`games_of` lists (one COUNT; no game is read)."""
         query = _listed(player_id, scope, statuses, sa.func.count())
@@ -351,7 +356,11 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
             return int((await conn.execute(query)).scalar_one())
 
     async def dice_of(
-        self, player_id: str, *, scope: Scope, statuses: Sequence[str] = ("active", "finished", "archived")
+        self,
+        player_id: str,
+        *,
+        scope: Scope,
+        statuses: Sequence[GameStatus] = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ARCHIVED),
     ) -> list[tuple[int, int, str | None]]:
         """(game, version, dice tally as stored: JSON text, or None when not kept yet) of each game :meth:`games_of`
         lists for these statuses: one query, nothing decoded (a player in a thousand games reads a thousand small
@@ -367,12 +376,12 @@ class Store(CommunityMixin, TimersMixin, ConsultationMixin, PromptsMixin, Tourna
         count, _rows = await self.backend.write(query)
         return bool(count)
 
-    async def games_where(self, *, status: str, scope: Scope, limit: int = 1000) -> list[GameRow]:
+    async def games_where(self, *, status: GameStatus, scope: Scope, limit: int = 1000) -> list[GameRow]:
         """Games in ``status`` that ``scope`` may see, oldest first."""
         query = sa.select(games).where(games.c.status == status, *visible(scope)).order_by(games.c.id).limit(limit)
         return await self._select_games(query)
 
-    async def count_games(self, *, status: str, scope: Scope) -> int:
+    async def count_games(self, *, status: GameStatus, scope: Scope) -> int:
         """How many games in ``status`` ``scope`` may see (one COUNT; no game is read)."""
         query = sa.select(sa.func.count()).select_from(games).where(games.c.status == status, *visible(scope))
         async with self.engine.connect() as conn:
@@ -561,7 +570,7 @@ async def _decode_log(rows: list[Any]) -> list[ActionRow]:
     return await asyncio.to_thread(decode) if len(rows) > DECODE_ON_THE_LOOP else decode()
 
 
-def _listed(player_id: str, scope: Scope, statuses: Sequence[str], *columns: Any) -> sa.Select[Any]:
+def _listed(player_id: str, scope: Scope, statuses: Sequence[GameStatus], *columns: Any) -> sa.Select[Any]:
     """``columns`` of the games ``player_id`` sits in, in ``statuses``, that ``scope`` may see: what
     :meth:`Store.games_of` lists and :meth:`Store.count_games_of` counts (their seat: ``_MINE``)."""
     seat = sa.and_(_MINE.c.game_id == games.c.id, _MINE.c.player_id == player_id)
@@ -587,6 +596,7 @@ _AS_STORED = ("id", "guild_id", "status", "variant", "version", "turn_player", "
 
 def _game(row: sa.RowMapping, seats: dict[str, int | None]) -> GameRow:
     plain = {name: row[name] for name in _AS_STORED}
+    plain["status"] = GameStatus(plain["status"])
     plain.update(created_at=row["created_at"], updated_at=row["updated_at"], players=seats)
     if "snapshot" not in row:  # a list's row (games_of): its JSON columns are decoded when read (ListedRow)
         return ListedRow(**plain, setup=row["setup"], draft=row["draft"], clock=row["clock"])

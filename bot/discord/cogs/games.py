@@ -19,9 +19,10 @@ from discord import app_commands
 
 from engine import i18n
 from engine.i18n import _, ngettext
+from engine.match import Phase
 from engine.plugins import UnknownVariant, registry
 
-from ...service import Refused
+from ...service import GameStatus, Refused
 from ..components import games_message
 from ..context import MAX_CHOICES, find_game, game_choices, games_page, player_of, requester, require_server
 from ..controls import challenge_controls
@@ -129,7 +130,7 @@ class Games(BgCog):
             entropy=str(interaction.id),
         )
         view = out.game
-        if bot is not None and view.status == "active":
+        if bot is not None and view.status == GameStatus.ACTIVE:
             # The bot accepted at once: the match starts now, in a thread of its own.
             sent = await self._post_challenge(interaction, content=clip(texts(out.events)))
             await self.table.start_match(interaction, view.id, sent)
@@ -285,17 +286,17 @@ class Games(BgCog):
     async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Show a game's board (only to you), from your side of the table."""
         view = await find_game(interaction, game)
-        if view.status == "challenge":
+        if view.status == GameStatus.CHALLENGE:
             raise Refused(
                 _("Game #{game} has not started: it is waiting for the challenge to be accepted.").format(game=view.id)
             )
-        if view.status == "declined":
+        if view.status == GameStatus.DECLINED:
             raise Refused(
                 _("Game #{game} was declined, so it has no board. Start a new one with `/bg play`.").format(
                     game=view.id
                 )
             )
-        if view.status == "expired":
+        if view.status == GameStatus.EXPIRED:
             raise Refused(
                 _("Game #{game} was expired, so it has no board. Start a new one with `/bg play`.").format(game=view.id)
             )
@@ -303,13 +304,13 @@ class Games(BgCog):
         rendered = await self.service.board(view.id, requester(interaction))
         file = discord.File(io.BytesIO(rendered.png), filename=f"game{view.id}.png", description=rendered.alt_text)
         plays = ""
-        if view.phase == "move" and view.to_act == me:
+        if view.phase == Phase.MOVE and view.to_act == me:
             shown = ", ".join(view.plays[:10])
             if len(view.plays) > 10:
                 plays = "\n" + _("Legal plays: {plays} … ({count} in all)").format(plays=shown, count=len(view.plays))
             else:
                 plays = "\n" + _("Legal plays: {plays}").format(plays=shown)
-        if view.status == "active" and me in callers(view):
+        if view.status == GameStatus.ACTIVE and me in callers(view):
             # Your turn: your buttons come with your board (also a way back if a turn message went missing).
             ui, prompt = await self.table.controls(view)
             try:
@@ -346,7 +347,7 @@ class Games(BgCog):
         me = requester(interaction)
         if not off and view.side_of(me.id) is not None:
             raise Refused(_("You are playing in game #{game}: you are told of its turns already.").format(game=view.id))
-        if off and view.status not in ("active", "challenge"):
+        if off and view.status not in (GameStatus.ACTIVE, GameStatus.CHALLENGE):
             raise Refused(_("Game #{game} is over: its turn updates have stopped for everyone.").format(game=view.id))
         view = await self.service.watch(view.id, me, on=not off)
         if off:

@@ -15,7 +15,7 @@ from discord import app_commands
 from engine import i18n
 from engine.i18n import _, ngettext
 
-from ...service import Refused
+from ...service import GameStatus, Refused
 from ..context import bot_of, game_rows, requester, require_server
 from ..errors import answer_first, refusals, refuse, reply
 from ..language import speak
@@ -127,7 +127,7 @@ class Me(BgCog):
         require_server(interaction)
         me = requester(interaction)
         ends = int(await self.service.vacation(me, days))
-        running = [row for row in await game_rows(interaction, me, statuses=("active",)) if row.thread_id]
+        running = [row for row in await game_rows(interaction, me, statuses=(GameStatus.ACTIVE,)) if row.thread_id]
         text = _("Enjoy your break. Your vacation ends {end} ({relative}); your clocks stand still until then.").format(
             end=f"<t:{ends}:F>", relative=f"<t:{ends}:R>"
         )

@@ -15,7 +15,7 @@ from discord import app_commands
 from engine.controls import ProposalKind, allowed_actions
 from engine.i18n import _
 
-from ...service import SYSTEM, Refused
+from ...service import SYSTEM, EventKind, Refused
 from ..context import MAX_CHOICES, find_game, game_choices, requester
 from ..errors import refusals, reply
 from ..options import match_plays
@@ -44,7 +44,7 @@ class Teams(BgCog):
         view = await find_game(interaction, game)
         out = await self.service.propose(view.id, requester(interaction), text)
         where = await self.threads.tell_teams(out)
-        pid = next((e.data.get("proposal") for e in out.events if e.kind == "proposal"), None)
+        pid = next((e.data.get("proposal") for e in out.events if e.kind == EventKind.PROPOSAL), None)
         if pid is not None:
             done = _("Proposed to your team (proposal #{number}).").format(number=pid)
         else:
