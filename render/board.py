@@ -11,7 +11,7 @@ between calls except read-only cached images, so any number of worker threads ma
 
 Labels and the text alternative are in the active language (:mod:`engine.i18n`; a worker thread started with
 ``asyncio.to_thread`` keeps the request's). Every label is measured in the board font and made to fit its box
-(:func:`render.fonts.fit`: a smaller size, then an ellipsis), whatever the language's words.
+(:func:`render.canvas.fit`: a smaller size, then an ellipsis), whatever the language's words.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from engine.position import BAR, OFF, POINTS, RESERVE
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, Colour
 
 from . import sprites
-from .fonts import caps, ellipsize, fit, text_width
+from .canvas import ellipsize, fit, measure, wrap
+from .fonts import caps, text_width
 from .layout import MAX_BAR_STACK, MAX_STACK, Layout, compute_layout
 from .png import SUPPORTED_MODES, write_png
 from .text import board_text, cube_reason, match_label, result_lines, rule_set_name, side_label
-from .theme import RGB, RenderConfig, Theme, load_config
+from .theme import RGB, RenderConfig, Theme, builtin_config
 
 __all__ = [
     "RenderedBoard",
@@ -57,16 +58,17 @@ class RenderedBoard:
 
 @lru_cache(maxsize=1)
 def _config() -> RenderConfig:
-    return load_config()
+    return builtin_config()
 
 
 def default_theme() -> Theme:
-    """The default theme of config.toml's ``[render]`` section (read once per process)."""
+    """The renderer's default theme: the built-in ``classic`` (the renderer reads no file; the bot draws in its
+    config's themes, :class:`~render.theme.RenderConfig`)."""
     return _config().theme()
 
 
 def get_theme(name: str | None = None) -> Theme:
-    """The theme called ``name`` in config.toml (the default one when None); ThemeError lists the names."""
+    """The built-in theme called ``name`` (the default one when None); ThemeError lists the names."""
     return _config().theme(name)
 
 
@@ -83,7 +85,8 @@ def render_board(
     compress_level: int | None = None,
     palette_colors: int | None = None,
 ) -> RenderedBoard:
-    """Draw ``snapshot`` and encode it as PNG; the PNG settings default to config.toml's."""
+    """Draw ``snapshot`` and encode it as PNG; the PNG settings default to the built-in ones
+    (:func:`~render.theme.builtin_config`; the bot passes its config's, :meth:`RenderConfig.render_board`)."""
     t = theme or default_theme()
     im = render_image(snapshot, t)
     config = _config()
@@ -396,31 +399,13 @@ def _banner_lines(text: str, limit: int, size: int, least: int) -> tuple[list[st
     shown, px = fit(text, limit, size, least)
     if shown == text:
         return [text], px
-    words = text.split()
     for px in range(size, least - 1, -1):
-        lines = _wrap_words(words, px, limit)
+        lines = wrap(text, limit, measure(px))
         if len(lines) <= 2 and all(text_width(line, px) <= limit for line in lines):
             return lines, px
-    lines = _wrap_words(words, least, limit)
+    lines = wrap(text, limit, measure(least))
     head, rest = lines[0], " ".join(lines[1:])
     return [ellipsize(head, least, limit), ellipsize(rest, least, limit)], least
-
-
-def _wrap_words(words: list[str], size: int, limit: int) -> list[str]:
-    """``words`` wrapped greedily into lines at most ``limit`` pixels wide (a word wider than that has a line of
-    its own)."""
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size) > limit:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
 
 
 # --- names, pips, score ---------------------------------------------------------------------------

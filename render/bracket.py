@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine import i18n
 from engine.i18n import N_, _, ngettext, pgettext
 from engine.tournament import Bracket, How, Match, Result, Status, Tournament, bracket_size, champion, note_words
 
 from .board import encode_png
-from .fonts import font
+from .canvas import Canvas, measure, wrap
+from .fonts import text_width
 from .theme import RGB, Theme, builtin_config
 
 __all__ = [
@@ -63,9 +64,6 @@ FOOT_H = 44
 #: Each further line of a legend that needs more than one (a language with longer words).
 FOOT_LINE = 24
 NAME_SIZE = 26
-#: A name is set down to this size on one line before it takes two lines, set from that size down to the next.
-NAME_SMALLEST = 18
-NAME_TWO_LINES = 13
 SMALL = 19
 #: What a result that was not played shows instead of points, with the legend's words (in English: :func:`tag` and
 #: :func:`tag_words` give them in the active language).
@@ -125,114 +123,34 @@ class RenderedPage:
 
 
 # --- shared drawing (the standings table uses it too) -------------------------------------------------------
-class Canvas:
-    """A page being drawn: the theme's colours, text fitted to a width, a title band at the top."""
-
-    def __init__(self, theme: Theme, width: int, height: int) -> None:
-        self.t = theme
-        self.width = width
-        self.height = height
-        self.im = Image.new("RGB", (width, height), theme.rgb("background"))
-        self.draw = ImageDraw.Draw(self.im)
-
-    def rgb(self, key: str) -> RGB:
-        return self.t.rgb(key)
-
-    def text(self, xy: tuple[float, float], text: str, colour: RGB, size: int, anchor: str = "la") -> None:
-        self.draw.text((round(xy[0]), round(xy[1])), text, fill=colour, font=font(size), anchor=anchor)
-
-    def fit(self, text: str, size: int, limit: float) -> str:
-        """``text`` cut short with an ellipsis so it is at most ``limit`` pixels wide."""
-        f = font(size)
-        if f.getlength(text) <= limit:
-            return text
-        while text and f.getlength(text + "…") > limit:
-            text = text[:-1]
-        return text.rstrip() + "…"
-
-    def fitted(self, text: str, size: int, limit: float, smallest: int = 14) -> tuple[str, int]:
-        """``text`` and a size for it at most ``limit`` pixels wide: the size shrinks (to ``smallest``) before the
-        text is cut short (a label in a language that needs more letters)."""
-        while size > smallest and font(size).getlength(text) > limit:
-            size -= 1
-        return self.fit(text, size, limit), size
-
-    def title(self, heading: str, sub: str) -> None:
-        """The heading, and under it ``sub`` ("Swiss · round 2 of 4 · page 2 of 3"): set smaller when it is long, and
-        cut short before its last part, so that the page label stays whole."""
-        self.text((MARGIN, 18), self.fit(heading, 34, self.width - 2 * MARGIN), self.rgb("text"), 34)
-        room = self.width - 2 * MARGIN
-        fitted, size = self.fitted(sub, SMALL + 2, room, 16)
-        if fitted != sub and " · " in sub:
-            head, tail = sub.rsplit(" · ", 1)
-            tail = " · " + tail
-            fitted = self.fit(head, size, max(room / 3, room - font(size).getlength(tail))) + tail
-            fitted = self.fit(fitted, size, room)
-        self.text((MARGIN, 60), fitted, self.rgb("text dim"), size)
-
-    def name(self, xy: tuple[float, float], text: str, colour: RGB, room: float, size: int = 26) -> list[str]:
-        """A name drawn left-aligned on the line through ``xy``, within ``room`` pixels: at ``size`` if it fits, else
-        smaller, else on two lines (at a space or after a hyphen, else between two letters, wherever the longer line is
-        shortest), set from :data:`NAME_SMALLEST` down to :data:`NAME_TWO_LINES`, else cut short. Returns the lines
-        drawn."""
-        x, y = xy
-        for s in range(size, NAME_SMALLEST - 1, -1):
-            if font(s).getlength(text) <= room:
-                self.text((x, y), text, colour, s, "lm")
-                return [text]
-        text = " ".join(text.split())
-        for splits in (_spaces(text), range(1, len(text))):
-            for s in range(NAME_SMALLEST, NAME_TWO_LINES - 1, -1):
-                lines = _two_lines(text, splits, s)
-                if lines is not None and max(font(s).getlength(line) for line in lines) <= room:
-                    return self._two(x, y, lines, colour, s, room)
-        lines = _two_lines(text, range(1, len(text)), NAME_TWO_LINES) or (text, "")
-        return self._two(x, y, lines, colour, NAME_TWO_LINES, room)
-
-    def _two(self, x: float, y: float, lines: tuple[str, str], colour: RGB, size: int, room: float) -> list[str]:
-        gap = round(size * 0.56)
-        shown = [self.fit(lines[0], size, room), self.fit(lines[1], size, room)]
-        self.text((x, y - gap), shown[0], colour, size, "lm")
-        self.text((x, y + gap), shown[1], colour, size, "lm")
-        return shown
-
-    def footer(self, words: str | list[str], y: float) -> None:
-        """The legend under a page: one line, or the lines of :func:`legend_lines`."""
-        for k, line in enumerate([words] if isinstance(words, str) else words):
-            line, size = self.fitted(line, SMALL, self.width - 2 * MARGIN, 15)
-            self.text((MARGIN, y + 12 + k * FOOT_LINE), line, self.rgb("text dim"), size)
+def page_title(c: Canvas, heading: str, sub: str) -> None:
+    """The heading at the top of a page, and under it ``sub`` ("Swiss · round 2 of 4 · page 2 of 3"): set smaller
+    when it is long, and cut short before its last part, so that the page label stays whole."""
+    c.text((MARGIN, 18), c.fit(heading, 34, c.width - 2 * MARGIN), c.rgb("text"), 34)
+    room = c.width - 2 * MARGIN
+    fitted, size = c.fitted(sub, SMALL + 2, room, 16)
+    if fitted != sub and " · " in sub:
+        head, tail = sub.rsplit(" · ", 1)
+        tail = " · " + tail
+        fitted = c.fit(head, size, max(room / 3, room - c.length(tail, size))) + tail
+        fitted = c.fit(fitted, size, room)
+    c.text((MARGIN, 60), fitted, c.rgb("text dim"), size)
 
 
-def _spaces(text: str) -> list[int]:
-    """Where a name breaks between words: at a space, or after a hyphen."""
-    return [i for i, ch in enumerate(text) if ch == " " or (i and text[i - 1] == "-" and ch != " ")]
-
-
-def _two_lines(text: str, splits: Iterable[int], size: int) -> tuple[str, str] | None:
-    """``text`` cut in two before one of ``splits`` (a space there is dropped) so that the longer line is shortest."""
-    f = font(size)
-    best: tuple[float, str, str] | None = None
-    for i in splits:
-        first, second = (text[:i], text[i + 1 :]) if text[i] == " " else (text[:i], text[i:])
-        longer = max(f.getlength(first), f.getlength(second))
-        if best is None or longer < best[0]:
-            best = (longer, first, second)
-    return None if best is None else (best[1], best[2])
+def page_footer(c: Canvas, words: str | list[str], y: float) -> None:
+    """The legend under a page: one line, or the lines of :func:`legend_lines`."""
+    for k, line in enumerate([words] if isinstance(words, str) else words):
+        line, size = c.fitted(line, SMALL, c.width - 2 * MARGIN, 15)
+        c.text((MARGIN, y + 12 + k * FOOT_LINE), line, c.rgb("text dim"), size)
 
 
 def legend_lines(words: str, width: int, most: int = 3) -> list[str]:
     """A legend ("a · b · c") in lines for a page ``width`` wide: one line when it fits, set down to 15 pixels; else
     cut at its " · " into at most ``most`` lines (the last one is cut short if it must be)."""
     room = width - 2 * MARGIN
-    if font(15).getlength(words) <= room:
+    if text_width(words, 15) <= room:
         return [words]
-    lines: list[str] = []
-    for item in words.split(" · "):
-        if lines and (font(SMALL).getlength(lines[-1] + " · " + item) <= room or len(lines) == most):
-            lines[-1] += " · " + item
-        else:
-            lines.append(item)
-    return lines
+    return wrap(words, room, measure(SMALL), sep=" · ", most=most)
 
 
 def capitals(text: str) -> str:
@@ -507,12 +425,12 @@ def _pages(
         height = TITLE_H + sum(s.height for s in chosen) + FOOT_H + (len(legend) - 1) * FOOT_LINE
         c = Canvas(theme, width, height)
         page = page_words(p + 1, len(packed))
-        c.title(heading, status_line(t, what) + _champion_words(t, names) + page)
+        page_title(c, heading, status_line(t, what) + _champion_words(t, names) + page)
         y = TITLE_H
         for s in chosen:
             _draw_section(c, t, s, y, names)
             y += s.height
-        c.footer(legend, y)
+        page_footer(c, legend, y)
         parts = "; ".join(s.title or _span(s.columns[0].title, s.columns[-1].title) for s in chosen)
         # Translators: a bracket picture's text alternative: "Knockout bracket of Spring Cup · page 1 of 2: ...".
         alt = _("{kind} bracket of {name}{page}: {parts}.").format(kind=what, name=heading, page=page, parts=parts)
@@ -568,7 +486,7 @@ def _box(
 ) -> None:
     live = m.round == t.round and m.result is None and t.status is Status.RUNNING
     fill = c.rgb("info on roll") if live else c.rgb("info")
-    seed_w = font(SMALL).getlength("8" * len(str(len(t.seeds)))) + 20
+    seed_w = c.length("8" * len(str(len(t.seeds))), SMALL) + 20
     if m.is_bye and m.result is not None and m.result.winner is not None:  # one line: the player and "bye"
         top = y + LINE_H // 2
         c.draw.rounded_rectangle(
@@ -577,7 +495,7 @@ def _box(
         alone = m.result.winner
         c.text((x + 12, top + LINE_H // 2), str(t.seed(alone)), c.rgb("text dim"), SMALL, "lm")
         bye, bye_size = c.fitted(pgettext("tournament", "bye"), SMALL, 80)
-        room = BOX_W - seed_w - max(70, font(bye_size).getlength(bye) + 24)
+        room = BOX_W - seed_w - max(70, c.length(bye, bye_size) + 24)
         ink = c.rgb("accent") if alone == champ else c.rgb("text")
         c.name((x + seed_w, top + LINE_H // 2), entrant_name(t, alone, names), ink, room, NAME_SIZE)
         c.text((x + BOX_W - 12, top + LINE_H // 2), bye, c.rgb("text dim"), bye_size, "rm")
@@ -596,7 +514,7 @@ def _box(
     c.draw.line([(x + 8, y + LINE_H), (x + BOX_W - score_w - 8, y + LINE_H)], fill=c.rgb("background"), width=1)
     r = m.result
     dq, dq_size = c.fitted(_("DQ"), SMALL, 60)
-    dq_w = max(46, round(font(dq_size).getlength(dq)) + 16)
+    dq_w = max(46, round(c.length(dq, dq_size)) + 16)
     for side, (who, feed) in enumerate(zip((m.a, m.b), m.feeds)):
         ly = y + side * LINE_H + LINE_H // 2
         won = r is not None and who is not None and r.winner == who

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine import i18n
 from engine.analysis import LuckyRoll, luck_words
@@ -29,7 +29,8 @@ from engine.matchcard import CardAnalysis, CubeAction, DiceLuck, MatchCard, rati
 
 from . import sprites
 from .board import encode_png
-from .fonts import caps, font
+from .canvas import Canvas
+from .fonts import caps
 from .theme import RGB, Theme, builtin_config
 
 __all__ = ["RenderedCard", "MIN_CARD_WIDTH", "render_card", "render_card_image", "card_text"]
@@ -79,47 +80,13 @@ def render_card_image(card: MatchCard, theme: Theme | None = None, *, title: str
 
 
 # --- drawing in units ----------------------------------------------------------------------------------------
-class _Canvas:
-    """A tall canvas drawn in units of an 840-pixel-wide card, at :data:`SS` times the final size."""
+class _Canvas(Canvas):
+    """A tall canvas drawn in units of an 840-pixel-wide card, at :data:`SS` times the final size (``shown``
+    pixels wide); a label that does not fit is set smaller half a unit at a time."""
 
     def __init__(self, theme: Theme, width: int) -> None:
-        self.t = theme
-        self.width = width
-        self.k = SS * width / BASE
-        self.im = Image.new("RGB", (SS * width, SS * width * 4), theme.rgb("background"))
-        self.draw = ImageDraw.Draw(self.im, "RGBA")
-
-    def p(self, v: float) -> int:
-        return round(v * self.k)
-
-    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
-        return self.p(x0), self.p(y0), self.p(x1) - 1, self.p(y1) - 1
-
-    def rgb(self, key: str) -> RGB:
-        return self.t.rgb(key)
-
-    def text(self, xy: tuple[float, float], text: str, colour: RGB, size: float, anchor: str = "la") -> float:
-        """Write ``text``; returns its width in units."""
-        f = font(max(6, self.p(size)))
-        self.draw.text((self.p(xy[0]), self.p(xy[1])), text, fill=colour, font=f, anchor=anchor)
-        return f.getlength(text) / self.k
-
-    def length(self, text: str, size: float) -> float:
-        return font(max(6, self.p(size))).getlength(text) / self.k
-
-    def fit(self, text: str, size: float, limit: float) -> str:
-        if self.length(text, size) <= limit:
-            return text
-        while text and self.length(text + "…", size) > limit:
-            text = text[:-1]
-        return text.rstrip() + "…"
-
-    def fitted(self, text: str, size: float, limit: float, least: float) -> tuple[str, float]:
-        """``text`` and a size from ``size`` down to ``least`` at which it is at most ``limit`` units wide (cut with an
-        ellipsis at ``least`` if even that is too wide)."""
-        while size > least and self.length(text, size) > limit:
-            size = max(least, size - 0.5)
-        return self.fit(text, size, limit), size
+        super().__init__(theme, SS * width, SS * width * 4, scale=SS * width / BASE, smallest=6, step=0.5, mode="RGBA")
+        self.shown = width
 
     def paste(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
         x, y = self.p(centre[0]) - sprite.width // 2, self.p(centre[1]) - sprite.height // 2
@@ -132,7 +99,7 @@ class _Canvas:
 
     def cloth(self, y0: float, y1: float) -> tuple[float, float, float, float]:
         """A panel in the board's frame and cloth; returns the cloth's inner box (x0, y0, x1, y1)."""
-        w = self.width * SS / self.k
+        w = self.shown * SS / self.k
         self.draw.rounded_rectangle(
             self.box(M, y0, w - M, y1),
             radius=self.p(10),
@@ -145,7 +112,7 @@ class _Canvas:
         return inner
 
     def panel(self, y0: float, y1: float) -> None:
-        w = self.width * SS / self.k
+        w = self.shown * SS / self.k
         self.draw.rounded_rectangle(self.box(M, y0, w - M, y1), radius=self.p(10), fill=self.rgb("info"))
 
     def checker(self, side: int, size: float) -> Image.Image:
@@ -153,12 +120,12 @@ class _Canvas:
 
     def finish(self, y: float) -> Image.Image:
         out = self.im.crop((0, 0, self.im.width, self.p(y)))
-        return out.resize((self.width, round(out.height / SS)), Image.Resampling.LANCZOS)
+        return out.resize((self.shown, round(out.height / SS)), Image.Resampling.LANCZOS)
 
     @property
     def w(self) -> float:
         """The card's width in units."""
-        return self.width * SS / self.k
+        return self.shown * SS / self.k
 
 
 def _colour(side: int) -> str:
@@ -684,26 +651,11 @@ def _footer(c: _Canvas, card: MatchCard, y: float) -> float:
         notes.append(note.format(analyst=a.analyst, label=a.label))
     lines: list[str] = []
     for note in notes:
-        lines += _wrap(c, note, FOOTNOTE_SIZE, c.w - 2 * M)
+        lines += c.wrap(note, FOOTNOTE_SIZE, c.w - 2 * M)
     for line in lines:
         c.text((M, y), line, c.rgb("text dim"), FOOTNOTE_SIZE)
         y += round(FOOTNOTE_SIZE * 1.45)
     return y + 14
-
-
-def _wrap(c: _Canvas, text: str, size: float, limit: float) -> list[str]:
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and c.length(trial, size) > limit:
-            out.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        out.append(line)
-    return out
 
 
 # --- text ------------------------------------------------------------------------------------------------------------

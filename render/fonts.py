@@ -14,9 +14,9 @@ covers is drawn exactly as before.
 Font objects are kept per thread: renders in different worker threads never share one.
 
 Labels are translated (``engine.i18n``), so their length is not known in advance: whatever is drawn in a box of its
-own goes through :func:`fit` (a smaller size first, down to a least one, then cut with an ellipsis), and every
-measure is the font's own (:func:`text_width`). :func:`caps` writes a label in capitals the way its language does
-(Turkish dotted İ, Greek capitals without accents).
+own is made to fit it by :mod:`render.canvas` (a smaller size first, down to a least one, then cut with an ellipsis;
+lines wrapped to a width), and every measure is the font's own (:func:`font`, :func:`text_width`). :func:`caps`
+writes a label in capitals the way its language does (Turkish dotted İ, Greek capitals without accents).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from PIL import Image, ImageFont
 
 from engine import i18n
 
-__all__ = ["FONT_PATH", "font", "text_width", "ellipsize", "fit", "caps"]
+__all__ = ["FONT_PATH", "font", "text_width", "caps"]
 
 FONT_PATH = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
 #: The fonts tried, in order, for a character the board font has no glyph for.
@@ -227,25 +227,6 @@ def text_width(text: str, size: int) -> float:
     """The advance width of ``text`` in the board font at ``size`` pixels (cached: the key is the text itself, so a
     label in one language is never measured as another's)."""
     return font(size).getlength(text)
-
-
-def ellipsize(text: str, size: int, limit: float) -> str:
-    """``text`` at ``size`` cut short with "…" so that it is at most ``limit`` pixels wide (unchanged if it fits)."""
-    if text_width(text, size) <= limit:
-        return text
-    while text and text_width(text + "…", size) > limit:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def fit(text: str, max_width: float, size: int, least: int | None = None) -> tuple[str, int]:
-    """``text`` and the size to draw it at so that it is at most ``max_width`` pixels wide: ``size`` when it fits,
-    else the largest size down to ``least`` (default: ``size``, no shrinking) at which it fits, else cut with an
-    ellipsis at ``least``."""
-    least = size if least is None else min(least, size)
-    while size > least and text_width(text, size) > max_width:
-        size -= 1
-    return ellipsize(text, size, max_width), size
 
 
 _GREEK_ACCENTS = frozenset("\u0300\u0301\u0313\u0314\u0342\u0345")

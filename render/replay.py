@@ -27,7 +27,8 @@ from engine.i18n import _, ngettext
 from engine.matchcard import ReplayFrame
 
 from .board import render_image
-from .fonts import ellipsize, font
+from .canvas import ellipsize, ellipsize_by, wrap
+from .fonts import font
 from .theme import MIN_WIDTH, Theme, builtin_config
 
 __all__ = ["RenderedReplay", "MAX_BYTES", "WIDTHS", "render_replay", "replay_text", "frame_image", "encode_gif"]
@@ -122,7 +123,7 @@ def _with_caption(board: Image.Image, theme: Theme, caption: str, counter: str) 
     f = font(size)
     counter = ellipsize(counter, size, w // 3)
     right = f.getlength(counter)
-    lines = _wrap(caption, f, w - 3 * pad - right)
+    lines = _caption_lines(caption, f, w - 3 * pad - right)
     strip = pad * 2 + 2 * round(size * 1.35)  # room for two lines on every frame: a GIF's frames share one size
     im = Image.new("RGB", (w, board.height + strip), theme.rgb("info"))
     im.paste(board, (0, 0))
@@ -136,23 +137,12 @@ def _with_caption(board: Image.Image, theme: Theme, caption: str, counter: str) 
     return im
 
 
-def _wrap(text: str, f: ImageFont.FreeTypeFont, limit: float) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and f.getlength(trial) > limit:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
+def _caption_lines(text: str, f: ImageFont.FreeTypeFont, limit: float) -> list[str]:
+    """The caption in at most two lines; the second is cut short with "…" (the space before it kept) when the
+    caption needs more."""
+    lines = wrap(text, limit, f.getlength)
     if len(lines) > 2:
-        last = " ".join(lines[1:])
-        while last and f.getlength(last + "…") > limit:
-            last = last[:-1]
-        lines = [lines[0], last + "…"]
+        lines = [lines[0], ellipsize_by(" ".join(lines[1:]), limit, f.getlength, strip=False)]
     return lines
 
 

@@ -19,7 +19,8 @@ from PIL import Image, ImageDraw
 
 from engine.snapshot import Colour
 
-from .fonts import ellipsize, font, text_width
+from .canvas import ellipsize
+from .fonts import font, text_width
 from .layout import Layout
 from .theme import RGB, Theme
 

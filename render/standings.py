@@ -25,7 +25,6 @@ from .bracket import (
     MARGIN,
     MAX_PAGE_HEIGHT,
     SMALL,
-    Canvas,
     RenderedPage,
     capitals,
     entrant_name,
@@ -33,10 +32,12 @@ from .bracket import (
     mix,
     outline,
     pack,
+    page_title,
     page_words,
     status_line,
 )
-from .fonts import font
+from .canvas import Canvas, measure, wrap
+from .fonts import text_width
 from .theme import Theme, builtin_config
 
 __all__ = ["MAX_TABLE_ROWS", "TABLE_WIDTH", "render_standings", "standings_images", "standings_text"]
@@ -67,7 +68,7 @@ class _Column:
 
 def _column(label: str, width: int, tiebreak: bool = False) -> _Column:
     """A column at least ``width`` wide, wider when its heading (in the active language) needs it."""
-    need = min(font(SMALL + 2).getlength(label), MAX_LABEL_W) + 12  # set 14 pixels in from the column's right edge
+    need = min(text_width(label, SMALL + 2), MAX_LABEL_W) + 12  # set 14 pixels in from the column's right edge
     return _Column(label, max(width, round(need)), tiebreak)
 
 
@@ -134,17 +135,6 @@ def _parts(tables: tuple[Standings, ...]) -> list[_Part]:
     return out
 
 
-def _wrap(words: str, size: int, limit: float) -> list[str]:
-    f = font(size)
-    lines: list[str] = []
-    for word in words.split():
-        if lines and f.getlength(lines[-1] + " " + word) <= limit:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
 def standings_images(
     t: Tournament, theme: Theme | None = None, *, names: Mapping[str, str] | None = None, title: str = ""
 ) -> list[Image.Image]:
@@ -172,7 +162,7 @@ def _pages(
 ) -> list[tuple[Image.Image, tuple[str, str]]]:
     tables = standings(t)
     parts = _parts(tables)
-    legend = _wrap(tables[0].explain(), LEGEND_SIZE, TABLE_WIDTH - 2 * MARGIN)
+    legend = wrap(tables[0].explain(), TABLE_WIDTH - 2 * MARGIN, measure(LEGEND_SIZE))
     foot = 16 + LEGEND_LINE * len(legend) + 12
     packed = pack([p.height for p in parts], MAX_PAGE_HEIGHT - TITLE_H - foot)
     heading = title or t.spec.name or kind_words(t)
@@ -182,7 +172,7 @@ def _pages(
         height = TITLE_H + sum(p.height for p in chosen) + foot
         c = Canvas(theme, TABLE_WIDTH, height)
         page = page_words(n + 1, len(packed))
-        c.title(heading, status_line(t, kind_words(t)) + page)
+        page_title(c, heading, status_line(t, kind_words(t)) + page)
         y = TITLE_H
         for part in chosen:
             _draw_part(c, t, part, y, names)
@@ -216,7 +206,7 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
         label, size = c.fitted(col.label, SMALL + 2, col.width - 12, 15)
         c.text((x, head_y), label, ink, size, "rm")
         if col.tiebreak:
-            w = font(size).getlength(label)
+            w = c.length(label, size)
             c.draw.line([(x - w, head_y + 16), (x, head_y + 16)], fill=ink, width=2)
     y = top + HEAD_H
     for i, row in enumerate(part.rows):
@@ -231,11 +221,11 @@ def _draw_part(c: Canvas, t: Tournament, part: _Part, top: int, names: Mapping[s
         top_ink = c.rgb("accent") if row.rank == 1 and t.finished and not gone else ink
         c.text((MARGIN + RANK_W - 22, mid), _rank(row), top_ink, NUMBER_SIZE, "rm")
         dq, dq_size = c.fitted(_("DQ"), SMALL, 90)
-        room = name_room - (round(font(dq_size).getlength(dq)) + 24 if gone else 0)
+        room = name_room - (round(c.length(dq, dq_size)) + 24 if gone else 0)
         # A long name shrinks, then takes two lines, as in the bracket's boxes (cut short only past that).
         lines = c.name((name_x, mid), entrant_name(t, row.entrant, names), top_ink, room, NAME_SIZE)
         if gone:  # just after the name (a name that had to shrink or wrap fills its room)
-            drawn = font(NAME_SIZE).getlength(lines[0]) if len(lines) == 1 else room
+            drawn = c.length(lines[0], NAME_SIZE) if len(lines) == 1 else room
             c.text((name_x + min(drawn, room) + 12, mid), dq, c.rgb("hit"), dq_size, "lm")
         for col, x, cell in zip(cols, xs, _cells(part.table, row)):
             c.text((x, mid), cell, ink if not col.tiebreak or gone else c.rgb("text"), NUMBER_SIZE, "rm")

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.tournament import Bracket, Entrant, Format, TournamentSpec, join, new_tournament, start
-from render import bracket
+from render import bracket, canvas
 from render.bracket import BOX_W, Canvas, bracket_images
 from render.fonts import FALLBACK_PATHS, FONT_PATH, covered, font
 from render.theme import builtin_config
@@ -34,7 +34,7 @@ def test_a_name_of_32_characters_fits_its_box_whole(name: str) -> None:
     lines = c.name((0, 50), name[:32], (255, 255, 255), ROOM)
     assert not any("…" in line for line in lines), lines
     assert "".join(lines).replace(" ", "") == name[:32].replace(" ", "")
-    assert all(font(bracket.NAME_TWO_LINES).getlength(line) <= ROOM for line in lines)
+    assert all(font(canvas.NAME_TWO_LINES).getlength(line) <= ROOM for line in lines)
 
 
 def test_a_long_name_breaks_between_words_or_after_a_hyphen() -> None:
@@ -91,7 +91,7 @@ def test_the_page_label_stays_whole_on_a_narrow_page() -> None:
     seen: list[str] = []
     original = c.text
     c.text = lambda xy, text, colour, size, anchor="la": (seen.append(text), original(xy, text, colour, size, anchor))
-    c.title("Cup", "Double elimination · round 12 of 13 · champion Alexandra Konstantinopoulou · page 2 of 2")
+    bracket.page_title(c, "Cup", "Double elimination · round 12 of 13 · champion Alexandra Konstantinopoulou · page 2 of 2")
     assert seen[-1].endswith("· page 2 of 2") and "…" in seen[-1]
 
 

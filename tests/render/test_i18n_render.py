@@ -19,8 +19,9 @@ from engine.plugins import registry
 from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, GameEnd
 from render import fonts, layout, sprites
 from render.board import layout_for, render_board, render_image
+from render.canvas import fit
 from render.card import _Canvas, card_text, render_card_image
-from render.fonts import caps, fit, text_width
+from render.fonts import caps, text_width
 from render.gallery import long_scenes, sample_card, scenes
 from render.text import board_text, result_lines
 from render.theme import Theme, ThemeError, config_from_mapping
