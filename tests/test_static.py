@@ -148,3 +148,90 @@ def test_no_module_of_the_discord_layer_imports_an_underscore_name_of_another() 
         and not name.startswith("__")
     ]
     assert offenders == []
+
+
+# --- types, not strings, between the service and the transports (issue 32, item 3) ---------------------------------
+# Statuses, phases and event kinds are enums (``StrEnum``: the database and JSON keep the same strings). A string
+# literal compared to ``.status``, ``.phase`` or ``.kind`` (``==``, ``!=``, ``in (…)``, a ``match`` case) or written as
+# an ``Event``'s kind would let a misspelt state pass silently; the enum members make mypy and this check find it.
+
+TYPED_ATTRIBUTES = frozenset({"status", "phase", "kind"})
+
+#: Not yet enums (issue 32 item 3, still open): strings inside one layer that no transport sees, each compared only in
+#: the files named here. A timer's kind (service/clocks, tour_timers), the hint's kind (engine.analysis.Hint), a team
+#: proposal's status and kind (storage/consultation) and a dialect's plan step (already a ``Literal``). Remove an
+#: entry when its values become an enum; no new one belongs here.
+NOT_YET_ENUMS = {
+    "bot/service/clocks.py": {"timer.kind"},
+    "bot/service/tour_timers.py": {"timer.kind"},
+    "bot/discord/cogs/games.py": {"advice.kind"},
+    "bot/storage/consultation.py": {"proposals.c.status", "proposals.c.kind"},
+    "bot/storage/dialects/base.py": {"step.kind"},
+    "bot/storage/dialects/sqlite.py": {"step.kind"},
+    "bot/storage/dialects/sqlite_writer.py": {"step.kind"},
+}
+
+
+def _is_typed_attribute(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in TYPED_ATTRIBUTES
+
+
+def _holds_string_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_holds_string_literal(e) for e in node.elts)
+    return False
+
+
+def _string_states(tree: ast.AST, allowed: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """(line, what) of each string literal used as a status, phase or event kind in ``tree`` (a comparison with one of
+    the ``allowed`` attributes, such as ``timer.kind``, excepted)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            typed = [ast.unparse(o) for o in operands if _is_typed_attribute(o)]
+            if typed and not set(typed) <= allowed and any(map(_holds_string_literal, operands)):
+                found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Match) and _is_typed_attribute(node.subject):
+            if ast.unparse(node.subject) in allowed:
+                continue
+            for case in node.cases:
+                for sub in ast.walk(case.pattern):
+                    if isinstance(sub, ast.MatchValue) and _holds_string_literal(sub.value):
+                        found.append((sub.lineno, f"match {ast.unparse(node.subject)}: case {ast.unparse(sub)}"))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in ("Event", "TourEvent"):
+                continue
+            kinds = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "kind")]
+            if any(map(_holds_string_literal, kinds)):
+                found.append((node.lineno, ast.unparse(node)[:80]))
+    return found
+
+
+def test_no_string_literal_stands_for_a_status_phase_or_event_kind() -> None:
+    offenders = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        allowed = frozenset(NOT_YET_ENUMS.get(name, ()))
+        offenders += [f"{name}:{line}: {what}" for line, what in _string_states(ast.parse(path.read_text()), allowed)]
+    assert not offenders, "\n".join(offenders)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if view.status == "active": pass',
+        'ok = out.game.phase != "move"',
+        'ok = view.status in ("challenge", "declined")',
+        'ok = e.kind not in {"turn", "draft"}',
+        'match view.status:\n    case "finished": pass',
+        'e = Event("turn", 1, "")',
+        'e = TourEvent(kind="result", say="")',
+    ],
+)
+def test_the_string_state_check_finds_a_planted_literal(source: str) -> None:
+    assert _string_states(ast.parse(source))
