@@ -26,7 +26,18 @@ from PIL import Image
 
 from engine import i18n
 from engine.i18n import N_, _, ngettext, pgettext
-from engine.tournament import Bracket, How, Match, Result, Status, Tournament, bracket_size, champion, note_words
+from engine.tournament import (
+    Bracket,
+    Format,
+    How,
+    Match,
+    Result,
+    Status,
+    Tournament,
+    bracket_size,
+    champion,
+    note_words,
+)
 
 from .board import encode_png
 from .canvas import Canvas, measure, wrap
@@ -40,6 +51,7 @@ __all__ = [
     "RenderedPage",
     "bracket_images",
     "bracket_text",
+    "format_words",
     "kind_words",
     "page_words",
     "render_bracket",
@@ -95,13 +107,23 @@ def tag_words(how: How) -> str:
     return pgettext("result tag", "an admin's decision")
 
 
+# --- the tournament's format in words: the one place (the service's sentences use format_words too) -------------
+def format_words(fmt: Format) -> str:
+    """A format as sentences call it, in the active language: knockout, Swiss, league."""
+    if fmt is Format.KNOCKOUT:
+        return pgettext("tournament format", "knockout")
+    if fmt is Format.SWISS:
+        return pgettext("tournament format", "Swiss")
+    return pgettext("tournament format", "league")
+
+
 def kind_words(t: Tournament) -> str:
     """The tournament's format as a title, in the active language: Knockout, Double elimination, League, Swiss."""
     if t.spec.double_elimination:
         return pgettext("format title", "Double elimination")
-    if t.spec.format.value == "knockout":
+    if t.spec.format is Format.KNOCKOUT:
         return pgettext("format title", "Knockout")
-    if t.spec.format.value == "round robin":
+    if t.spec.format is Format.ROUND_ROBIN:
         return pgettext("format title", "League")
     return pgettext("format title", "Swiss")
 
