@@ -359,9 +359,7 @@ class ServiceCore:
                     and state.roller is not None
                     and final.acting_member(final.roller) == state.acting_member(state.roller)
                 )
-                draft_value: Any = (
-                    None if (clear_draft or (final is not state and not mover_kept)) else loaded.row.draft
-                )
+                draft_value: Any = None if clear_draft or (final is not state and not mover_kept) else loaded.row.draft
                 if tc is not None and clock is not None and not only_choice:
                     for after in states[1:]:
                         clock = advance(tc, clock, after, now, vacations)
