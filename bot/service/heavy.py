@@ -58,6 +58,8 @@ T = TypeVar("T")
 #: answer larger than a quarter of that is not kept: a replay's animation can be megabytes).
 KEEP = 32
 KEEP_BYTES = 64 * 1024 * 1024
+
+
 def _busy() -> str:
     """Why a player's heavy request is refused when its lane is full (in the active language)."""
     return _("the bot is busy with other players' exports, replays and match cards; try again in a minute")
