@@ -337,7 +337,7 @@ async def throughput(url: str, n_games: int, n_actions: int, render: bool, warmu
 
 async def board_cpu(svc: GameService, game_ids: list[int]) -> None:
     """CPU of drawing and encoding one board (this thread), text masks as cached by the run and cleared each time."""
-    from engine.match import board_snapshot
+    from engine.snapshot import board_snapshot
     from render import fonts, render_board, sprites
 
     cfg = svc.render_config

@@ -73,7 +73,6 @@ from typing import TYPE_CHECKING, Any
 from .i18n import N_, _, ngettext, pgettext
 from .movegen import PlaySet, Submove
 from .position import Position
-from .snapshot import BoardSnapshot, Home, Side, snapshot_of
 from .turn import TurnDraft, TurnError, check_moves
 from .variant import MAX_STAGES, NextStage, TurnContext, TurnStep, Variant
 
@@ -118,7 +117,6 @@ __all__ = [
     "move_from_text",
     "draft",
     "confirm",
-    "board_snapshot",
     "RESIGN_LEVELS",
 ]
 
@@ -1512,118 +1510,4 @@ def _start_game(state: MatchState, number: int) -> MatchState:
         stages=(),
         count=None,
         _plays=None,
-    )
-
-
-def board_snapshot(
-    state: MatchState,
-    viewer: int | str,
-    *,
-    home: Home = "right",
-    names: dict[str, str] | None = None,
-    draft: TurnDraft | None = None,
-    ended: GameResult | None = None,
-) -> BoardSnapshot:
-    """The board as ``viewer`` (a side, 0 or 1, or a player id) sees it, for renderers.
-
-    Names are the acting members (team names too in team play): ``names`` maps player ids to the names to show
-    (an id it lacks is shown as it is; team names are then the members' names joined with " & "); without it, the
-    ids themselves and the setup's side names. The cube owner, a pending offer and the last play are given relative
-    to the viewer; ``cube_unavailable`` says "Crawford" in the Crawford game.
-
-    ``draft``: the play the side on roll is entering (phase MOVE); the board shows the position it has reached,
-    its submoves as the play and the dice they used. ``ended``: ``state`` is the final position of that game (the
-    caller's state of the game just over): drawn with its result, nobody on roll. A state whose match is over is
-    drawn with the result of its last game without being asked.
-    """
-    from .snapshot import GameEnd
-
-    side = viewer if isinstance(viewer, int) else state.side_of(viewer)
-    if side not in (0, 1):
-        raise ValueError(f"a side is 0 or 1, got {side!r}")
-    other = 1 - side
-
-    def rel(s: int | None) -> Side | None:
-        if s is None:
-            return None
-        return 0 if s == side else 1
-
-    def shown(player: str) -> str:
-        return names.get(player, player) if names is not None else player
-
-    def team(k: int) -> str:
-        if names is None:
-            return setup.side_name(k)
-        return " & ".join(shown(p) for p in setup.sides[k])
-
-    setup = state.setup
-    pos = state.position if state.position is not None else state.variant.start_position()
-    if ended is None and state.over and state.results:
-        ended = state.results[-1]
-    acting = ended is None and state.phase in (
-        Phase.ROLL,
-        Phase.MOVE,
-        Phase.DOUBLED,
-        Phase.RESIGNED,
-        Phase.NAME_DOUBLE,
-    )
-    offered_by = (
-        rel(1 - state.responder) if acting and state.phase is Phase.DOUBLED and state.responder is not None else None
-    )
-    last_play: tuple[Submove, ...] = ()
-    last_by: Side | None = None
-    # The last play of this game only: a new game keeps the previous game's until its own first play.
-    if state.last_move is not None and state.last_move[2] and state.begun and state.moved[state.last_move[0]]:
-        last_by = rel(state.last_move[0])
-        last_play = state.last_move[2]
-    moving = acting and draft is not None and bool(draft.moves) and state.phase is Phase.MOVE
-    start_pos: Position | None = None
-    if moving:
-        assert draft is not None and state.roller is not None
-        start_pos, pos = pos, draft.position
-        last_play, last_by = draft.moves, rel(state.roller)
-    result: GameEnd | None = None
-    if ended is not None:
-        won = rel(ended.winner)
-        assert won is not None
-        how = ""
-        if ended.reason in (EndReason.RULE, EndReason.DRAW) and state.roller is not None:
-            over = state.variant.game_over(state.position_for(state.roller))
-            how = _(over.how) if over is not None and over.how else ""
-        result = GameEnd(
-            winner=won,
-            points=ended.points,
-            result=state.variant.result_name(ended.level) if ended.level else "",
-            reason=ended.reason.value,
-            game=ended.game,
-            match_over=state.over,
-            match_winner=rel(state.winner) if state.over else None,
-            how=how,
-        )
-    return snapshot_of(
-        state.variant,
-        pos,
-        viewer_on_roll=state.roller is None or state.roller == side,
-        on_roll=acting,
-        dice=state.dice if acting and Phase.MOVE in (state.phase, state.resume) else None,
-        names=(shown(state.acting_member(side)), shown(state.acting_member(other))),
-        team_names=(team(side), team(other)) if state.variant.team_size > 1 else None,
-        cube_value=state.cube.value,
-        cube_owner=rel(state.cube.owner),
-        cube_offered_by=offered_by,
-        cube_unavailable=_("Crawford") if state.crawford_game else None,
-        uses_cube=setup.cube_in_use,
-        score=(state.score[side], state.score[other]),
-        viewer_checkers="light" if side == 0 else "dark",
-        match_length=state.options.length,
-        last_play=last_play,
-        last_play_by=last_by,
-        home=home,
-        result=result,
-        draft=moving,
-        dice_used=draft.dice_used if moving and draft is not None else (),
-        position_id_of=start_pos,
-        display_name=state.title,
-        stages=tuple(dice for dice, _count, _used in state.stages) if acting else (),
-        dice_count=state.count if acting and Phase.MOVE in (state.phase, state.resume) else None,
     )

@@ -64,6 +64,7 @@ from .position import BAR, RESERVE, Position
 from .positionid import decode_position_id, encode_position_id
 from .record import action_from_data, action_to_data, state_from_data, state_to_data
 from .selfplay import RandomPlayer, default_sides
+from .snapshot import board_snapshot
 from .variant import MOVE_HOOKS, Variant
 
 __all__ = [
@@ -395,7 +396,7 @@ def check_snapshots(cls: type[Variant], budget: Budget) -> None:
         for k, state in enumerate(t.states):
             for side in (0, 1):
                 try:
-                    snapshot = m.board_snapshot(state, side)
+                    snapshot = board_snapshot(state, side)
                 except ValueError as exc:
                     raise _fail(
                         cls, "snapshots", f"no board snapshot of {state.position} for side {side}: {exc}"

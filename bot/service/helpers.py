@@ -17,7 +17,7 @@ from engine.i18n import N_, _, pgettext
 from engine.match import Action, MatchOptionError, MatchOptions, MatchState
 from engine.plugins import UnknownPlayer, UnknownTimeControl, find_player, registry
 from engine.record import log_counters, state_to_data
-from engine.snapshot import BoardSnapshot, Home
+from engine.snapshot import BoardSnapshot, Home, board_snapshot
 from engine.timecontrol import TimeControl, TimeControlError
 from engine.turn import TurnError
 from engine.variant import VariantOptionError
@@ -120,7 +120,7 @@ def _names(loaded: _Loaded) -> Mapping[str, str]:
 
 
 def _ended_state(before: MatchState, action: Action, after: MatchState) -> MatchState:
-    """The board of the game ``action`` ended, as it was left: what ``engine.match.board_snapshot(state, side,
+    """The board of the game ``action`` ended, as it was left: what ``engine.snapshot.board_snapshot(state, side,
     ended=after.results[-1])`` draws with its result. The match's own state when the match is over (it keeps its
     last position); otherwise the state before the action with its final position, the last play and the new score.
     """
@@ -157,7 +157,7 @@ def _board_of(
         except TurnError:  # a draft that no longer fits the roll is not drawn
             draft = None
     where: Home = "left" if home == "left" else "right"
-    return m.board_snapshot(state, side, home=where, names=dict(_names(loaded)), draft=draft, ended=ended)
+    return board_snapshot(state, side, home=where, names=dict(_names(loaded)), draft=draft, ended=ended)
 
 
 def _timed_length(actions: list[Action]) -> int:

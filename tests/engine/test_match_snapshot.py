@@ -14,11 +14,10 @@ from engine.match import (
     Resign,
     Roll,
     apply,
-    board_snapshot,
     new_match,
 )
 from engine.plugins import get_variant
-from engine.snapshot import OPPONENT, VIEWER
+from engine.snapshot import OPPONENT, VIEWER, board_snapshot
 
 
 def test_each_viewer_sees_their_own_side() -> None:

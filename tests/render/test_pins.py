@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.ascii import ascii_board
-from engine.match import MatchOptions, Move, OpeningRoll, Phase, apply, board_snapshot, new_match
+from engine.match import MatchOptions, Move, OpeningRoll, Phase, apply, new_match
 from engine.plugins import get_variant
 from engine.position import Position
-from engine.snapshot import GameEnd, snapshot_of
+from engine.snapshot import GameEnd, board_snapshot, snapshot_of
 from render.board import default_theme, layout_for, render_image
 from render.text import board_text, result_lines
 from render.theme import Theme

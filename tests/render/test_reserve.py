@@ -4,10 +4,10 @@ in pictures, text and ASCII, and a checker entering from them drawn with its lin
 from __future__ import annotations
 
 from engine.ascii import ascii_board
-from engine.match import MatchOptions, Move, OpeningRoll, Roll, apply, board_snapshot, new_match
+from engine.match import MatchOptions, Move, OpeningRoll, Roll, apply, new_match
 from engine.plugins import get_variant
 from engine.position import RESERVE, Position
-from engine.snapshot import snapshot_of
+from engine.snapshot import board_snapshot, snapshot_of
 from render.board import MAX_RESERVE, _reserve_slot, default_theme, layout_for, render_image
 from render.text import board_text
 from tests.render.helpers import close, pixel

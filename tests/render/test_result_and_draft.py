@@ -18,11 +18,10 @@ from engine.match import (
     Resign,
     Roll,
     apply,
-    board_snapshot,
     new_match,
 )
 from engine.plugins import get_variant
-from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, GameEnd
+from engine.snapshot import OPPONENT, VIEWER, BoardSnapshot, GameEnd, board_snapshot
 from engine.turn import TurnDraft
 from render.board import layout_for, render_image
 from render.text import board_text, result_lines

@@ -20,7 +20,6 @@ from engine.match import (
     Resign,
     Roll,
     apply,
-    board_snapshot,
     new_match,
     replay,
     states,
@@ -31,6 +30,7 @@ from engine.players import HEURISTIC
 from engine.plugins import get_variant, players_for
 from engine.record import setup_from_data, setup_to_data, state_from_data, state_to_data
 from engine.selfplay import play_bot_match, play_match
+from engine.snapshot import board_snapshot
 from engine.terms import describe
 
 TAVLI = get_variant("tavli")

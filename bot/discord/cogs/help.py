@@ -19,6 +19,7 @@ from discord import app_commands
 from engine import match as m
 from engine.i18n import N_, _
 from engine.plugins import get_variant
+from engine.snapshot import board_snapshot
 
 from ..components import Localized, guarded
 from ..context import bot_of, requester
@@ -225,7 +226,7 @@ async def help_message(
     if state is not None:
         service = bot_of(interaction).service
         prefs = await service.settings_of(requester(interaction).id)
-        snapshot = m.board_snapshot(state, 0, home="left" if prefs.get("home") == "left" else "right")
+        snapshot = board_snapshot(state, 0, home="left" if prefs.get("home") == "left" else "right")
         rendered = await service.render(snapshot, prefs.get("theme"))
         name = f"help{number}.png"
         file = discord.File(io.BytesIO(rendered.png), filename=name, description=rendered.alt_text[:1000])
