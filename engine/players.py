@@ -83,6 +83,7 @@ __all__ = [
     "ROLLS",
     "bot_action",
     "best_named_double",
+    "answer_action",
     "cube_answers",
     "cube_context",
     "register_players",
@@ -285,6 +286,11 @@ _ANSWERS: dict[CubeAnswer, Callable[[str], Action]] = {
     CubeAnswer.BEAVER: Beaver,
     CubeAnswer.RACCOON: Raccoon,
 }
+
+
+def answer_action(answer: CubeAnswer, by: str) -> Action:
+    """The action that gives ``answer`` to the pending double or beaver for player ``by``."""
+    return _ANSWERS[answer](by)
 
 
 def cube_answers(state: MatchState) -> frozenset[CubeAnswer]:

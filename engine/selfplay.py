@@ -1,9 +1,9 @@
 """Self-play: whole matches played by the engine against itself.
 
-:class:`RandomPlayer` picks uniformly among the legal plays and now and then doubles, takes, passes,
-beavers, raccoons and resigns, so every cube path is exercised; with ``chaos`` it also rejects
-resignations, times out and forfeits. A seed fixes both the dice and every choice, so a self-played
-match is reproducible. It is the engine's smoke test.
+:class:`RandomPlayer` acts for both sides with the random player's choices (:class:`~engine.players.RandomBot`:
+uniform among the legal plays, doubles, takes, passes, beavers and raccoons at random rates) and now and then
+resigns, so every cube path is exercised; with ``chaos`` it also rejects resignations, times out and forfeits. A seed
+fixes both the dice and every choice, so a self-played match is reproducible. It is the engine's smoke test.
 
 :func:`play_bot_match` seats two bot players (:mod:`engine.players`) and :func:`duel` plays N matches
 between two registered players, alternating seats, and reports the score with a 95% confidence interval.
@@ -22,7 +22,6 @@ from .i18n import _, ngettext
 from .match import (
     AcceptResignation,
     Action,
-    Beaver,
     Double,
     Forfeit,
     MatchOptions,
@@ -30,19 +29,16 @@ from .match import (
     Move,
     NameDouble,
     OpeningRoll,
-    Pass,
     Phase,
-    Raccoon,
     RejectResignation,
     Resign,
     Roll,
     SetActing,
-    Take,
     Timeout,
     apply,
     new_match,
 )
-from .players import Player, PlayerSpec, bot_action
+from .players import Player, PlayerSpec, RandomBot, answer_action, bot_action
 from .variant import Variant
 
 __all__ = ["RandomPlayer", "play_match", "default_sides", "play_bot_match", "duel", "DuelResult", "wilson_interval"]
@@ -50,7 +46,13 @@ __all__ = ["RandomPlayer", "play_match", "default_sides", "play_bot_match", "due
 
 @dataclass
 class RandomPlayer:
-    """Chooses a random legal action for whoever must act; the rates are per decision."""
+    """Chooses a random legal action for whoever must act; the rates are per decision.
+
+    The plays, cube answers, named doublets and (with ``chaos``) resignation answers are the random player's
+    (:class:`~engine.players.RandomBot`, drawing from the same ``rng``; ``redouble_rate`` is its ``beaver_rate``);
+    what a bot is never asked (which side throws the opening roll, resigning, timeouts, forfeits and acting-member
+    choices) is chosen here.
+    """
 
     rng: random.Random
     double_rate: float = 0.08
@@ -60,6 +62,17 @@ class RandomPlayer:
     accept_rate: float = 0.6
     #: Also produce timeouts, forfeits and acting-member choices (rarely).
     chaos: bool = False
+
+    @property
+    def bot(self) -> RandomBot:
+        """The random player with these rates, drawing from ``rng``."""
+        return RandomBot(
+            self.rng,
+            double_rate=self.double_rate,
+            take_rate=self.take_rate,
+            beaver_rate=self.redouble_rate,
+            accept_rate=self.accept_rate,
+        )
 
     def choose(self, state: MatchState, dice: DiceSource) -> Action:
         """A legal action for the side that must act now (either side before an opening roll)."""
@@ -89,30 +102,15 @@ class RandomPlayer:
             most = state.variant.max_result
             if rng.random() < self.resign_rate / 2 and state.declined[due] < most:
                 return Resign(by, rng.randint(state.declined[due] + 1, most))
-            play = rng.choice(list(state.legal_plays()))
-            moves = list(play.moves)
-            return Move(by, tuple(moves))
+            return Move(by, self.bot.choose_play(state).moves)
         if phase is Phase.NAME_DOUBLE:
-            return NameDouble(by, rng.randint(1, 6))
+            return NameDouble(by, self.bot.name_double(state))
         if phase is Phase.DOUBLED:
-            r = rng.random()
-            if r < self.redouble_rate and _allowed(state, Beaver(by)):
-                return Beaver(by)
-            if r < self.redouble_rate and _allowed(state, Raccoon(by)):
-                return Raccoon(by)
-            return Take(by) if rng.random() < self.take_rate else Pass(by)
+            return answer_action(self.bot.answer_double(state), by)
         # A resignation is offered.
-        if not self.chaos or rng.random() < self.accept_rate:
+        if not self.chaos or self.bot.accept_resignation(state):
             return AcceptResignation(by)
         return RejectResignation(by)
-
-
-def _allowed(state: MatchState, action: Action) -> bool:
-    try:
-        apply(state, action)
-    except ValueError:
-        return False
-    return True
 
 
 def default_sides(variant: Variant) -> tuple[tuple[str, ...], tuple[str, ...]]:
