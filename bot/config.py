@@ -255,7 +255,7 @@ class Settings:
 
     # --- what the bot hands down ----------------------------------------------------------------------------
     def render_config(self) -> RenderConfig:
-        """The ``[render]`` settings for whatever draws boards (``RenderConfig.render_board(snapshot, theme)``)."""
+        """The ``[render]`` settings for whatever draws boards (``render_board(snapshot, theme, config=...)``)."""
         return self.render
 
     def theme_names(self) -> list[str]:

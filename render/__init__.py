@@ -7,7 +7,7 @@ Themes (colours, width) and PNG settings are a :class:`~render.theme.RenderConfi
 no file: by itself it draws with the built-in ``classic`` and ``high-contrast`` themes
 (``render_board(snapshot, get_theme("high-contrast"))``). The bot reads the ``[render]`` section of its
 config.toml once (``bot.config.load_settings``) and draws with that:
-``settings.render_config().render_board(snapshot, "high-contrast")``. Rendering is pure and thread-safe;
+``render_board(snapshot, "high-contrast", config=settings.render_config())``. Rendering is pure and thread-safe;
 run it in a worker thread (``asyncio.to_thread``) so the event loop never waits on Pillow.
 
 Labels and text alternatives are in the active language of :mod:`engine.i18n` (a worker thread started with

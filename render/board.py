@@ -80,16 +80,19 @@ def layout_for(snapshot: BoardSnapshot, theme: Theme | None = None) -> Layout:
 
 def render_board(
     snapshot: BoardSnapshot,
-    theme: Theme | None = None,
+    theme: str | Theme | None = None,
     *,
+    config: RenderConfig | None = None,
     compress_level: int | None = None,
     palette_colors: int | None = None,
 ) -> RenderedBoard:
-    """Draw ``snapshot`` and encode it as PNG; the PNG settings default to the built-in ones
-    (:func:`~render.theme.builtin_config`; the bot passes its config's, :meth:`RenderConfig.render_board`)."""
-    t = theme or default_theme()
+    """Draw ``snapshot`` and encode it as PNG. ``theme`` is a Theme, or the name of one of ``config``'s themes (as
+    :meth:`~render.theme.RenderConfig.theme_for` picks it: None, "default" or a name it lacks give its default);
+    ``config`` (default: the built-in one, :func:`~render.theme.builtin_config`) also gives the PNG settings not
+    given here. The bot passes its config's ``[render]`` section."""
+    config = config or _config()
+    t = theme if isinstance(theme, Theme) else config.theme_for(theme)
     im = render_image(snapshot, t)
-    config = _config()
     level = config.compress_level if compress_level is None else compress_level
     colors = config.palette_colors if palette_colors is None else palette_colors
     return RenderedBoard(encode_png(im, level, colors), im.width, im.height, board_text(snapshot))

@@ -32,14 +32,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.i18n import _
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.snapshot import BoardSnapshot
-
-    from .board import RenderedBoard
 
 __all__ = [
     "CLASSIC",
@@ -239,7 +234,8 @@ class Theme:
 class RenderConfig:
     """The ``[render]`` section: the themes by name, the default one, and PNG settings.
 
-    This is what the bot hands to whatever draws boards (``settings.render_config()``); the renderer's
+    This is what the bot hands to whatever draws boards (``settings.render_config()``, passed as
+    ``render_board(snapshot, theme, config=...)``: a theme never draws); the renderer's
     own default is :func:`builtin_config`.
     """
 
@@ -276,14 +272,6 @@ class RenderConfig:
     def has_theme(self, name: str) -> bool:
         """Whether ``name`` is a theme (or ``"default"``): what a player's ``theme`` setting may hold."""
         return name == DEFAULT_NAME or name in self.themes
-
-    def render_board(self, snapshot: BoardSnapshot, theme: str | Theme | None = None) -> RenderedBoard:
-        """Draw ``snapshot`` in ``theme`` (a name, as :meth:`theme_for` picks it, or a Theme) with these
-        PNG settings. Pure and thread-safe, like :func:`render.render_board`."""
-        from .board import render_board
-
-        chosen = theme if isinstance(theme, Theme) else self.theme_for(theme)
-        return render_board(snapshot, chosen, compress_level=self.compress_level, palette_colors=self.palette_colors)
 
 
 def builtin_config(width: int = DEFAULT_WIDTH) -> RenderConfig:

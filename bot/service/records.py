@@ -210,7 +210,9 @@ class RecordsMixin(ServiceCore):
     async def render(self, snapshot: Any, theme: str | None = None) -> Any:
         """Draw a board snapshot with the configured renderer (a theme by name; "default": the configured one),
         in a worker thread so the event loop never waits for Pillow."""
-        return await asyncio.to_thread(self.render_config.render_board, snapshot, theme)
+        from render import board  # its render_board looked up at each call (tests trace it)
+
+        return await asyncio.to_thread(board.render_board, snapshot, theme, config=self.render_config)
 
     async def export(self, game_id: int, who: Who) -> str:
         """The match so far as a ``.mat`` file (GNU Backgammon, XG and Jellyfish read it)."""

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+import render.board
 from bot.cli import ENV_LANG, main
 from bot.console import run_console
 from bot.console_text import COMMANDS, TOPICS, dice_text, help_text
 from engine import i18n
 from engine.i18n import _, ngettext
-from render.theme import RenderConfig
 
 #: The README's quick start with a few more lines: a refusal of the engine (24/1 with 2-4), help, an unknown word.
 LINES = """\
@@ -196,13 +196,13 @@ def test_boards_follow_the_sessions_language(tmp_path: Path, monkeypatch: pytest
     """The ASCII board is drawn in the session's language (the pseudo-language shows its words bracketed), and every
     PNG written with --boards is drawn in it too (in the worker thread that draws it)."""
     drawn: list[str] = []
-    original = RenderConfig.render_board
+    original = render.board.render_board
 
-    def recording(self: RenderConfig, *args: Any, **kwargs: Any) -> Any:
+    def recording(*args: Any, **kwargs: Any) -> Any:
         drawn.append(i18n.language())
-        return original(self, *args, **kwargs)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(RenderConfig, "render_board", recording)
+    monkeypatch.setattr(render.board, "render_board", recording)
     out = io.StringIO()
     typed = io.StringIO("as alice\nplay bob backgammon 3\nas bob\naccept\nroll\nboard\n")
     url = f"sqlite:///{tmp_path / 'boards.sqlite3'}"

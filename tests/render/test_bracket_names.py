@@ -91,7 +91,8 @@ def test_the_page_label_stays_whole_on_a_narrow_page() -> None:
     seen: list[str] = []
     original = c.text
     c.text = lambda xy, text, colour, size, anchor="la": (seen.append(text), original(xy, text, colour, size, anchor))
-    bracket.page_title(c, "Cup", "Double elimination · round 12 of 13 · champion Alexandra Konstantinopoulou · page 2 of 2")
+    sub = "Double elimination · round 12 of 13 · champion Alexandra Konstantinopoulou · page 2 of 2"
+    bracket.page_title(c, "Cup", sub)
     assert seen[-1].endswith("· page 2 of 2") and "…" in seen[-1]
 
 

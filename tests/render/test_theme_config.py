@@ -28,6 +28,10 @@ def settings(tmp_path: Path, text: str) -> Settings:
     return load_settings(path, environ={})
 
 
+def config_of(tmp_path: Path, text: str) -> RenderConfig:
+    return settings(tmp_path, text).render_config()
+
+
 def png(data: bytes) -> Image.Image:
     im = Image.open(io.BytesIO(data))
     im.load()
@@ -66,7 +70,7 @@ def test_the_high_contrast_theme_is_always_there_to_choose() -> None:
     assert config.theme_names() == ["classic", "high-contrast"]
     assert config.has_theme("high-contrast") and config.has_theme("default") and not config.has_theme("neon")
     contrast = Theme.build("high-contrast", HIGH_CONTRAST)
-    assert same_pixels(png(config.render_board(SNAP, "high-contrast").png), render_image(SNAP, contrast))
+    assert same_pixels(png(render.render_board(SNAP, "high-contrast", config=config).png), render_image(SNAP, contrast))
 
 
 # --- each [render] key, end to end ----------------------------------------------------------------------------------
@@ -75,13 +79,13 @@ def test_the_high_contrast_theme_is_always_there_to_choose() -> None:
 def test_theme_picks_the_default_board_colours(tmp_path: Path) -> None:
     config = settings(tmp_path, '[render]\ntheme = "high-contrast"\n').render_config()
     contrast = Theme.build("high-contrast", HIGH_CONTRAST)
-    drawn = png(config.render_board(SNAP).png)
+    drawn = png(render.render_board(SNAP, config=config).png)
     assert same_pixels(drawn, render_image(SNAP, contrast))
     assert not same_pixels(drawn, render_image(SNAP, Theme.build("classic")))
     # A player's "default" is the configured one; a name picks that theme; a removed one falls back.
-    assert same_pixels(png(config.render_board(SNAP, "default").png), drawn)
-    assert same_pixels(png(config.render_board(SNAP, "removed-theme").png), drawn)
-    classic = png(config.render_board(SNAP, "classic").png)
+    assert same_pixels(png(render.render_board(SNAP, "default", config=config).png), drawn)
+    assert same_pixels(png(render.render_board(SNAP, "removed-theme", config=config).png), drawn)
+    classic = png(render.render_board(SNAP, "classic", config=config).png)
     assert same_pixels(classic, render_image(SNAP, Theme.build("classic")))
     assert config.theme("default") == config.theme() == contrast
 
@@ -89,26 +93,37 @@ def test_theme_picks_the_default_board_colours(tmp_path: Path) -> None:
 def test_width_sets_the_image_size_of_every_theme(tmp_path: Path) -> None:
     config = settings(tmp_path, "[render]\nwidth = 480\n").render_config()
     for name in ("classic", "high-contrast"):
-        board = config.render_board(SNAP, name)
+        board = render.render_board(SNAP, name, config=config)
         assert board.width == 480 and png(board.png).size == (480, board.height) and board.height < 684
 
 
 def test_a_theme_may_set_its_own_width(tmp_path: Path) -> None:
     config = settings(tmp_path, "[render]\nwidth = 480\n[render.themes.big]\nwidth = 1000\n").render_config()
-    assert config.render_board(SNAP, "big").width == 1000 and config.render_board(SNAP).width == 480
+    assert (
+        render.render_board(SNAP, "big", config=config).width == 1000
+        and render.render_board(SNAP, config=config).width == 480
+    )
 
 
 def test_compress_level_sets_the_png_deflate_level(tmp_path: Path) -> None:
-    stored = settings(tmp_path, "[render]\ncompress_level = 0\nwidth = 400\n").render_config().render_board(SNAP)
-    packed = settings(tmp_path, "[render]\ncompress_level = 9\nwidth = 400\n").render_config().render_board(SNAP)
+    stored = render.render_board(
+        SNAP, config=settings(tmp_path, "[render]\ncompress_level = 0\nwidth = 400\n").render_config()
+    )
+    packed = render.render_board(
+        SNAP, config=settings(tmp_path, "[render]\ncompress_level = 9\nwidth = 400\n").render_config()
+    )
     assert len(stored.png) > stored.width * stored.height * 3  # level 0: stored blocks, no compression
     assert len(packed.png) < len(stored.png) / 4
     assert same_pixels(png(stored.png), png(packed.png))
 
 
 def test_palette_colors_reduces_the_picture_to_that_many_colours(tmp_path: Path) -> None:
-    full = png(settings(tmp_path, "[render]\npalette_colors = 0\n").render_config().render_board(SNAP).png)
-    few = png(settings(tmp_path, "[render]\npalette_colors = 16\n").render_config().render_board(SNAP).png)
+    full = png(
+        render.render_board(SNAP, config=settings(tmp_path, "[render]\npalette_colors = 0\n").render_config()).png
+    )
+    few = png(
+        render.render_board(SNAP, config=settings(tmp_path, "[render]\npalette_colors = 16\n").render_config()).png
+    )
     assert full.mode == "RGB" and len(full.getcolors(1 << 20) or []) > 256
     assert few.mode == "P" and len(few.convert("RGB").getcolors(1 << 20) or []) <= 16
 
@@ -116,9 +131,9 @@ def test_palette_colors_reduces_the_picture_to_that_many_colours(tmp_path: Path)
 def test_a_custom_theme_colour_is_drawn(tmp_path: Path) -> None:
     s = settings(tmp_path, '[render]\ntheme = "mine"\n[render.themes.mine]\nfield = "#123456"\n')
     assert s.theme_names() == ["classic", "high-contrast", "mine"] and s.has_theme("mine")
-    drawn = png(s.render_config().render_board(SNAP).png)
+    drawn = png(render.render_board(SNAP, config=s.render_config()).png)
     assert count(drawn, (0x12, 0x34, 0x56)) > 10_000
-    assert count(png(s.render_config().render_board(SNAP, "classic").png), (0x12, 0x34, 0x56)) == 0
+    assert count(png(render.render_board(SNAP, "classic", config=s.render_config()).png), (0x12, 0x34, 0x56)) == 0
     mine = s.render.theme("mine")
     assert mine.rgb("point dark") == Theme.build("classic").rgb("point dark")  # the rest: classic colours
 
@@ -131,7 +146,7 @@ def test_a_built_in_theme_can_be_changed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("width", [320, 2400])
 def test_the_width_bounds_render(width: int, tmp_path: Path) -> None:
-    board = settings(tmp_path, f"[render]\nwidth = {width}\n").render_config().render_board(SNAP)
+    board = render.render_board(SNAP, config=settings(tmp_path, f"[render]\nwidth = {width}\n").render_config())
     assert board.width == width
 
 
