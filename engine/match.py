@@ -117,6 +117,7 @@ __all__ = [
     "move_from_text",
     "draft",
     "confirm",
+    "action_words",
     "RESIGN_LEVELS",
 ]
 
@@ -871,30 +872,39 @@ def _who(state: MatchState, by: str) -> tuple[int, int]:
     raise ActionError(_("{player} is not playing in this match").format(player=repr(by)))
 
 
-def _doing(what: str) -> str:
-    """What a player tried to do (one of the English phrases the handlers name it by), in the active language."""
+def action_words(what: str, context: str = "action") -> str:
+    """What a player tried to do, named by one of the English phrases of this table, in the active language; a phrase
+    the table lacks is returned as it is. The one table of these phrases, for the engine and the bot alike.
+
+    ``context`` "action": as the engine's refusals name it (the handlers' phrases, completing "cannot ..."); "tried
+    before rolling": a play command given before the roll, as the service names it ("you cannot play yet: roll
+    first")."""
     # Translators: what a player may not do now, completing "cannot ..." / "it is not your turn to ...": a verb phrase
     # (Russian: the infinitive, "бросить кости"); the sentences around it are translated separately.
-    doing = {
-        "throw an opening roll": pgettext("action", "throw an opening roll"),
-        "throw the opening roll": pgettext("action", "throw the opening roll"),
-        "roll": pgettext("action", "roll"),
-        "name a doublet": pgettext("action", "name a doublet"),
-        "move checkers": pgettext("action", "move checkers"),
-        "move": pgettext("action", "move"),
-        "double": pgettext("action", "double"),
-        "take": pgettext("action", "take"),
-        "pass": pgettext("action", "pass"),
-        "beaver": pgettext("action", "beaver"),
-        "raccoon": pgettext("action", "raccoon"),
-        "resign": pgettext("action", "resign"),
-        "accept the resignation": pgettext("action", "accept the resignation"),
-        "reject the resignation": pgettext("action", "reject the resignation"),
-        "run out of time": pgettext("action", "run out of time"),
-        "forfeit the match": pgettext("action", "forfeit the match"),
-        "end the session": pgettext("action", "end the session"),
+    words = {
+        ("action", "throw an opening roll"): pgettext("action", "throw an opening roll"),
+        ("action", "throw the opening roll"): pgettext("action", "throw the opening roll"),
+        ("action", "roll"): pgettext("action", "roll"),
+        ("action", "name a doublet"): pgettext("action", "name a doublet"),
+        ("action", "move checkers"): pgettext("action", "move checkers"),
+        ("action", "move"): pgettext("action", "move"),
+        ("action", "double"): pgettext("action", "double"),
+        ("action", "take"): pgettext("action", "take"),
+        ("action", "pass"): pgettext("action", "pass"),
+        ("action", "beaver"): pgettext("action", "beaver"),
+        ("action", "raccoon"): pgettext("action", "raccoon"),
+        ("action", "resign"): pgettext("action", "resign"),
+        ("action", "accept the resignation"): pgettext("action", "accept the resignation"),
+        ("action", "reject the resignation"): pgettext("action", "reject the resignation"),
+        ("action", "run out of time"): pgettext("action", "run out of time"),
+        ("action", "forfeit the match"): pgettext("action", "forfeit the match"),
+        ("action", "end the session"): pgettext("action", "end the session"),
+        ("tried before rolling", "play"): pgettext("tried before rolling", "play"),
+        ("tried before rolling", "move"): pgettext("tried before rolling", "move"),
+        ("tried before rolling", "undo"): pgettext("tried before rolling", "undo"),
+        ("tried before rolling", "confirm"): pgettext("tried before rolling", "confirm"),
     }
-    return doing.get(what, what)
+    return words.get((context, what), what)
 
 
 def _require(state: MatchState, by: str, side: int, what: str) -> None:
@@ -904,7 +914,7 @@ def _require(state: MatchState, by: str, side: int, what: str) -> None:
     if s != side:
         raise ActionError(
             _("it is not your turn to {action}: {side} must act now").format(
-                action=_doing(what), side=setup.side_name(side)
+                action=action_words(what), side=setup.side_name(side)
             )
         )
     if m != state.acting[side]:
@@ -917,7 +927,7 @@ def _require(state: MatchState, by: str, side: int, what: str) -> None:
                 side=setup.side_name(side),
                 game=state.game,
                 member=state.acting_member(side),
-                action=_doing(what),
+                action=action_words(what),
             )
         )
 
@@ -925,7 +935,7 @@ def _require(state: MatchState, by: str, side: int, what: str) -> None:
 def _phase_error(state: MatchState, what: str) -> ActionError:
     name = state.setup.side_name
     ph = state.phase
-    action = _doing(what)
+    action = action_words(what)
     if ph is Phase.OPENING:
         return ActionError(
             _("cannot {action}: game {game} has not started; throw the opening roll first").format(

@@ -303,14 +303,9 @@ def _options_data(opts: MatchOptions) -> dict[str, Any]:
 
 
 def _mover_word(what: str) -> str:
-    """What a player tried before rolling, as ``_require_mover`` is told it ("you cannot play yet: roll first")."""
-    words = {
-        "play": pgettext("tried before rolling", "play"),
-        "move": pgettext("tried before rolling", "move"),
-        "undo": pgettext("tried before rolling", "undo"),
-        "confirm": pgettext("tried before rolling", "confirm"),
-    }
-    return words.get(what, what)
+    """What a player tried before rolling, as ``_require_mover`` is told it ("you cannot play yet: roll first"): the
+    engine's table of these phrases (:func:`engine.match.action_words`)."""
+    return m.action_words(what, "tried before rolling")
 
 
 def status_word(status: str) -> str:
