@@ -332,3 +332,13 @@ def test_an_off_board_start_waits_in_the_reserve() -> None:
     assert Position.from_frame(moved.to_frame()) == moved and moved.to_frame()["reserve"] == [11, 12]
     with pytest.raises(ValueError, match="none can wait to enter"):
         get_variant("backgammon").validate_position(Position.parse("24:2 13:5 8:3 6:4 1:-15 in:1/0"))
+
+
+def test_a_plakoto_chain_of_two_checkers_keeps_both_pin_marks() -> None:
+    """20/18*/14* with a pinner on 18: the pinner goes on to pin on 14, freeing the checker under it, and a checker
+    from 20 pins that one again. Both marks are right, though the chain read in its written order hits only on 14
+    (found by the property test above)."""
+    pos = Position.parse("24:1 22:-2 20:4 18:1p 16:-1p 15:-4 14:-1 13:-1 12:-1 7:-1 6:-1 5:-1 4:1 3:3 2:3 1:1p")
+    play = PLAKOTO.check_play(pos, (2, 4), "20/18*/14*")
+    assert play.notation == "20/18*/14*"
+    assert PLAKOTO.check_play(pos, (2, 4), "18/14* 20/18*").position == play.position
