@@ -29,7 +29,7 @@ from engine.tournament import (
     pairings,
     standings,
 )
-from render.bracket import round_title
+from render.bracket import format_words, round_title
 
 from ..storage import TimerSpec
 from .types import FORGOTTEN, Outcome, Refused
@@ -77,15 +77,6 @@ def format_of(text: str) -> Format:
             _("there is no tournament format {format}: knockout, swiss or league").format(format=repr(text)[:60])
         )
     return found
-
-
-def format_words(fmt: Format) -> str:
-    """A format as sentences call it, in the active language: knockout, Swiss, league."""
-    if fmt is Format.KNOCKOUT:
-        return pgettext("tournament format", "knockout")
-    if fmt is Format.SWISS:
-        return pgettext("tournament format", "Swiss")
-    return pgettext("tournament format", "league")
 
 
 def status_words(status: str) -> str:
