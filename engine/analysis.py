@@ -407,9 +407,7 @@ def analyse(
     for record in sides:
         record.mistakes.sort(key=lambda m: -m.loss)
     everything.sort(key=lambda m: -m.loss)
-    return MatchAnalysis(
-        sides, everything[:top], name, _shown(analyst.equity_label), _exact(analyst), from_game, rolls
-    )
+    return MatchAnalysis(sides, everything[:top], name, _shown(analyst.equity_label), _exact(analyst), from_game, rolls)
 
 
 def _roll_luck(state: MatchState, dice: tuple[int, int], analyst: Analyst, time_cap: float | None) -> float | None:
@@ -460,9 +458,11 @@ def _judge(
         loss = max(0.0, best.equity - mine.equity)
         if loss <= 0.0:
             return state.roller, None, True
-        return state.roller, Mistake(
-            state.roller, state.game, "play", state.position, state.dice, done.notation, best.notation, loss
-        ), True
+        return (
+            state.roller,
+            Mistake(state.roller, state.game, "play", state.position, state.dice, done.notation, best.notation, loss),
+            True,
+        )
     if phase is Phase.ROLL and isinstance(action, Roll | Double):
         assert state.roller is not None and state.position is not None
         if state.may_double(state.roller) is not None:
@@ -481,9 +481,11 @@ def _judge(
             if isinstance(action, Double)
             else pgettext("cube decision", "No double")
         )
-        return state.roller, Mistake(
-            state.roller, state.game, "double", state.position, None, played, _cube_words(advice), loss
-        ), counted
+        return (
+            state.roller,
+            Mistake(state.roller, state.game, "double", state.position, None, played, _cube_words(advice), loss),
+            counted,
+        )
     if phase is Phase.DOUBLED and isinstance(action, Take | Pass | Beaver) and not state.redoubles:
         assert state.responder is not None and state.position is not None
         advice = analyst.cube_advice(state, time_cap)
@@ -499,7 +501,9 @@ def _judge(
         else:
             played = pgettext("cube decision", "Take")
         better = pgettext("cube decision", "Take") if take >= drop else pgettext("cube decision", "Pass")
-        return state.responder, Mistake(
-            state.responder, state.game, "take", state.position, None, played, better, loss
-        ), True
+        return (
+            state.responder,
+            Mistake(state.responder, state.game, "take", state.position, None, played, better, loss),
+            True,
+        )
     return None

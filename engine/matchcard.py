@@ -532,8 +532,12 @@ def _graph(
             equity = level if r.winner == 0 else -level
             mwc = None
             if not state.options.money:
-                mwc = 1.0 if state.winner == 0 else 0.0 if state.over else match_equity(
-                    analyst, state.needs(0), state.needs(1)
+                mwc = (
+                    1.0
+                    if state.winner == 0
+                    else 0.0
+                    if state.over
+                    else match_equity(analyst, state.needs(0), state.needs(1))
                 )
             points.append(EquityPoint(r.game, equity, mwc, "end"))
     return tuple(points)
@@ -558,9 +562,7 @@ def _results(
         first = next((r for r in state.results if r.game == from_game), None)
         before = first.score_before if first is not None else state.score
         start = match_equity(analyst, setup.options.length - before[0], setup.options.length - before[1])
-        end = 1.0 if state.winner == 0 else 0.0 if state.over else match_equity(
-            analyst, state.needs(0), state.needs(1)
-        )
+        end = 1.0 if state.winner == 0 else 0.0 if state.over else match_equity(analyst, state.needs(0), state.needs(1))
         actual = (end - start, start - end)
     luck = [0.0, 0.0]
     for roll in result.luck:

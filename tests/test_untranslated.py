@@ -101,7 +101,9 @@ def test_a_console_session_in_the_pseudo_language_shows_only_catalog_text(tmp_pa
         for game, variant in enumerate(variants, start=1):
             if variant == "doubles":
                 said += await s.type(
-                    "alice: play bob doubles 1 teammate=carol partner=dave", "bob: accept", "carol: accept",
+                    "alice: play bob doubles 1 teammate=carol partner=dave",
+                    "bob: accept",
+                    "carol: accept",
                     "dave: accept",
                 )
             else:

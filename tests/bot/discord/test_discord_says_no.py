@@ -212,7 +212,6 @@ async def deferred(w: World, known: int) -> None:
         await asyncio.sleep(0.01)
 
 
-
 async def test_an_answer_ready_after_the_interactions_fifteen_minutes_is_posted_in_the_channel(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         game_id, thread = await w.start(length=1)

@@ -160,8 +160,14 @@ async def test_nothing_the_bot_sends_in_a_match_bypasses_the_catalogs(tmp_path: 
                     await w.do(who.slash(w.channel, "bg move", play="8/5 6/5", game=game_id))
                 await w.do(alice.slash(w.channel, "bg help"))
                 await w.do(alice.slash(w.channel, "bg-me settings"))
-                for command in ("bg-stats leaderboard", "bg-stats profile", "bg-stats history", "bg-info variants",
-                                "bg-info clocks", "bg-dice stats"):
+                for command in (
+                    "bg-stats leaderboard",
+                    "bg-stats profile",
+                    "bg-stats history",
+                    "bg-info variants",
+                    "bg-info clocks",
+                    "bg-dice stats",
+                ):
                     await w.do(alice.slash(w.channel, command))
                 await w.do(alice.slash(w.channel, "bg-info rules", variant="longgammon"))
                 await w.do(alice.slash(w.channel, "bg-dice verify", game=game_id))

@@ -329,7 +329,6 @@ async def test_dice_statistics_read_tallies_kept_as_games_are_played(tmp_path: P
         await svc.store.close()
 
 
-
 async def test_under_overload_requests_wait_their_turn_and_only_past_the_bound_are_refused(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
