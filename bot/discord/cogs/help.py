@@ -44,6 +44,11 @@ class HelpPage:
     picture: Callable[[], m.MatchState] | None = None
 
 
+def example_names() -> dict[str, str]:
+    """The example's two players as the board names them, in the reader's language."""
+    return {YOU: _("You"), FRIEND: _("Your friend")}
+
+
 def _start(length: int = 5) -> m.MatchState:
     return m.new_match(
         get_variant("backgammon"), [[YOU], [FRIEND]], m.MatchOptions(length=length), names=(_("You"), _("Your friend"))
@@ -226,7 +231,9 @@ async def help_message(
     if state is not None:
         service = bot_of(interaction).service
         prefs = await service.settings_of(requester(interaction).id)
-        snapshot = board_snapshot(state, 0, home="left" if prefs.get("home") == "left" else "right")
+        snapshot = board_snapshot(
+            state, 0, names=example_names(), home="left" if prefs.get("home") == "left" else "right"
+        )
         rendered = await service.render(snapshot, prefs.get("theme"))
         name = f"help{number}.png"
         file = discord.File(io.BytesIO(rendered.png), filename=name, description=rendered.alt_text[:1000])

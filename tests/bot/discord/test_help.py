@@ -49,6 +49,8 @@ async def test_help_walks_through_the_pages_with_pictures(tmp_path: Path) -> Non
                 image = Image.open(io.BytesIO(await file.read()))
                 assert image.size[0] >= 600  # a real board, drawn for this page
                 assert "Position ID" in (file.description or "")
+                # The example's players by their names in the reader's language, never the ids behind them.
+                assert "Your friend" in (file.description or ""), file.description
             else:
                 assert not message.attachments
             seen.append(embed.title)
