@@ -13,7 +13,7 @@ from engine.i18n import N_, _, ngettext, pgettext
 from engine.match import Action, MatchOptions, MatchState, OpeningRule, Phase, Stage
 from engine.matchcard import rule_end
 from engine.plugins import registry
-from engine.variant import Variant
+from engine.variant import NextStage, TurnStep, Variant
 
 from .helpers import _ended_state, _to_act
 from .missing import not_installed
@@ -194,7 +194,7 @@ def _events_said(
             text = _("(automatic) {player} played {play}.").format(player=name(by), play=shown)
         else:
             text = _("{player} played {play}.").format(player=name(by), play=shown)
-        text += _stage_words(before, after, name)
+        text += _stage_words(before, after, name) or _unplayable_stage_words(before, after, len(action.moves), name)
         out.append(Event(EventKind.MOVE, game_id, text, by, {"play": notation, "auto": auto}))
     elif isinstance(action, m.Double):
         text = _("{player} doubles to {cube}.").format(player=name(by), cube=before.cube.value * 2)
@@ -375,6 +375,27 @@ def _session_over(view: GameView, before: MatchState, action: Action, after: Mat
                 lead,
             ).format(leader=leader, count=lead)
     return _("{how}: {outcome}.").format(how=how, outcome=outcome)
+
+
+def _unplayable_stage_words(before: MatchState, after: MatchState, used: int, name: Callable[[str], str]) -> str:
+    """After a play whose next stage (dice the rules give, or the rest handed to the opponent) had no legal play and
+    was passed over at once, that stage in words beginning with a space; "" otherwise (players would otherwise never
+    hear of it: the engine skips such a stage without an action of its own)."""
+    if after.over or after.phase is Phase.MOVE or before.dice is None or before.roller is None:
+        return ""
+    try:  # what the rule set said follows the play (the engine asked the same, with the same context)
+        step = before.variant.next_stage(before.dice, used, before.turn_context())
+    except Exception:  # a rule set that raises was contained when the play was made
+        return ""
+    if not isinstance(step, NextStage) or step.dice is None:
+        return ""
+    dice = f"{step.dice[0]}-{step.dice[1]}"
+    if step.step is TurnStep.FIXED_DICE and before.stage is not Stage.HANDED:
+        return " " + _("The rules give {dice} next, which cannot be played: the turn passes.").format(dice=dice)
+    if step.step is TurnStep.TO_OPPONENT:
+        player = name(before.acting_member(1 - before.roller))
+        return " " + _("The rest of {dice} goes to {player}, who cannot play it.").format(dice=dice, player=player)
+    return ""
 
 
 def _stage_words(before: MatchState, after: MatchState, name: Callable[[str], str]) -> str:

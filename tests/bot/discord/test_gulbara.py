@@ -85,6 +85,8 @@ async def test_a_gul_bara_match_with_a_full_cascade_and_cut_short_ones(tmp_path:
         seen = stages_seen(await w.bot.service.record(gid, SYSTEM))
         assert {"full", "partial", "no play"} <= seen, seen
         assert "handed" not in seen  # the rest of a cut cascade is lost by default
+        # A stage the rules give that cannot be played is said, not passed over in silence.
+        assert re.search(r"The rules give (\d)-\1 next, which cannot be played: the turn passes\.", history), history
 
 
 async def test_with_rest_to_opponent_the_rest_of_a_cut_cascade_is_played_by_the_opponent(tmp_path: Path) -> None:
