@@ -213,6 +213,11 @@ class TourBoard:
         task = asyncio.create_task(self._draw(view.id, view.guild_id))
         self._drawing[view.id] = task
 
+    async def drawn(self) -> None:
+        """Wait until the redraws under way are done (their pictures drawn and posted)."""
+        while self._drawing:
+            await asyncio.gather(*list(self._drawing.values()), return_exceptions=True)
+
     async def _draw(self, tid: int, guild_id: str) -> None:
         try:
             while tid in self._dirty:

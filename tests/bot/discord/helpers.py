@@ -236,6 +236,12 @@ class World:
 
     async def do(self, action: Awaitable[simcord.InteractionResult]) -> simcord.InteractionResult:
         """Run one interaction and keep its result, with the REST calls the bot made for it."""
+        # A tournament's pinned pictures are redrawn in the background (drawn in a worker thread, which the
+        # simulator's settling does not wait for): let an earlier interaction's redraw finish first, so that its
+        # edit is not counted as this interaction's (it would look like a call made before the answer).
+        cog: Any = self.bot.get_cog("Tournaments")
+        if cog is not None:
+            await cog.board.drawn()
         start = len(self.env.http_requests)
         result = await action
         self.results.append(result)
