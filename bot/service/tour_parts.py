@@ -64,8 +64,6 @@ FORMATS: dict[str, Format] = {
 }
 #: How much of a round's time has gone when both players of an unfinished match are reminded.
 REMINDER_SHARES = (0.75, 0.95)
-#: What each format is called in sentences, in English (:func:`format_words` says it in the active language).
-FORMAT_WORDS = {Format.KNOCKOUT: "knockout", Format.SWISS: "Swiss", Format.ROUND_ROBIN: "league"}
 
 
 def format_of(text: str) -> Format:
